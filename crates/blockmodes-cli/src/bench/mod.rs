@@ -1,0 +1,188 @@
+//! `blockmodes bench`: throughput of every mode next to raw AES-ECB through
+//! the same backend, measured in one run.
+//!
+//! Each case is a closure that processes one message of the chosen size
+//! (buffers and keys are set up outside it, as a user who keeps a key object
+//! would). Timing: a warm-up, then repeated samples of many calls each, and
+//! the median sample.
+//!
+//! **Cycles** are time-stamp-counter ticks (`rdtsc` on x86-64), calibrated
+//! against the wall clock at start-up: they count at the processor's nominal
+//! frequency, so with turbo the core's own cycles per byte may differ by the
+//! ratio of turbo to nominal clock. On other architectures cycles are
+//! estimated as nanoseconds times the calibrated nominal GHz (1.0 if unknown).
+//!
+//! Each family of modes keeps its cases in its own module; [`make`] asks them
+//! in turn.
+
+use std::time::{Duration, Instant};
+
+mod base;
+
+/// A benchmark case: one call processes one message.
+pub type Case = Box<dyn FnMut()>;
+
+/// Every mode `bench` can measure, in the order it prints them.
+pub fn all_modes() -> Vec<&'static str> {
+    let mut v = Vec::new();
+    v.extend_from_slice(base::MODES);
+    v
+}
+
+/// The default message sizes: 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 1 MiB.
+pub const DEFAULT_SIZES: &[usize] = &[64, 256, 1024, 4096, 16384, 1 << 20];
+
+/// Build the case for `mode` on messages of `bytes` bytes (AES-128).
+pub fn make(mode: &str, bytes: usize) -> Option<Case> {
+    base::make(mode, bytes)
+}
+
+/// One measured row.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// Mode name.
+    pub mode: String,
+    /// Message size in bytes.
+    pub bytes: usize,
+    /// Throughput in GB/s (10^9 bytes per second).
+    pub gbps: f64,
+    /// Cycles per byte (see the module docs for how cycles are estimated).
+    pub cpb: f64,
+    /// Throughput relative to raw ECB of the same size, same run.
+    pub ratio_to_ecb: f64,
+}
+
+impl Row {
+    /// The row as one JSON object (the `--json` format).
+    pub fn to_json(&self) -> String {
+        serde_json::json!({
+            "mode": self.mode,
+            "cipher": "aes-128",
+            "bytes": self.bytes,
+            "gbps": round3(self.gbps),
+            "cpb": round3(self.cpb),
+            "ratio_to_ecb": round3(self.ratio_to_ecb),
+        })
+        .to_string()
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// How long to measure.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Warm-up before sampling.
+    pub warmup: Duration,
+    /// Target duration of one sample.
+    pub sample: Duration,
+    /// Number of samples (the median is reported).
+    pub samples: usize,
+}
+
+impl Timing {
+    /// The `--quick` setting: a full run of every mode stays well under 30 s.
+    pub const QUICK: Timing = Timing {
+        warmup: Duration::from_millis(5),
+        sample: Duration::from_millis(2),
+        samples: 5,
+    };
+    /// The default setting.
+    pub const FULL: Timing = Timing {
+        warmup: Duration::from_millis(100),
+        sample: Duration::from_millis(20),
+        samples: 15,
+    };
+}
+
+/// Seconds per call of `case`: median over samples.
+pub fn measure(case: &mut Case, timing: Timing) -> f64 {
+    let t0 = Instant::now();
+    let mut calls = 0u64;
+    while t0.elapsed() < timing.warmup || calls < 2 {
+        case();
+        calls += 1;
+    }
+    let per_call = t0.elapsed().as_secs_f64() / calls as f64;
+    let iters = ((timing.sample.as_secs_f64() / per_call).ceil() as u64).max(1);
+    let mut samples: Vec<f64> = (0..timing.samples.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..iters {
+                case();
+            }
+            t.elapsed().as_secs_f64() / iters as f64
+        })
+        .collect();
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples[samples.len() / 2]
+}
+
+/// Nominal cycles per second, from the time-stamp counter against the wall clock.
+pub fn cycles_per_second() -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let t = Instant::now();
+        let c0 = tsc();
+        while t.elapsed() < Duration::from_millis(50) {}
+        let c1 = tsc();
+        (c1 - c0) as f64 / t.elapsed().as_secs_f64()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        1e9
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn tsc() -> u64 {
+    // SAFETY-free: `_rdtsc` reads the time-stamp counter and has no preconditions.
+    #[allow(unused_unsafe)]
+    unsafe {
+        core::arch::x86_64::_rdtsc()
+    }
+}
+
+/// Measure `modes` at `sizes`, with ECB at each size as the yardstick; `emit`
+/// receives each row as soon as it is measured.
+pub fn run(
+    modes: &[String],
+    sizes: &[usize],
+    timing: Timing,
+    emit: &mut dyn FnMut(&Row),
+) -> Result<Vec<Row>, String> {
+    for m in modes {
+        if !all_modes().contains(&m.as_str()) {
+            return Err(format!(
+                "unknown mode `{m}`; known: {}",
+                all_modes().join(", ")
+            ));
+        }
+    }
+    let hz = cycles_per_second();
+    let mut rows = Vec::new();
+    for &bytes in sizes {
+        let mut ecb = make("ecb", bytes).ok_or("ecb case missing")?;
+        let ecb_secs = measure(&mut ecb, timing);
+        for m in modes {
+            let secs = if m == "ecb" {
+                ecb_secs
+            } else {
+                let mut case = make(m, bytes).ok_or_else(|| format!("no case for {m}"))?;
+                measure(&mut case, timing)
+            };
+            let row = Row {
+                mode: m.clone(),
+                bytes,
+                gbps: bytes as f64 / secs / 1e9,
+                cpb: secs * hz / bytes as f64,
+                ratio_to_ecb: ecb_secs / secs,
+            };
+            emit(&row);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}

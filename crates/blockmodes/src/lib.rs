@@ -1,0 +1,41 @@
+//! # blockmodes
+//!
+//! Exact, fast and safe implementations of the block-cipher modes of
+//! operation defined in five classic papers: OCB 1.0, PMAC, CWC, the XCBC
+//! family and XECB-MAC, and the disk-encryption ciphers XEX, EME, StE and EtE.
+//!
+//! Every mode is generic over any 128-bit block cipher through the `cipher`
+//! crate's traits; type aliases name the AES instantiations.
+//!
+//! **Speed:** the `aes` crate reaches its VAES speed only when the crate that
+//! links it is built with `codegen-units = 1` in its release profile:
+//!
+//! ```toml
+//! [profile.release]
+//! codegen-units = 1
+//! ```
+//!
+//! ## Layout
+//! * [`gf128`], [`modular`]: the shared arithmetic (GF(2^128) doubling and
+//!   halving in both byte conventions, Gray-code offsets, mod 2^128 and
+//!   mod 2^127 - 1), written once.
+//! * [`oracle`]: the block cipher as an oracle, batched through its parallel backend.
+//! * one module per mode, named after its paper.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod gf128;
+pub mod modular;
+pub mod oracle;
+
+pub use error::{Error, Result};
+pub use gf128::Block;
+
+/// Re-exports of the crates whose traits the modes implement.
+pub use aead;
+pub use cipher;
+pub use digest;
+
+/// AES block ciphers from the `aes` crate, for the type aliases of each mode.
+pub use aes::{Aes128, Aes192, Aes256};
