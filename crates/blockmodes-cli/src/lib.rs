@@ -27,3 +27,11 @@ macro_rules! with_aes {
         }
     };
 }
+
+pub mod failure;
+pub mod header;
+pub mod keyfile;
+pub mod output;
+pub mod pipeline;
+pub mod progress;
+pub mod seal;

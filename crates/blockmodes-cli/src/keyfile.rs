@@ -1,0 +1,126 @@
+//! The master key and its text file (`docs/file-format.md`, section 1).
+
+use std::io::Write;
+use std::path::Path;
+
+use hkdf::Hkdf;
+use sha2::Sha256;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::failure::{CliResult, Failure};
+use crate::output::Output;
+
+/// The word that starts the key line of a key file.
+pub const KEY_PREFIX: &str = "blockmodes-key-v1";
+
+/// A 32-byte master key, wiped on drop.
+pub struct MasterKey(Zeroizing<[u8; 32]>);
+
+impl MasterKey {
+    /// A fresh key from the operating system's CSPRNG.
+    pub fn generate() -> CliResult<Self> {
+        let mut k = Zeroizing::new([0u8; 32]);
+        getrandom::fill(&mut k[..]).map_err(|e| {
+            Failure::usage(format!(
+                "the operating system's random generator failed: {e}"
+            ))
+        })?;
+        Ok(MasterKey(k))
+    }
+
+    /// The key bytes.
+    pub fn bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// The key file's text: two comment lines and the key line.
+    pub fn to_file_text(&self) -> Zeroizing<String> {
+        Zeroizing::new(format!(
+            "# blockmodes master key: keep this file secret.\n\
+             # Anyone who has it can open your sealed files and forge your checksums.\n\
+             {KEY_PREFIX} {}\n",
+            hex::encode(&self.0[..])
+        ))
+    }
+
+    /// Parse a key file's text.
+    pub fn from_file_text(text: &str) -> Result<Self, String> {
+        let mut lines = text
+            .lines()
+            .map(|l| l.trim_end_matches([' ', '\t', '\r']))
+            .filter(|l| !l.is_empty() && !l.starts_with('#'));
+        let line = lines.next().ok_or("no key line")?;
+        if lines.next().is_some() {
+            return Err("more than one key line".into());
+        }
+        let hex_part = line
+            .strip_prefix(KEY_PREFIX)
+            .and_then(|r| r.strip_prefix(' '))
+            .ok_or_else(|| format!("the key line does not start with `{KEY_PREFIX} `"))?;
+        let mut k = Zeroizing::new([0u8; 32]);
+        hex::decode_to_slice(hex_part.trim(), &mut k[..])
+            .map_err(|_| "the key is not 64 hex digits".to_owned())?;
+        Ok(MasterKey(k))
+    }
+
+    /// Read a key file.
+    pub fn read(path: &Path) -> CliResult<Self> {
+        let mut bytes = std::fs::read(path).map_err(|e| Failure::io("read key file", path, &e))?;
+        let parsed = std::str::from_utf8(&bytes)
+            .map_err(|_| "not text".to_owned())
+            .and_then(Self::from_file_text);
+        bytes.zeroize();
+        parsed.map_err(|why| {
+            Failure::usage(format!(
+                "{} is not a blockmodes key file ({why}); create one with `blockmodes keygen -o FILE`",
+                path.display()
+            ))
+        })
+    }
+
+    /// Write the key file at `path` (mode 0600), refusing to replace an
+    /// existing file unless `force`.
+    pub fn write(&self, path: &Path, force: bool) -> CliResult<()> {
+        let mut out = Output::file(path, force)?;
+        out.write_all(self.to_file_text().as_bytes())
+            .map_err(|e| Failure::io("write", path, &e))?;
+        out.commit()
+    }
+
+    /// A sub-key for `label`: `HKDF-Expand(HKDF-Extract("", K), label, out.len())`.
+    pub fn derive(&self, label: &str, out: &mut [u8]) {
+        let hk = Hkdf::<Sha256>::new(None, &self.0[..]);
+        // Outputs of at most 255 * 32 bytes never fail; ours are at most 64.
+        if hk.expand(label.as_bytes(), out).is_err() {
+            out.fill(0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trip() {
+        let k = MasterKey::generate().unwrap();
+        let back = MasterKey::from_file_text(&k.to_file_text()).unwrap();
+        assert_eq!(k.bytes(), back.bytes());
+    }
+
+    #[test]
+    fn rejects_malformed() {
+        for bad in [
+            "",
+            "# only a comment\n",
+            "blockmodes-key-v1 00\n",
+            "blockmodes-key-v2 0000000000000000000000000000000000000000000000000000000000000000\n",
+            "blockmodes-key-v1 000000000000000000000000000000000000000000000000000000000000000g\n",
+            "blockmodes-key-v1 0000000000000000000000000000000000000000000000000000000000000000\nx\n",
+        ] {
+            assert!(MasterKey::from_file_text(bad).is_err(), "{bad:?}");
+        }
+        let ok = "# c\n\nblockmodes-key-v1 00000000000000000000000000000000000000000000000000000000000000FF \r\n";
+        assert_eq!(MasterKey::from_file_text(ok).unwrap().bytes()[31], 0xff);
+    }
+}

@@ -1,0 +1,319 @@
+//! The read → transform in parallel → write pipeline shared by `seal`,
+//! `open` and `disk`.
+//!
+//! The input is cut into units of a fixed length (chunks, groups of sectors);
+//! the last unit may be shorter. A reader thread fills batches of units, the
+//! calling thread transforms the units of a batch in parallel (rayon), and a
+//! writer thread writes the results in order. A unit's output is written only
+//! after its transform succeeded, and nothing after the first failing unit is
+//! written. Buffers are recycled between batches.
+
+use std::io::{self, Read, Write};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::thread;
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use crate::output::Output;
+
+/// A unit was rejected (it did not authenticate, or could not be processed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rejected;
+
+/// A length-changing transform applied unit by unit.
+pub trait Transform: Sync {
+    /// The input length of a full unit.
+    fn unit_len(&self) -> usize;
+    /// An upper bound on the output length of a unit of `len` input bytes
+    /// (`last` if it is the final unit), or `None` if no unit may have that
+    /// length.
+    fn max_out_len(&self, len: usize, last: bool) -> Option<usize>;
+    /// Transform unit `index` into `output` (of length `max_out_len`),
+    /// returning the output length, or `Err(Rejected)` if the unit is rejected.
+    fn apply(
+        &self,
+        index: u64,
+        last: bool,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<usize, Rejected>;
+}
+
+/// Why the pipeline stopped early.
+#[derive(Debug)]
+pub enum PipeError {
+    /// Reading the input failed.
+    Read(io::Error),
+    /// Writing the output failed.
+    Write(io::Error),
+    /// Unit `index`, starting at input byte `offset`, was rejected (or has a
+    /// length no unit may have). Everything before it was written.
+    Unit {
+        /// The unit's index.
+        index: u64,
+        /// Its offset in the input, in bytes from the start of the stream.
+        offset: u64,
+        /// `true` if the unit's length was impossible (rather than its content rejected).
+        bad_length: bool,
+    },
+}
+
+/// What a completed run processed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Units processed (at least 1: an empty input is one empty unit).
+    pub units: u64,
+    /// Input bytes.
+    pub bytes_in: u64,
+    /// Output bytes.
+    pub bytes_out: u64,
+}
+
+struct Batch {
+    buf: Vec<u8>,
+    len: usize,
+    eof: bool,
+}
+
+/// Run `t` over `input` into `output`, `batch_units` units per batch.
+///
+/// On success the output (not yet committed) is handed back; on failure it is
+/// flushed (so the units before the failure are released when it is standard
+/// output) and dropped (so a temporary file is removed).
+///
+/// # Errors
+/// The first failure: reading, writing, or a unit rejected by `t`.
+pub fn run<T: Transform>(
+    t: &T,
+    input: Box<dyn Read + Send>,
+    output: Output,
+    batch_units: usize,
+    progress: &ProgressBar,
+) -> Result<(Output, Stats), PipeError> {
+    let unit = t.unit_len().max(1);
+    let batch_len = unit * batch_units.max(1);
+    let (batch_tx, batch_rx) = sync_channel::<io::Result<Batch>>(2);
+    let (free_in_tx, free_in_rx) = channel::<Vec<u8>>();
+    // The reader is detached: if we stop early while it waits on a slow
+    // input, the process still exits.
+    thread::spawn(move || reader(input, batch_len, batch_tx, free_in_rx));
+    let (out_tx, out_rx) = sync_channel::<(Vec<u8>, usize)>(2);
+    let (free_out_tx, free_out_rx) = channel::<Vec<u8>>();
+    let writer = thread::spawn(move || writer(output, out_rx, free_out_tx));
+
+    let mut stats = Stats {
+        units: 0,
+        bytes_in: 0,
+        bytes_out: 0,
+    };
+    let mut failure = None;
+    for batch in batch_rx.iter() {
+        let batch = match batch {
+            Ok(b) => b,
+            Err(e) => {
+                failure = Some(PipeError::Read(e));
+                break;
+            }
+        };
+        let mut out = free_out_rx.try_recv().unwrap_or_default();
+        let data = batch.buf.get(..batch.len).unwrap_or_default();
+        let result = transform_batch(t, data, batch.eof, stats, &mut out);
+        let (written, res) = match result {
+            Ok(n) => (n, Ok(())),
+            Err((n, e)) => (n, Err(e)),
+        };
+        if written > 0 && out_tx.send((out, written)).is_err() {
+            break; // the writer failed: its error is collected below
+        }
+        let units_here = units_in(data.len(), unit, batch.eof);
+        stats.units += units_here;
+        stats.bytes_in += data.len() as u64;
+        stats.bytes_out += written as u64;
+        progress.inc(data.len() as u64);
+        let _ = free_in_tx.send(batch.buf);
+        if let Err(e) = res {
+            failure = Some(e);
+            break;
+        }
+        if batch.eof {
+            break;
+        }
+    }
+    drop(out_tx);
+    let (out, written) = match writer.join() {
+        Ok(w) => w,
+        Err(_) => {
+            return Err(PipeError::Write(io::Error::other(
+                "the writer thread panicked",
+            )));
+        }
+    };
+    match (failure, written) {
+        (None, Ok(())) => Ok((out, stats)),
+        (Some(e), _) => Err(e),
+        (None, Err(e)) => Err(PipeError::Write(e)),
+    }
+}
+
+fn units_in(len: usize, unit: usize, eof: bool) -> u64 {
+    let full = (len / unit) as u64;
+    if eof && (!len.is_multiple_of(unit) || len == 0) {
+        full + 1
+    } else {
+        full
+    }
+}
+
+/// Transform the units of one batch into `out`; returns the number of output
+/// bytes to write, or that number (the verified prefix) and the failure.
+fn transform_batch<T: Transform>(
+    t: &T,
+    data: &[u8],
+    eof: bool,
+    before: Stats,
+    out: &mut Vec<u8>,
+) -> Result<usize, (usize, PipeError)> {
+    let unit = t.unit_len().max(1);
+    let mut pieces: Vec<&[u8]> = data.chunks(unit).collect();
+    if pieces.is_empty() {
+        pieces.push(&[]);
+    }
+    let n = pieces.len();
+    let fail = |j: usize, bad_length: bool| PipeError::Unit {
+        index: before.units + j as u64,
+        offset: before.bytes_in + (j * unit) as u64,
+        bad_length,
+    };
+    // Output slots: an upper bound per unit.
+    let mut bounds = Vec::with_capacity(n);
+    for (j, p) in pieces.iter().enumerate() {
+        let last = eof && j + 1 == n;
+        match t.max_out_len(p.len(), last) {
+            Some(m) if last || p.len() == unit => bounds.push(m),
+            _ => {
+                // Release the units before j if they pass, then stop.
+                let ok = transform_units(t, &pieces[..j], false, before.units, &bounds, out);
+                return Err(match ok {
+                    Ok(w) => (w, fail(j, true)),
+                    Err((w, k)) => (w, fail(k, false)),
+                });
+            }
+        }
+    }
+    transform_units(t, &pieces, eof, before.units, &bounds, out)
+        .map_err(|(w, k)| (w, fail(k, false)))
+}
+
+/// Transform `pieces` (the last one final if `eof`) into `out`, compacting
+/// short outputs. On a rejected unit `k`: the bytes of units `..k` and `k`.
+fn transform_units<T: Transform>(
+    t: &T,
+    pieces: &[&[u8]],
+    eof: bool,
+    first_index: u64,
+    bounds: &[usize],
+    out: &mut Vec<u8>,
+) -> Result<usize, (usize, usize)> {
+    let total: usize = bounds.iter().sum();
+    if out.len() < total {
+        out.resize(total, 0);
+    }
+    let mut slots: Vec<&mut [u8]> = Vec::with_capacity(pieces.len());
+    let mut rest: &mut [u8] = &mut out[..total];
+    for &b in bounds {
+        let (head, tail) = rest.split_at_mut(b);
+        slots.push(head);
+        rest = tail;
+    }
+    let n = pieces.len();
+    let results: Vec<Result<usize, Rejected>> = pieces
+        .par_iter()
+        .zip(slots.into_par_iter())
+        .enumerate()
+        .with_max_len(1)
+        .map(|(j, (input, slot))| {
+            let last = eof && j + 1 == n;
+            t.apply(first_index + j as u64, last, input, slot)
+        })
+        .collect();
+    // Compact: move each unit's output right after the previous one.
+    let mut write_at = 0;
+    let mut slot_at = 0;
+    for (j, r) in results.iter().enumerate() {
+        match r {
+            Ok(len) => {
+                let len = (*len).min(bounds[j]);
+                if write_at != slot_at {
+                    out.copy_within(slot_at..slot_at + len, write_at);
+                }
+                write_at += len;
+                slot_at += bounds[j];
+            }
+            Err(Rejected) => return Err((write_at, j)),
+        }
+    }
+    Ok(write_at)
+}
+
+fn reader(
+    mut input: Box<dyn Read + Send>,
+    batch_len: usize,
+    tx: SyncSender<io::Result<Batch>>,
+    free: Receiver<Vec<u8>>,
+) {
+    // One byte beyond the batch tells whether more input follows.
+    let target = batch_len + 1;
+    let mut carry: Option<u8> = None;
+    loop {
+        let mut buf = free.try_recv().unwrap_or_default();
+        if buf.len() < target {
+            buf.resize(target, 0);
+        }
+        let mut filled = 0;
+        if let Some(c) = carry.take() {
+            buf[0] = c;
+            filled = 1;
+        }
+        let eof = loop {
+            if filled == target {
+                break false;
+            }
+            match input.read(&mut buf[filled..target]) {
+                Ok(0) => break true,
+                Ok(k) => filled += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            }
+        };
+        let len = if eof {
+            filled
+        } else {
+            carry = Some(buf[batch_len]);
+            batch_len
+        };
+        if tx.send(Ok(Batch { buf, len, eof })).is_err() || eof {
+            return;
+        }
+    }
+}
+
+/// Write batches in order; the output is flushed at the end (also after a
+/// failure upstream, so that what verified is released).
+fn writer(
+    mut output: Output,
+    rx: Receiver<(Vec<u8>, usize)>,
+    free: Sender<Vec<u8>>,
+) -> (Output, io::Result<()>) {
+    for (buf, len) in rx.iter() {
+        if let Err(e) = output.write_all(buf.get(..len).unwrap_or_default()) {
+            return (output, Err(e));
+        }
+        let _ = free.send(buf);
+    }
+    let flushed = output.flush();
+    (output, flushed)
+}

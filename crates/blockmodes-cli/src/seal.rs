@@ -1,0 +1,346 @@
+//! `blockmodes seal` / `blockmodes open`: authenticated chunked encryption of
+//! files and pipes (`docs/file-format.md`, section 2).
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+use aead::array::typenum::Unsigned;
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Nonce, Tag};
+use zeroize::Zeroizing;
+
+use crate::failure::{CliResult, Failure};
+use crate::header::{HEADER_LEN, Header, Mode, Secret};
+use crate::keyfile::MasterKey;
+use crate::output::{Output, check_absent};
+use crate::pipeline::{self, PipeError, Rejected, Transform};
+use crate::progress;
+
+/// Bytes of plaintext per batch handed to the worker threads.
+const BATCH_BYTES: usize = 8 << 20;
+
+/// One mode's way of sealing and opening chunk `i` of a STREAM.
+pub trait ChunkCipher: Send + Sync {
+    /// The sealed length of a chunk of `plain_len` bytes.
+    fn sealed_len(&self, plain_len: usize) -> usize;
+    /// An upper bound on the plaintext length of a sealed chunk of
+    /// `sealed_len` bytes, or `None` if no sealed chunk has that length.
+    fn max_opened_len(&self, sealed_len: usize) -> Option<usize>;
+    /// Seal chunk `index` into `out` (of length `sealed_len`).
+    fn seal(&self, index: u64, last: bool, plain: &[u8], out: &mut [u8]) -> Result<(), Rejected>;
+    /// Open chunk `index` into `out` (of length `max_opened_len`), returning
+    /// the plaintext length; `Err(Rejected)` if it does not authenticate (then
+    /// `out` holds no plaintext).
+    fn open(
+        &self,
+        index: u64,
+        last: bool,
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Rejected>;
+}
+
+/// The STREAM nonce of chunk `index`: zeros, `u64be(index)`, then the
+/// last-chunk flag (`docs/file-format.md`, section 2.2). `out` is at least 9 bytes.
+pub fn stream_nonce(index: u64, last: bool, out: &mut [u8]) {
+    out.fill(0);
+    let n = out.len();
+    if n >= 9 {
+        out[n - 9..n - 1].copy_from_slice(&index.to_be_bytes());
+        out[n - 1] = u8::from(last);
+    }
+}
+
+/// Any AEAD with a nonce of at least 9 bytes, as a [`ChunkCipher`]: the
+/// ciphertext then the tag, no associated data.
+pub struct AeadChunks<A>(pub A);
+
+impl<A: AeadInOut + Send + Sync> AeadChunks<A> {
+    fn nonce(index: u64, last: bool) -> Nonce<A> {
+        let mut n = Nonce::<A>::default();
+        stream_nonce(index, last, &mut n);
+        n
+    }
+}
+
+impl<A: AeadInOut + Send + Sync> ChunkCipher for AeadChunks<A> {
+    fn sealed_len(&self, plain_len: usize) -> usize {
+        plain_len + <A as AeadCore>::TagSize::USIZE
+    }
+
+    fn max_opened_len(&self, sealed_len: usize) -> Option<usize> {
+        sealed_len.checked_sub(<A as AeadCore>::TagSize::USIZE)
+    }
+
+    fn seal(&self, index: u64, last: bool, plain: &[u8], out: &mut [u8]) -> Result<(), Rejected> {
+        if out.len() != self.sealed_len(plain.len()) {
+            return Err(Rejected);
+        }
+        let (ct, tag_out) = out.split_at_mut(plain.len());
+        let buf = InOutBuf::new(plain, ct).map_err(|_| Rejected)?;
+        let tag = self
+            .0
+            .encrypt_inout_detached(&Self::nonce(index, last), &[], buf)
+            .map_err(|_| Rejected)?;
+        tag_out.copy_from_slice(&tag);
+        Ok(())
+    }
+
+    fn open(
+        &self,
+        index: u64,
+        last: bool,
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Rejected> {
+        let len = self.max_opened_len(sealed.len()).ok_or(Rejected)?;
+        let (ct, tag) = sealed.split_at(len);
+        let tag = Tag::<A>::try_from(tag).map_err(|_| Rejected)?;
+        let pt = out.get_mut(..len).ok_or(Rejected)?;
+        let buf = InOutBuf::new(ct, pt).map_err(|_| Rejected)?;
+        self.0
+            .decrypt_inout_detached(&Self::nonce(index, last), &[], buf, &tag)
+            .map_err(|_| Rejected)?;
+        Ok(len)
+    }
+}
+
+/// The cipher of `mode` under the payload key.
+pub fn chunk_cipher(mode: Mode, key: &[u8]) -> CliResult<Box<dyn ChunkCipher>> {
+    let _ = key;
+    Err(Failure::usage(format!(
+        "mode {} is not available in this build",
+        mode.name()
+    )))
+}
+
+struct Sealer<'a> {
+    cipher: &'a dyn ChunkCipher,
+    chunk: usize,
+}
+
+impl Transform for Sealer<'_> {
+    fn unit_len(&self) -> usize {
+        self.chunk
+    }
+    fn max_out_len(&self, len: usize, _last: bool) -> Option<usize> {
+        Some(self.cipher.sealed_len(len))
+    }
+    fn apply(
+        &self,
+        index: u64,
+        last: bool,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<usize, Rejected> {
+        self.cipher.seal(index, last, input, output)?;
+        Ok(output.len())
+    }
+}
+
+struct Opener<'a> {
+    cipher: &'a dyn ChunkCipher,
+    sealed_chunk: usize,
+}
+
+impl Transform for Opener<'_> {
+    fn unit_len(&self) -> usize {
+        self.sealed_chunk
+    }
+    fn max_out_len(&self, len: usize, _last: bool) -> Option<usize> {
+        self.cipher.max_opened_len(len)
+    }
+    fn apply(
+        &self,
+        index: u64,
+        last: bool,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<usize, Rejected> {
+        self.cipher.open(index, last, input, output)
+    }
+}
+
+/// How the user gives the secret.
+#[derive(Debug, Clone)]
+pub enum SecretSource {
+    /// `--key-file F`.
+    KeyFile(PathBuf),
+    /// `--passphrase-file F`.
+    PassphraseFile(PathBuf),
+    /// Ask on the terminal.
+    Prompt,
+}
+
+impl SecretSource {
+    /// Read the key or passphrase (`confirm`: ask twice at the prompt).
+    pub fn load(&self, confirm: bool) -> CliResult<Secret> {
+        match self {
+            SecretSource::KeyFile(p) => Ok(Secret::KeyFile(MasterKey::read(p)?)),
+            SecretSource::PassphraseFile(p) => {
+                let text = Zeroizing::new(
+                    std::fs::read(p).map_err(|e| Failure::io("read passphrase file", p, &e))?,
+                );
+                let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                passphrase(line.to_vec(), &p.display().to_string())
+            }
+            SecretSource::Prompt => {
+                let ask = |prompt: &str| {
+                    rpassword::prompt_password(prompt).map(Zeroizing::new).map_err(|e| {
+                        Failure::usage(format!(
+                            "cannot ask for a passphrase ({e}): give --key-file FILE or --passphrase-file FILE"
+                        ))
+                    })
+                };
+                let first = ask("Passphrase: ")?;
+                if confirm {
+                    let second = ask("Passphrase (again): ")?;
+                    if *first != *second {
+                        return Err(Failure::usage(
+                            "the two passphrases differ: nothing was written",
+                        ));
+                    }
+                }
+                passphrase(first.as_bytes().to_vec(), "the prompt")
+            }
+        }
+    }
+}
+
+fn passphrase(bytes: Vec<u8>, from: &str) -> CliResult<Secret> {
+    let bytes = Zeroizing::new(bytes);
+    if bytes.is_empty() {
+        return Err(Failure::usage(format!("empty passphrase from {from}")));
+    }
+    Ok(Secret::Passphrase(bytes))
+}
+
+/// An input: a file or standard input, with its length when known.
+pub fn open_input(path: Option<&Path>) -> CliResult<(Box<dyn Read + Send>, Option<u64>, String)> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            let f = std::fs::File::open(p).map_err(|e| Failure::io("open", p, &e))?;
+            let meta = f.metadata().map_err(|e| Failure::io("read", p, &e))?;
+            if meta.is_dir() {
+                return Err(Failure::usage(format!("{} is a directory", p.display())));
+            }
+            let len = meta.is_file().then_some(meta.len());
+            Ok((Box::new(f), len, p.display().to_string()))
+        }
+        _ => Ok((Box::new(std::io::stdin()), None, "standard input".into())),
+    }
+}
+
+/// The options of `seal` and `open`.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Where the secret comes from.
+    pub secret: SecretSource,
+    /// `-o`: the output file (standard output if `None` or `-`).
+    pub output: Option<PathBuf>,
+    /// The input file (standard input if `None` or `-`).
+    pub input: Option<PathBuf>,
+    /// Replace an existing output.
+    pub force: bool,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+fn batch_units(unit: usize) -> usize {
+    (BATCH_BYTES / unit.max(1)).max(2 * rayon::current_num_threads())
+}
+
+fn to_file(o: &Options) -> bool {
+    o.output.as_deref().is_some_and(|p| p != Path::new("-"))
+}
+
+/// `blockmodes seal`.
+pub fn seal(o: &Options, mode: Mode, chunk_log2: u8) -> CliResult<()> {
+    let (input, size, _) = open_input(o.input.as_deref())?;
+    if !to_file(o) && std::io::stdout().is_terminal() {
+        return Err(Failure::usage(
+            "refusing to write a sealed file to a terminal: use -o FILE or redirect the output",
+        ));
+    }
+    if let Some(p) = o.output.as_deref().filter(|_| to_file(o)) {
+        check_absent(p, o.force)?;
+    }
+    let secret = o.secret.load(true)?;
+    let header = Header::new(mode, chunk_log2, &secret)?;
+    let keys = header.seal_keys(&secret)?;
+    drop(secret);
+    let cipher = chunk_cipher(mode, &keys.payload)?;
+    let mut out = Output::to(o.output.as_deref(), o.force)?;
+    std::io::Write::write_all(&mut out, &keys.header_bytes)
+        .map_err(|e| Failure::usage(format!("cannot write {}: {e}", out.name())))?;
+    let t = Sealer {
+        cipher: cipher.as_ref(),
+        chunk: header.chunk_len(),
+    };
+    let bar = progress::bar(size, o.quiet);
+    let name = out.name();
+    let result = pipeline::run(&t, input, out, batch_units(t.chunk), &bar);
+    bar.finish_and_clear();
+    match result {
+        Ok((out, _)) => out.commit(),
+        Err(PipeError::Read(e)) => Err(Failure::usage(format!("cannot read the input: {e}"))),
+        Err(PipeError::Write(e)) => Err(Failure::usage(format!("cannot write {name}: {e}"))),
+        Err(PipeError::Unit { index, .. }) => Err(Failure::usage(format!(
+            "internal error: chunk {index} could not be sealed"
+        ))),
+    }
+}
+
+/// Read the header of a sealed input (as much of it as there is).
+fn read_header(input: &mut dyn Read) -> CliResult<Vec<u8>> {
+    let mut h = Vec::with_capacity(HEADER_LEN);
+    input
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut h)
+        .map_err(|e| Failure::usage(format!("cannot read the input: {e}")))?;
+    Ok(h)
+}
+
+/// `blockmodes open`.
+pub fn open(o: &Options) -> CliResult<()> {
+    let (mut input, size, in_name) = open_input(o.input.as_deref())?;
+    let head = read_header(&mut input)?;
+    let header = Header::parse(&head)
+        .map_err(|f| Failure::rejected(format!("{in_name}: {}", f.message())))?;
+    if let Some(p) = o.output.as_deref().filter(|_| to_file(o)) {
+        check_absent(p, o.force)?;
+    }
+    let secret = o.secret.load(false)?;
+    let keys = header.open_keys(&head, &secret)?;
+    drop(secret);
+    let cipher = chunk_cipher(header.mode, &keys.payload)?;
+    let t = Opener {
+        cipher: cipher.as_ref(),
+        sealed_chunk: cipher.sealed_len(header.chunk_len()),
+    };
+    let out = Output::to(o.output.as_deref(), o.force)?;
+    let name = out.name();
+    let bar = progress::bar(size.map(|s| s.saturating_sub(HEADER_LEN as u64)), o.quiet);
+    let result = pipeline::run(&t, input, out, batch_units(t.sealed_chunk), &bar);
+    bar.finish_and_clear();
+    match result {
+        Ok((out, _)) => out.commit(),
+        Err(PipeError::Read(e)) => Err(Failure::usage(format!("cannot read {in_name}: {e}"))),
+        Err(PipeError::Write(e)) => Err(Failure::usage(format!("cannot write {name}: {e}"))),
+        Err(PipeError::Unit { index, offset, .. }) => {
+            let at = offset + HEADER_LEN as u64;
+            let released = if to_file(o) {
+                "no output file was written".to_owned()
+            } else {
+                format!(
+                    "the first {} bytes written are authentic",
+                    index * header.chunk_len() as u64
+                )
+            };
+            Err(Failure::rejected(format!(
+                "{in_name}: corrupted or truncated at byte {at} (chunk {index} does not authenticate); {released}"
+            )))
+        }
+    }
+}
