@@ -138,6 +138,10 @@ struct IoArgs {
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
+    /// Sync the output file to disk before it takes its name (slower; the
+    /// file then survives a power failure right after the command ends).
+    #[arg(long)]
+    sync: bool,
     /// The input file (default: standard input; `-` too).
     input: Option<PathBuf>,
 }
@@ -155,6 +159,7 @@ impl IoArgs {
             input: self.input,
             force: self.force,
             quiet: self.quiet,
+            sync: self.sync,
         }
     }
 }

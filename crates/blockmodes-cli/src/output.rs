@@ -29,6 +29,8 @@ pub enum Output {
         dest: PathBuf,
         /// Replace `dest` if it exists.
         force: bool,
+        /// Sync the data to disk before the rename.
+        sync: bool,
     },
 }
 
@@ -73,7 +75,17 @@ impl Output {
             tmp,
             dest: dest.to_owned(),
             force,
+            sync: false,
         })
+    }
+
+    /// Sync a file output to disk before renaming it (`--sync`): the output
+    /// then survives a power failure right after the command returns.
+    pub fn with_sync(mut self, on: bool) -> Self {
+        if let Output::File { sync, .. } = &mut self {
+            *sync = on;
+        }
+        self
     }
 
     /// `-o FILE` if given, standard output otherwise.
@@ -100,17 +112,24 @@ impl Output {
         }
     }
 
-    /// Finish: flush, and for a file, sync it to disk and rename it to its
-    /// output name (refusing to replace an existing file unless forced).
+    /// Finish: flush, and for a file, sync it to disk if asked and rename it
+    /// to its output name (refusing to replace an existing file unless forced).
     pub fn commit(self) -> CliResult<()> {
         match self {
             Output::Stdout(mut s) => s
                 .flush()
                 .map_err(|e| Failure::usage(format!("cannot write standard output: {e}"))),
-            Output::File { tmp, dest, force } => {
-                tmp.as_file()
-                    .sync_all()
-                    .map_err(|e| Failure::io("write", &dest, &e))?;
+            Output::File {
+                tmp,
+                dest,
+                force,
+                sync,
+            } => {
+                if sync {
+                    tmp.as_file()
+                        .sync_all()
+                        .map_err(|e| Failure::io("write", &dest, &e))?;
+                }
                 let persisted = if force {
                     tmp.persist(&dest)
                 } else {

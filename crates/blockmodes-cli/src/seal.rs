@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use aead::array::typenum::Unsigned;
 use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Nonce, Tag};
+use aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
 use zeroize::Zeroizing;
 
 use crate::failure::{CliResult, Failure};
@@ -106,12 +106,24 @@ impl<A: AeadInOut + Send + Sync> ChunkCipher for AeadChunks<A> {
 }
 
 /// The cipher of `mode` under the payload key.
+#[allow(unreachable_patterns, unused_variables)]
 pub fn chunk_cipher(mode: Mode, key: &[u8]) -> CliResult<Box<dyn ChunkCipher>> {
-    let _ = key;
-    Err(Failure::usage(format!(
-        "mode {} is not available in this build",
-        mode.name()
-    )))
+    match mode {
+        _ => Err(Failure::usage(format!(
+            "mode {} is not available in this build",
+            mode.name()
+        ))),
+    }
+}
+
+/// An AEAD of the library keyed with `key`, as a [`ChunkCipher`].
+pub fn aead_chunks<A>(key: &[u8]) -> CliResult<Box<dyn ChunkCipher>>
+where
+    A: AeadInOut + KeyInit + Send + Sync + 'static,
+{
+    let aead =
+        A::new_from_slice(key).map_err(|_| Failure::usage("internal error: payload key length"))?;
+    Ok(Box::new(AeadChunks(aead)))
 }
 
 struct Sealer<'a> {
@@ -245,6 +257,8 @@ pub struct Options {
     pub force: bool,
     /// No progress bar.
     pub quiet: bool,
+    /// Sync the output file to disk before renaming it.
+    pub sync: bool,
 }
 
 fn batch_units(unit: usize) -> usize {
@@ -271,7 +285,7 @@ pub fn seal(o: &Options, mode: Mode, chunk_log2: u8) -> CliResult<()> {
     let keys = header.seal_keys(&secret)?;
     drop(secret);
     let cipher = chunk_cipher(mode, &keys.payload)?;
-    let mut out = Output::to(o.output.as_deref(), o.force)?;
+    let mut out = Output::to(o.output.as_deref(), o.force)?.with_sync(o.sync);
     std::io::Write::write_all(&mut out, &keys.header_bytes)
         .map_err(|e| Failure::usage(format!("cannot write {}: {e}", out.name())))?;
     let t = Sealer {
@@ -319,7 +333,7 @@ pub fn open(o: &Options) -> CliResult<()> {
         cipher: cipher.as_ref(),
         sealed_chunk: cipher.sealed_len(header.chunk_len()),
     };
-    let out = Output::to(o.output.as_deref(), o.force)?;
+    let out = Output::to(o.output.as_deref(), o.force)?.with_sync(o.sync);
     let name = out.name();
     let bar = progress::bar(size.map(|s| s.saturating_sub(HEADER_LEN as u64)), o.quiet);
     let result = pipeline::run(&t, input, out, batch_units(t.sealed_chunk), &bar);

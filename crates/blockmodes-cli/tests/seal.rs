@@ -35,7 +35,10 @@ fn round_trip(mode: &str, sizes: &[usize], extra: &[&str]) {
         let sealed = std::fs::read(path(d.path(), "m.bm")).unwrap();
         assert_eq!(&sealed[..8], b"blkmodes");
         assert!(sealed.len() > n + HEADER, "{mode} {n}");
-        ok(&run(d.path(), &["open", "--key-file", "k", "-o", "back", "m.bm"]));
+        ok(&run(
+            d.path(),
+            &["open", "--key-file", "k", "-o", "back", "m.bm"],
+        ));
         let back = std::fs::read(path(d.path(), "back")).unwrap();
         assert!(back == msg, "{mode}: round trip of {n} bytes");
         for f in ["m", "m.bm", "back"] {
@@ -50,7 +53,11 @@ fn round_trip_every_mode_and_size() {
     let sizes = [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 17];
     for mode in MODES {
         round_trip(mode, &sizes, &[]);
-        round_trip(mode, &[0, 1, 1023, 1024, 1025, 5000], &["--chunk-size", "1K"]);
+        round_trip(
+            mode,
+            &[0, 1, 1023, 1024, 1025, 5000],
+            &["--chunk-size", "1K"],
+        );
     }
 }
 
@@ -134,15 +141,27 @@ fn every_tampering_is_detected() {
             "wrong key or corrupted header",
         );
         s.rejects(&format!("{mode}: magic"), &flip(3), "not a blockmodes file");
-        s.rejects(&format!("{mode}: version"), &flip(8), "unsupported format version");
+        s.rejects(
+            &format!("{mode}: version"),
+            &flip(8),
+            "unsupported format version",
+        );
         let at1 = HEADER + s.chunk;
-        s.rejects(&format!("{mode}: chunk 1"), &flip(at1 + 5), &format!("at byte {at1}"));
+        s.rejects(
+            &format!("{mode}: chunk 1"),
+            &flip(at1 + 5),
+            &format!("at byte {at1}"),
+        );
         s.rejects(
             &format!("{mode}: tag of chunk 1"),
             &flip(at1 + s.chunk - 1),
             &format!("at byte {at1}"),
         );
-        s.rejects(&format!("{mode}: last byte"), &flip(b.len() - 1), "corrupted or truncated");
+        s.rejects(
+            &format!("{mode}: last byte"),
+            &flip(b.len() - 1),
+            "corrupted or truncated",
+        );
         for cut in [
             HEADER + 4 * s.chunk, // at a chunk boundary: the last chunk dropped
             HEADER + 2 * s.chunk,
@@ -170,15 +189,27 @@ fn every_tampering_is_detected() {
             ("last duplicated", &[0, 1, 2, 3, 4, 4]),
         ];
         for (what, order) in cases {
-            s.rejects(&format!("{mode}: {what} chunk"), &rebuild(order), "corrupted or truncated");
+            s.rejects(
+                &format!("{mode}: {what} chunk"),
+                &rebuild(order),
+                "corrupted or truncated",
+            );
         }
         let _ = n_chunks;
         let mut appended = b.clone();
         appended.extend_from_slice(b"x");
-        s.rejects(&format!("{mode}: one byte appended"), &appended, "corrupted or truncated");
+        s.rejects(
+            &format!("{mode}: one byte appended"),
+            &appended,
+            "corrupted or truncated",
+        );
         let mut appended = b.clone();
         appended.extend_from_slice(&[0u8; 2000]);
-        s.rejects(&format!("{mode}: a chunk appended"), &appended, "corrupted or truncated");
+        s.rejects(
+            &format!("{mode}: a chunk appended"),
+            &appended,
+            "corrupted or truncated",
+        );
     }
 }
 
@@ -214,15 +245,24 @@ fn passphrase_round_trip_and_wrong_passphrase() {
     std::fs::write(path(d, "pass"), "correct horse battery staple\n").unwrap();
     std::fs::write(path(d, "wrong"), "correct horse battery stapler\n").unwrap();
     std::fs::write(path(d, "m"), data(100_000, 3)).unwrap();
-    ok(&run(d, &["seal", "--passphrase-file", "pass", "-o", "m.bm", "m"]));
-    let o = run(d, &["open", "--passphrase-file", "wrong", "-o", "out", "m.bm"]);
+    ok(&run(
+        d,
+        &["seal", "--passphrase-file", "pass", "-o", "m.bm", "m"],
+    ));
+    let o = run(
+        d,
+        &["open", "--passphrase-file", "wrong", "-o", "out", "m.bm"],
+    );
     fails(&o, 1, "wrong passphrase or corrupted header");
     let o = run(d, &["open", "--key-file", "k", "-o", "out", "m.bm"]);
     fails(&o, 1, "sealed with a passphrase");
     assert!(!path(d, "out").exists());
     // The passphrase file's line ending does not matter.
     std::fs::write(path(d, "pass2"), "correct horse battery staple\r\n").unwrap();
-    ok(&run(d, &["open", "--passphrase-file", "pass2", "-o", "out", "m.bm"]));
+    ok(&run(
+        d,
+        &["open", "--passphrase-file", "pass2", "-o", "out", "m.bm"],
+    ));
     assert_eq!(std::fs::read(path(d, "out")).unwrap(), data(100_000, 3));
     // No key at all and no terminal: a usage error.
     let o = run(d, &["open", "-o", "out2", "m.bm"]);
@@ -248,7 +288,11 @@ fn stdin_to_stdout() {
         fails(&o, 1, &format!("corrupted or truncated at byte {at2}"));
         assert!(o.stdout == msg[..2 * CHUNK], "{mode}: verified prefix only");
         // Truncated stream.
-        let o = run_stdin(d.path(), &["open", "--key-file", "k"], &sealed[..sealed.len() - 20]);
+        let o = run_stdin(
+            d.path(),
+            &["open", "--key-file", "k"],
+            &sealed[..sealed.len() - 20],
+        );
         fails(&o, 1, "corrupted or truncated at byte");
     }
 }
@@ -266,7 +310,10 @@ fn refuses_to_overwrite_without_force() {
     let o = run(d, &["open", "--key-file", "k", "-o", "out", "m.bm"]);
     fails(&o, 2, "--force");
     assert_eq!(std::fs::read(path(d, "out")).unwrap(), b"precious");
-    ok(&run(d, &["open", "--key-file", "k", "--force", "-o", "out", "m.bm"]));
+    ok(&run(
+        d,
+        &["open", "--key-file", "k", "--force", "-o", "out", "m.bm"],
+    ));
     assert_eq!(std::fs::read(path(d, "out")).unwrap(), b"hello");
     let o = run(d, &["keygen", "-o", "k"]);
     fails(&o, 2, "exists");
@@ -278,11 +325,39 @@ fn clear_errors_for_bad_inputs() {
     let d = dir_with_key();
     let d = d.path();
     std::fs::write(path(d, "plain"), b"this is not a sealed file at all, just text.................................................").unwrap();
-    fails(&run(d, &["open", "--key-file", "k", "-o", "o", "plain"]), 1, "not a blockmodes file");
-    fails(&run(d, &["open", "--key-file", "k", "-o", "o", "missing"]), 2, "cannot open missing");
-    fails(&run(d, &["seal", "--key-file", "missing", "-o", "o", "plain"]), 2, "missing");
-    fails(&run(d, &["seal", "--key-file", "plain", "-o", "o", "plain"]), 2, "not a blockmodes key file");
-    let o = run(d, &["seal", "--key-file", "k", "--chunk-size", "1000", "-o", "o", "plain"]);
+    fails(
+        &run(d, &["open", "--key-file", "k", "-o", "o", "plain"]),
+        1,
+        "not a blockmodes file",
+    );
+    fails(
+        &run(d, &["open", "--key-file", "k", "-o", "o", "missing"]),
+        2,
+        "cannot open missing",
+    );
+    fails(
+        &run(d, &["seal", "--key-file", "missing", "-o", "o", "plain"]),
+        2,
+        "missing",
+    );
+    fails(
+        &run(d, &["seal", "--key-file", "plain", "-o", "o", "plain"]),
+        2,
+        "not a blockmodes key file",
+    );
+    let o = run(
+        d,
+        &[
+            "seal",
+            "--key-file",
+            "k",
+            "--chunk-size",
+            "1000",
+            "-o",
+            "o",
+            "plain",
+        ],
+    );
     assert_eq!(code(&o), 2);
     assert_eq!(names(d), ["k", "plain"]);
 }
@@ -291,15 +366,24 @@ fn clear_errors_for_bad_inputs() {
 fn keygen_file_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let d = dir_with_key();
-    let mode = std::fs::metadata(path(d.path(), "k")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(path(d.path(), "k"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600);
     ok(&run(d.path(), &["keygen", "--force", "-o", "k"]));
-    let mode = std::fs::metadata(path(d.path(), "k")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(path(d.path(), "k"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600);
     let o = run(d.path(), &["keygen"]);
     ok(&o);
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(text.lines().any(|l| l.starts_with("blockmodes-key-v1 ") && l.len() == 18 + 64));
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("blockmodes-key-v1 ") && l.len() == 18 + 64)
+    );
 }
 
 #[test]
@@ -316,10 +400,22 @@ fn sigkill_mid_seal_leaves_no_output() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    // A slow source: some data, then the kill lands while seal waits for more.
+    // A slow source: some data, then the kill lands while seal waits for more,
+    // once its temporary output exists.
     stdin.write_all(&data(10 << 20, 4)).unwrap();
     stdin.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let tmp_exists = || {
+        names(d.path())
+            .iter()
+            .any(|n| n.ends_with(".blockmodes-tmp"))
+    };
+    for _ in 0..200 {
+        if tmp_exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(tmp_exists(), "seal started writing");
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     drop(stdin);
