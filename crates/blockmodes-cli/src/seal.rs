@@ -106,7 +106,7 @@ impl<A: AeadInOut + Send + Sync> ChunkCipher for AeadChunks<A> {
 }
 
 /// The cipher of `mode` under the payload key.
-#[allow(unreachable_patterns, unused_variables)]
+#[allow(unreachable_patterns, unused_variables, clippy::match_single_binding)]
 pub fn chunk_cipher(mode: Mode, key: &[u8]) -> CliResult<Box<dyn ChunkCipher>> {
     match mode {
         _ => Err(Failure::usage(format!(
