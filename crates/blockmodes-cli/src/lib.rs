@@ -31,6 +31,7 @@ macro_rules! with_aes {
 pub mod failure;
 pub mod header;
 pub mod keyfile;
+pub mod macsum;
 pub mod output;
 pub mod pipeline;
 pub mod progress;

@@ -70,10 +70,44 @@ pub struct Stats {
     pub bytes_out: u64,
 }
 
-struct Batch {
+/// A batch of input from [`spawn_reader`].
+pub struct Batch {
     buf: Vec<u8>,
     len: usize,
     eof: bool,
+}
+
+impl Batch {
+    /// The batch's bytes: exactly the batch length unless this is the last batch.
+    pub fn data(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or_default()
+    }
+
+    /// `true` for the last batch (the input ends with it; it may be empty).
+    /// A batch that is not last is always followed by at least one byte.
+    pub fn is_last(&self) -> bool {
+        self.eof
+    }
+
+    /// Give the buffer back to the reader for reuse.
+    pub fn recycle(self, free: &Sender<Vec<u8>>) {
+        let _ = free.send(self.buf);
+    }
+}
+
+/// Start a thread that reads `input` in batches of `batch_len` bytes.
+///
+/// Returns the batches (or the read error) in order, and a channel to hand
+/// used buffers back. The thread is detached: if the caller stops early
+/// while it waits on a slow input, the process still exits.
+pub fn spawn_reader(
+    input: Box<dyn Read + Send>,
+    batch_len: usize,
+) -> (Receiver<io::Result<Batch>>, Sender<Vec<u8>>) {
+    let (batch_tx, batch_rx) = sync_channel::<io::Result<Batch>>(2);
+    let (free_tx, free_rx) = channel::<Vec<u8>>();
+    thread::spawn(move || reader(input, batch_len.max(1), batch_tx, free_rx));
+    (batch_rx, free_tx)
 }
 
 /// Run `t` over `input` into `output`, `batch_units` units per batch.
@@ -93,11 +127,7 @@ pub fn run<T: Transform>(
 ) -> Result<(Output, Stats), PipeError> {
     let unit = t.unit_len().max(1);
     let batch_len = unit * batch_units.max(1);
-    let (batch_tx, batch_rx) = sync_channel::<io::Result<Batch>>(2);
-    let (free_in_tx, free_in_rx) = channel::<Vec<u8>>();
-    // The reader is detached: if we stop early while it waits on a slow
-    // input, the process still exits.
-    thread::spawn(move || reader(input, batch_len, batch_tx, free_in_rx));
+    let (batch_rx, free_in_tx) = spawn_reader(input, batch_len);
     let (out_tx, out_rx) = sync_channel::<(Vec<u8>, usize)>(2);
     let (free_out_tx, free_out_rx) = channel::<Vec<u8>>();
     let writer = thread::spawn(move || writer(output, out_rx, free_out_tx));
@@ -117,7 +147,7 @@ pub fn run<T: Transform>(
             }
         };
         let mut out = free_out_rx.try_recv().unwrap_or_default();
-        let data = batch.buf.get(..batch.len).unwrap_or_default();
+        let data = batch.data();
         let result = transform_batch(t, data, batch.eof, stats, &mut out);
         let (written, res) = match result {
             Ok(n) => (n, Ok(())),
@@ -131,12 +161,13 @@ pub fn run<T: Transform>(
         stats.bytes_in += data.len() as u64;
         stats.bytes_out += written as u64;
         progress.inc(data.len() as u64);
-        let _ = free_in_tx.send(batch.buf);
+        let eof = batch.eof;
+        batch.recycle(&free_in_tx);
         if let Err(e) = res {
             failure = Some(e);
             break;
         }
-        if batch.eof {
+        if eof {
             break;
         }
     }
