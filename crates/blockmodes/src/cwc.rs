@@ -229,7 +229,7 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         let base = self.check(nonce, ad, msg)?;
         let mut out = Vec::with_capacity(msg.len() + T::USIZE);
         out.extend_from_slice(msg);
-        let mut tag = self.seal(base, ad, (&mut out[..]).into());
+        let mut tag = self.seal(base, ad, &mut out);
         out.extend_from_slice(&tag[..T::USIZE]);
         tag.zeroize();
         Ok(out)
@@ -284,7 +284,11 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         ad: &[u8],
         buf: &mut [u8],
     ) -> Result<Tag<Self>> {
-        self.encrypt_inout(nonce, ad, buf.into())
+        let base = self.check(nonce, ad, buf)?;
+        let mut full = self.seal(base, ad, buf);
+        let tag = Array::try_from(&full[..T::USIZE]).map_err(|_| Error::InvalidParameter("tag"))?;
+        full.zeroize();
+        Ok(tag)
     }
 
     /// Check `tag` over sigma in `buf`, then decrypt `buf` in place. When the
@@ -308,11 +312,28 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<()> {
-        self.decrypt_inout(nonce, ad, buf.into(), tag)
+        if tag.len() != T::USIZE {
+            return Err(Error::InvalidTagLength {
+                min: T::USIZE,
+                max: T::USIZE,
+                got: tag.len(),
+            });
+        }
+        let base = self.check(nonce, ad, buf)?;
+        let mut full = self.mac(base, ad, buf)?;
+        let ok = full[..T::USIZE].ct_eq(tag);
+        full.zeroize();
+        if !bool::from(ok) {
+            buf.zeroize();
+            return Err(Error::Authentication);
+        }
+        self.ctr(base, 1, buf, None);
+        Ok(())
     }
 
     /// As [`Cwc::encrypt_in_place_detached`], from the input half of
-    /// `buf` to its output half (which may be the same memory).
+    /// `buf` to its output half (which may be the same memory; if not, the
+    /// input is first copied to the output and processed there).
     ///
     /// ```
     /// use blockmodes::cwc::CwcAes128;
@@ -332,16 +353,13 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         ad: &[u8],
         buf: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<Self>> {
-        let base = self.check(nonce, ad, buf.get_in())?;
-        let mut full = self.seal(base, ad, buf);
-        let tag = Array::try_from(&full[..T::USIZE]).map_err(|_| Error::InvalidParameter("tag"))?;
-        full.zeroize();
-        Ok(tag)
+        self.encrypt_in_place_detached(nonce, ad, buf.into_out_with_copied_in())
     }
 
     /// As [`Cwc::decrypt_in_place_detached`], from the input half of `buf`
-    /// (sigma, hashed and checked first) to its output half; on a wrong tag
-    /// the output half is wiped.
+    /// to its output half (sigma is first copied there if they differ; it is
+    /// hashed and checked before anything is decrypted); on a wrong tag the
+    /// output half is wiped.
     ///
     /// ```
     /// use blockmodes::cwc::CwcAes128;
@@ -359,26 +377,10 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         &self,
         nonce: &[u8],
         ad: &[u8],
-        mut buf: InOutBuf<'_, '_, u8>,
+        buf: InOutBuf<'_, '_, u8>,
         tag: &[u8],
     ) -> Result<()> {
-        if tag.len() != T::USIZE {
-            return Err(Error::InvalidTagLength {
-                min: T::USIZE,
-                max: T::USIZE,
-                got: tag.len(),
-            });
-        }
-        let base = self.check(nonce, ad, buf.get_in())?;
-        let mut full = self.mac(base, ad, buf.get_in())?;
-        let ok = full[..T::USIZE].ct_eq(tag);
-        full.zeroize();
-        if !bool::from(ok) {
-            buf.get_out().zeroize();
-            return Err(Error::Authentication);
-        }
-        self.ctr(base, 1, buf, None);
-        Ok(())
+        self.decrypt_in_place_detached(nonce, ad, buf.into_out_with_copied_in(), tag)
     }
 
     /// Hazmat: `tostr(K_h, 128)`, the secret hash key (the vectors' "HASH KEY").
@@ -445,16 +447,15 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         Ok(base)
     }
 
-    /// CWC-CTR and CWC-MAC together: M in `buf`'s input, sigma to its
-    /// output; returns the full 16-byte tau. Lengths already checked.
-    fn seal(&self, base: u128, ad: &[u8], mut buf: InOutBuf<'_, '_, u8>) -> Block {
+    /// CWC-CTR and CWC-MAC together, in place: `buf` goes from M to sigma;
+    /// returns the full 16-byte tau. Lengths already checked.
+    fn seal(&self, base: u128, ad: &[u8], buf: &mut [u8]) -> Block {
         let mut st = HashState::default();
         self.hash.absorb_padded(&mut st, ad);
         // counters 0 (the MAC block) ..= alpha, sigma hashed batch by batch
-        let len = buf.len();
-        let (hashed, mut mac_pad) = self.ctr(base, 0, buf.reborrow(), Some(&mut st));
-        self.hash.absorb_padded(&mut st, &buf.get_out()[hashed..]);
-        let mut r = encrypt_block(&self.cipher, &self.hash.finish(st, ad.len(), len));
+        let (hashed, mut mac_pad) = self.ctr(base, 0, buf, Some(&mut st));
+        self.hash.absorb_padded(&mut st, &buf[hashed..]);
+        let mut r = encrypt_block(&self.cipher, &self.hash.finish(st, ad.len(), buf.len()));
         let tau = xor(&r, &mac_pad);
         r.zeroize();
         mac_pad.zeroize();
@@ -472,7 +473,7 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         Ok(tau)
     }
 
-    /// `out = in xor keystream` of counters `first, first + 1, ...`; with
+    /// `buf ^= keystream` of counters `first, first + 1, ...`; with
     /// `first == 0` block 0's output is the MAC pad (returned), not
     /// keystream. With `hash`, whole groups of the output (sigma) are hashed
     /// as they are written; returns how many bytes were hashed.
@@ -480,7 +481,7 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         &self,
         base: u128,
         first: u32,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: &mut [u8],
         hash: Option<&mut HashState>,
     ) -> (usize, Block) {
         let blocks = buf.len().div_ceil(16) + usize::from(first == 0);
@@ -499,18 +500,18 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
 
 /// The CTR batches of one message: counter blocks in, keystream XORed into
 /// the data out, ciphertext hashed right after.
-struct CtrWork<'a, 'i, 'o> {
+struct CtrWork<'a> {
     /// `10^7 || N || tostr(first counter, 32)`.
     base: u128,
     /// Block 0 of the run is counter 0, the MAC pad, not keystream.
     mac_block: bool,
-    data: InOutBuf<'i, 'o, u8>,
+    data: &'a mut [u8],
     hash: Option<(&'a CwcHash, &'a mut HashState)>,
     hashed: usize,
     mac_pad: Block,
 }
 
-impl ParWork for CtrWork<'_, '_, '_> {
+impl ParWork for CtrWork<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
         let base = self.base + start as u128;
@@ -531,23 +532,31 @@ impl ParWork for CtrWork<'_, '_, '_> {
         };
         let from = first_block * 16;
         let to = self.data.len().min(from + keystream.len() * 16);
-        let (head, _) = self.data.reborrow().split_at(to);
-        let (_, batch) = head.split_at(from);
-        xor_keystream(batch, keystream);
+        xor_keystream(&mut self.data[from..to], keystream);
         if let Some((h, st)) = &mut self.hash {
             const GROUP: usize = CHUNKS_PER_GROUP * CHUNK_BYTES;
             let end = self.hashed + (to - self.hashed) / GROUP * GROUP;
-            h.absorb_chunks(st, &self.data.get_out()[self.hashed..end]);
+            h.absorb_chunks(st, &self.data[self.hashed..end]);
             self.hashed = end;
         }
     }
 }
 
-/// `out = in xor keystream` (the keystream at least as long as the data).
+/// `data ^= keystream` (the keystream at least as long as the data), in
+/// whole 16-byte words the compiler turns into vector XORs.
 #[inline(always)]
-fn xor_keystream(mut data: InOutBuf<'_, '_, u8>, keystream: &[Block]) {
-    let len = data.len();
-    data.xor_in2out(&keystream.as_flattened()[..len]);
+fn xor_keystream(data: &mut [u8], keystream: &[Block]) {
+    let mut whole = data.chunks_exact_mut(16);
+    let mut ks = keystream.iter();
+    for (d, k) in (&mut whole).zip(&mut ks) {
+        let x = u128::from_ne_bytes(d.try_into().unwrap_or([0; 16])) ^ u128::from_ne_bytes(*k);
+        d.copy_from_slice(&x.to_ne_bytes());
+    }
+    if let Some(k) = ks.next() {
+        for (x, y) in whole.into_remainder().iter_mut().zip(k) {
+            *x ^= y;
+        }
+    }
 }
 
 impl<C: KeySizeUser, T: CwcTagSize> KeySizeUser for Cwc<C, T> {
