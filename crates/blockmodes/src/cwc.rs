@@ -486,7 +486,8 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
     ) -> (usize, Block) {
         let blocks = buf.len().div_ceil(16) + usize::from(first == 0);
         let mut work = CtrWork {
-            base: base + first as u128,
+            prefix: base,
+            first: first as usize,
             mac_block: first == 0,
             data: buf,
             hash: hash.map(|st| (&self.hash, st)),
@@ -501,8 +502,10 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
 /// The CTR batches of one message: counter blocks in, keystream XORed into
 /// the data out, ciphertext hashed right after.
 struct CtrWork<'a> {
-    /// `10^7 || N || tostr(first counter, 32)`.
-    base: u128,
+    /// `10^7 || N || 0^32` as a big-endian integer.
+    prefix: u128,
+    /// The counter of block 0 of the run.
+    first: usize,
     /// Block 0 of the run is counter 0, the MAC pad, not keystream.
     mac_block: bool,
     data: &'a mut [u8],
@@ -514,9 +517,20 @@ struct CtrWork<'a> {
 impl ParWork for CtrWork<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        let base = self.base + start as u128;
-        for (j, b) in blocks.iter_mut().enumerate() {
-            *b = (base + j as u128).to_be_bytes();
+        // Counter c = aligned + i with aligned a multiple of 64 and i < 64:
+        // 10^7 || N || tostr(c, 32) = (prefix || tostr(aligned, 32)) xor
+        // COUNTERS[i], one vector XOR per block.
+        let c0 = self.first + start;
+        let aligned = c0 & !(COUNTER_TABLE - 1);
+        let offset = c0 - aligned;
+        let head = blocks.len().min(COUNTER_TABLE - offset);
+        let pc = (self.prefix | aligned as u128).to_be_bytes();
+        let pc = u128::from_ne_bytes(pc);
+        for (b, i) in blocks[..head].iter_mut().zip(&COUNTERS[offset..]) {
+            *b = (pc ^ u128::from_ne_bytes(*i)).to_ne_bytes();
+        }
+        for (j, b) in blocks.iter_mut().enumerate().skip(head) {
+            *b = (self.prefix + (c0 + j) as u128).to_be_bytes();
         }
     }
 
@@ -541,6 +555,20 @@ impl ParWork for CtrWork<'_> {
         }
     }
 }
+
+/// Entries of [`COUNTERS`].
+const COUNTER_TABLE: usize = 64;
+
+/// `COUNTERS[i] = 0^96 || tostr(i, 32)`.
+static COUNTERS: [Block; COUNTER_TABLE] = {
+    let mut t = [[0u8; 16]; COUNTER_TABLE];
+    let mut i = 0;
+    while i < COUNTER_TABLE {
+        t[i][15] = i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// `data ^= keystream` (the keystream at least as long as the data), in
 /// whole 16-byte words the compiler turns into vector XORs.
