@@ -525,9 +525,13 @@ impl ParWork for CtrWork<'_> {
         let offset = c0 - aligned;
         let head = blocks.len().min(COUNTER_TABLE - offset);
         let pc = (self.prefix | aligned as u128).to_be_bytes();
-        let pc = u128::from_ne_bytes(pc);
+        let (pc_hi, pc_lo) = pc.split_at(8);
+        let pc_lo = u64::from_ne_bytes(pc_lo.try_into().unwrap_or_default());
         for (b, i) in blocks[..head].iter_mut().zip(&COUNTERS[offset..]) {
-            *b = (pc ^ u128::from_ne_bytes(*i)).to_ne_bytes();
+            // the first 8 bytes are the same for every block of the batch
+            let (hi, lo) = b.split_at_mut(8);
+            hi.copy_from_slice(pc_hi);
+            lo.copy_from_slice(&(pc_lo ^ i).to_ne_bytes());
         }
         for (j, b) in blocks.iter_mut().enumerate().skip(head) {
             *b = (self.prefix + (c0 + j) as u128).to_be_bytes();
@@ -559,12 +563,12 @@ impl ParWork for CtrWork<'_> {
 /// Entries of [`COUNTERS`].
 const COUNTER_TABLE: usize = 64;
 
-/// `COUNTERS[i] = 0^96 || tostr(i, 32)`.
-static COUNTERS: [Block; COUNTER_TABLE] = {
-    let mut t = [[0u8; 16]; COUNTER_TABLE];
+/// The last 8 bytes of `0^96 || tostr(i, 32)`, in native byte order.
+static COUNTERS: [u64; COUNTER_TABLE] = {
+    let mut t = [0u64; COUNTER_TABLE];
     let mut i = 0;
     while i < COUNTER_TABLE {
-        t[i][15] = i as u8;
+        t[i] = u64::from_ne_bytes((i as u64).to_be_bytes());
         i += 1;
     }
     t
