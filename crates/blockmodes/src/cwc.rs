@@ -574,20 +574,13 @@ static COUNTERS: [u64; COUNTER_TABLE] = {
     t
 };
 
-/// `data ^= keystream` (the keystream at least as long as the data), in
-/// whole 16-byte words the compiler turns into vector XORs.
+/// `data ^= keystream` (the keystream at least as long as the data): a
+/// plain byte loop the compiler vectorizes to the widest registers the
+/// cipher backend's code is compiled for (this runs inlined in it).
 #[inline(always)]
 fn xor_keystream(data: &mut [u8], keystream: &[Block]) {
-    let mut whole = data.chunks_exact_mut(16);
-    let mut ks = keystream.iter();
-    for (d, k) in (&mut whole).zip(&mut ks) {
-        let x = u128::from_ne_bytes(d.try_into().unwrap_or([0; 16])) ^ u128::from_ne_bytes(*k);
-        d.copy_from_slice(&x.to_ne_bytes());
-    }
-    if let Some(k) = ks.next() {
-        for (x, y) in whole.into_remainder().iter_mut().zip(k) {
-            *x ^= y;
-        }
+    for (x, k) in data.iter_mut().zip(keystream.as_flattened()) {
+        *x ^= k;
     }
 }
 
