@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cwc;
 pub mod error;
 pub mod gf128;
 pub mod modular;

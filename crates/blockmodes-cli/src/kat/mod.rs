@@ -11,10 +11,11 @@ use std::path::Path;
 
 use serde_json::Value;
 
+mod cwc;
 mod ocb_pmac;
 
 /// The schemes `kat` knows.
-pub const SCHEMES: &[&str] = &["ocb1-aes", "pmac-aes"];
+pub const SCHEMES: &[&str] = &["ocb1-aes", "pmac-aes", "cwc-aes"];
 
 /// Why a file or vector could not be run at all (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -145,6 +146,7 @@ pub fn run_vector(scheme: &str, v: &Vector) -> Result<Outcome, KatError> {
     match scheme {
         "ocb1-aes" => ocb_pmac::ocb1(v),
         "pmac-aes" => ocb_pmac::pmac(v),
+        "cwc-aes" => cwc::cwc(v),
         _ => Err(KatError::UnknownScheme(scheme.to_owned())),
     }
 }
