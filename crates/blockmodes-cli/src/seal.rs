@@ -106,9 +106,10 @@ impl<A: AeadInOut + Send + Sync> ChunkCipher for AeadChunks<A> {
 }
 
 /// The cipher of `mode` under the payload key.
-#[allow(unreachable_patterns, unused_variables, clippy::match_single_binding)]
+#[allow(unreachable_patterns)]
 pub fn chunk_cipher(mode: Mode, key: &[u8]) -> CliResult<Box<dyn ChunkCipher>> {
     match mode {
+        Mode::Cwc => aead_chunks::<blockmodes::cwc::CwcAes256>(key),
         _ => Err(Failure::usage(format!(
             "mode {} is not available in this build",
             mode.name()

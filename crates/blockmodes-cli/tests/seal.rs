@@ -7,7 +7,7 @@ use common::*;
 use std::path::Path;
 
 /// The modes `seal --mode` offers.
-const MODES: &[&str] = &["ocb1"];
+const MODES: &[&str] = &["cwc"];
 const HEADER: usize = 88;
 const CHUNK: usize = 64 * 1024;
 
@@ -72,8 +72,8 @@ fn round_trip_20_mib() {
 fn sealing_twice_gives_different_files() {
     let d = dir_with_key();
     std::fs::write(path(d.path(), "m"), b"same").unwrap();
-    seal_file(d.path(), "ocb1", &[], "m", "a");
-    seal_file(d.path(), "ocb1", &[], "m", "b");
+    seal_file(d.path(), MODES[0], &[], "m", "a");
+    seal_file(d.path(), MODES[0], &[], "m", "b");
     assert_ne!(
         std::fs::read(path(d.path(), "a")).unwrap(),
         std::fs::read(path(d.path(), "b")).unwrap()
@@ -215,7 +215,7 @@ fn every_tampering_is_detected() {
 
 #[test]
 fn appended_to_a_full_last_chunk_is_detected() {
-    let s = sealed("ocb1", 2 * 1024);
+    let s = sealed(MODES[0], 2 * 1024);
     let mut v = s.bytes.clone();
     v.extend_from_slice(&[0u8; 16]);
     s.rejects("16 bytes after a full last chunk", &v, "at byte");
@@ -247,7 +247,16 @@ fn passphrase_round_trip_and_wrong_passphrase() {
     std::fs::write(path(d, "m"), data(100_000, 3)).unwrap();
     ok(&run(
         d,
-        &["seal", "--passphrase-file", "pass", "-o", "m.bm", "m"],
+        &[
+            "seal",
+            "--mode",
+            MODES[0],
+            "--passphrase-file",
+            "pass",
+            "-o",
+            "m.bm",
+            "m",
+        ],
     ));
     let o = run(
         d,
@@ -303,10 +312,34 @@ fn refuses_to_overwrite_without_force() {
     let d = d.path();
     std::fs::write(path(d, "m"), b"hello").unwrap();
     std::fs::write(path(d, "out"), b"precious").unwrap();
-    let o = run(d, &["seal", "--key-file", "k", "-o", "out", "m"]);
+    let o = run(
+        d,
+        &[
+            "seal",
+            "--mode",
+            MODES[0],
+            "--key-file",
+            "k",
+            "-o",
+            "out",
+            "m",
+        ],
+    );
     fails(&o, 2, "exists");
     assert_eq!(std::fs::read(path(d, "out")).unwrap(), b"precious");
-    ok(&run(d, &["seal", "--key-file", "k", "-o", "m.bm", "m"]));
+    ok(&run(
+        d,
+        &[
+            "seal",
+            "--mode",
+            MODES[0],
+            "--key-file",
+            "k",
+            "-o",
+            "m.bm",
+            "m",
+        ],
+    ));
     let o = run(d, &["open", "--key-file", "k", "-o", "out", "m.bm"]);
     fails(&o, 2, "--force");
     assert_eq!(std::fs::read(path(d, "out")).unwrap(), b"precious");
@@ -336,12 +369,36 @@ fn clear_errors_for_bad_inputs() {
         "cannot open missing",
     );
     fails(
-        &run(d, &["seal", "--key-file", "missing", "-o", "o", "plain"]),
+        &run(
+            d,
+            &[
+                "seal",
+                "--mode",
+                MODES[0],
+                "--key-file",
+                "missing",
+                "-o",
+                "o",
+                "plain",
+            ],
+        ),
         2,
         "missing",
     );
     fails(
-        &run(d, &["seal", "--key-file", "plain", "-o", "o", "plain"]),
+        &run(
+            d,
+            &[
+                "seal",
+                "--mode",
+                MODES[0],
+                "--key-file",
+                "plain",
+                "-o",
+                "o",
+                "plain",
+            ],
+        ),
         2,
         "not a blockmodes key file",
     );
@@ -393,7 +450,16 @@ fn sigkill_mid_seal_leaves_no_output() {
     let d = dir_with_key();
     let mut child = bin()
         .current_dir(d.path())
-        .args(["seal", "--key-file", "k", "-o", "out.bm", "-"])
+        .args([
+            "seal",
+            "--mode",
+            MODES[0],
+            "--key-file",
+            "k",
+            "-o",
+            "out.bm",
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
