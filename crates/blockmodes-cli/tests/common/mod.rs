@@ -89,3 +89,22 @@ pub fn names(dir: &Path) -> Vec<String> {
 pub fn path(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }
+
+/// The master key of a key file, read as section 1 describes.
+pub fn master_key(text: &str) -> [u8; 32] {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("blockmodes-key-v1 "))
+        .expect("key line");
+    let mut k = [0u8; 32];
+    hex::decode_to_slice(line["blockmodes-key-v1 ".len()..].trim(), &mut k).unwrap();
+    k
+}
+
+/// `HKDF-Expand(HKDF-Extract("", K), label, len)` (docs/file-format.md, sections 3 and 4).
+pub fn subkey(master: &[u8; 32], label: &str, len: usize) -> Vec<u8> {
+    let hk = hkdf::Hkdf::<sha2::Sha256>::new(None, master);
+    let mut out = vec![0u8; len];
+    hk.expand(label.as_bytes(), &mut out).unwrap();
+    out
+}
