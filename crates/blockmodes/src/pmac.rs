@@ -50,12 +50,12 @@ use crate::oracle::{self, BlockCipher128, ParWork};
 /// Compare tags with [`Pmac::verify`] (constant time), never with `==`.
 pub type Tag<T = U16> = Array<u8, T>;
 
-/// PMAC with AES-128.
-pub type PmacAes128<T = U16> = Pmac<crate::Aes128, T>;
-/// PMAC with AES-192.
-pub type PmacAes192<T = U16> = Pmac<crate::Aes192, T>;
-/// PMAC with AES-256.
-pub type PmacAes256<T = U16> = Pmac<crate::Aes256, T>;
+/// PMAC with AES-128 and 16-byte tags (other tag sizes: `Pmac<Aes128, U8>`, ...).
+pub type PmacAes128 = Pmac<crate::Aes128>;
+/// PMAC with AES-192 and 16-byte tags.
+pub type PmacAes192 = Pmac<crate::Aes192>;
+/// PMAC with AES-256 and 16-byte tags.
+pub type PmacAes256 = Pmac<crate::Aes256>;
 
 mod sealed {
     pub trait Sealed {}
@@ -293,8 +293,8 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// [`Error::InvalidTagLength`].
     ///
     /// ```
-    /// use blockmodes::{Error, pmac::PmacAes128, cipher::consts::U8};
-    /// let pmac = PmacAes128::<U8>::new_from_slice(&[9u8; 16])?;
+    /// use blockmodes::{Aes128, Error, pmac::Pmac, cipher::consts::U8};
+    /// let pmac = Pmac::<Aes128, U8>::new_from_slice(&[9u8; 16])?;
     /// let tag = pmac.mac(b"msg");
     /// assert_eq!(pmac.verify(b"msg", &tag), Ok(()));
     /// assert_eq!(pmac.verify(b"msh", &tag), Err(Error::Authentication));
@@ -658,6 +658,13 @@ fn sigma_of<C: BlockCipher128>(
     xor(&xor(&a, &b), &xor(&c, &d))
 }
 
+/// A block as two native-endian 64-bit words.
+#[inline(always)]
+fn halves(b: &Block) -> [u64; 2] {
+    let (h, _) = b.as_chunks::<8>();
+    [u64::from_ne_bytes(h[0]), u64::from_ne_bytes(h[1])]
+}
+
 /// The whitening `X[i] = M[i] ⊕ γ_i·L` before each batch and the xor of the
 /// `Y[i]` into Σ after it.
 struct SigmaWork<'a> {
@@ -680,6 +687,7 @@ impl SigmaWork<'_> {
     fn group_base(&mut self, g: u64) -> Block {
         if self.group != Some(g) {
             self.base = match self.group {
+                _ if g == 0 => [0u8; 16], // γ_0·L
                 Some(prev) if prev + 1 == g => self.keys.l.next(&self.base, g << 6),
                 _ => self.keys.l.gamma(g << 6),
             };
@@ -699,10 +707,14 @@ impl SigmaWork<'_> {
             let n = (64 - j).min(out.len() - t);
             let base = self.group_base(i >> 6);
             let gammas = &self.keys.gamma_low[j..j + n];
+            // In 64-bit halves: the compiler keeps `base` in one vector
+            // register and vectorizes the loop.
+            let [b0, b1] = halves(&base);
             for ((o, s), g) in out[t..t + n].iter_mut().zip(&src[t..t + n]).zip(gammas) {
-                for b in 0..16 {
-                    o[b] = s[b] ^ g[b] ^ base[b];
-                }
+                let ([s0, s1], [g0, g1]) = (halves(s), halves(g));
+                let (o01, _) = o.as_chunks_mut::<8>();
+                o01[0] = (s0 ^ g0 ^ b0).to_ne_bytes();
+                o01[1] = (s1 ^ g1 ^ b1).to_ne_bytes();
             }
             t += n;
         }
