@@ -426,7 +426,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     ///
     /// Errors: [`Error::InvalidLength`] if `blocks` is not a whole number of
     /// blocks, [`Error::InvalidParameter`] if `first_block` is 0 or the run
-    /// runs past block index 2^64 − 1.
+    /// goes past block index 2^64 − 1.
     ///
     /// ```
     /// use blockmodes::pmac::{PartialSigma, PmacAes128};
@@ -448,7 +448,8 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
         if first_block == 0 {
             return Err(Error::InvalidParameter("PMAC block indices start at 1"));
         }
-        if first_block.checked_add(body.len() as u64).is_none() {
+        let last_index = first_block.checked_add((body.len() as u64).saturating_sub(1));
+        if last_index.is_none() {
             return Err(Error::InvalidParameter("block index past 2^64 - 1"));
         }
         Ok(PartialSigma(self.sigma_of(first_block, None, body)))
@@ -682,13 +683,17 @@ struct SigmaWork<'a> {
 
 impl SigmaWork<'_> {
     /// `γ_{64g}·L`, from the previous group's base when `g` follows it
-    /// (`γ_{64g} = γ_{64(g-1)} ⊕ 2^{ntz(64g)}`), else from scratch.
+    /// (`γ_{64g}·L = γ_{64(g-1)+63}·L ⊕ L(ntz(64g))` and
+    /// `γ_{64(g-1)+63}·L = γ_{64(g-1)}·L ⊕ γ_63·L`), else from scratch.
     #[inline(always)]
     fn group_base(&mut self, g: u64) -> Block {
         if self.group != Some(g) {
             self.base = match self.group {
                 _ if g == 0 => [0u8; 16], // γ_0·L
-                Some(prev) if prev + 1 == g => self.keys.l.next(&self.base, g << 6),
+                Some(prev) if prev + 1 == g => {
+                    let last_of_prev = xor(&self.base, &self.keys.gamma_low[63]);
+                    self.keys.l.next(&last_of_prev, g << 6)
+                }
                 _ => self.keys.l.gamma(g << 6),
             };
             self.group = Some(g);
