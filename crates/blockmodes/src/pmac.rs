@@ -75,12 +75,28 @@ tag_sizes!(
 );
 
 /// Inputs of at least this many bytes are spread over threads by
-/// [`Pmac::mac_parallel`] (below it, threads cost more than they save).
-pub const PARALLEL_THRESHOLD: usize = 256 * 1024;
+/// [`Pmac::mac_parallel`]; below it, threads cost more than they save.
+///
+/// Measured with `blockmodes bench --modes pmac,pmac-parallel` (threshold
+/// set to 0) on the 2-core build machine while other builds ran: the
+/// parallel path lost at 128 and 256 KiB (0.6x and 0.7x of one thread,
+/// median of 5 runs) and won from 512 KiB on (1.1x; up to 2x when the
+/// second core was free).
+pub const PARALLEL_THRESHOLD: usize = 512 * 1024;
 
-/// Blocks per parallel task in [`Pmac::mac_parallel`] (a multiple of 64, so
-/// each task starts on a group boundary): 256 KiB.
-const PARALLEL_CHUNK_BLOCKS: usize = 16 * 1024;
+/// Fewest blocks per parallel task in [`Pmac::mac_parallel`] (64 KiB): each
+/// task has fixed costs (a thread hand-off, the batch buffer's wipe).
+const PARALLEL_MIN_TASK_BLOCKS: usize = 4096;
+
+/// Blocks per task for `blocks` blocks on `threads` threads: about four
+/// tasks per thread, at least [`PARALLEL_MIN_TASK_BLOCKS`], a multiple of 64
+/// so each task starts on a group boundary.
+fn task_blocks(blocks: usize, threads: usize) -> usize {
+    blocks
+        .div_ceil(4 * threads.max(1))
+        .max(PARALLEL_MIN_TASK_BLOCKS)
+        .next_multiple_of(64)
+}
 
 /// The per-key values of the paper's section 3.3 ("KEY SETUP").
 struct Keys {
@@ -477,12 +493,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
                 "the final PMAC block has at most 16 bytes",
             ));
         }
-        let mut state = State {
-            sigma: sigma.0,
-            ..State::default()
-        };
-        state.set_last(last_block);
-        let mut full = self.full_tag_from_state(&state);
+        let mut full = full_tag(&self.cipher, &self.keys, &sigma.0, last_block);
         let tag = Self::truncate(&full);
         full.zeroize();
         Ok(tag)
@@ -507,21 +518,16 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
             return self.mac(data);
         }
         let (body, last) = split_message(data);
+        let per_task = task_blocks(body.len(), rayon::current_num_threads());
         let sigma = body
-            .par_chunks(PARALLEL_CHUNK_BLOCKS)
+            .par_chunks(per_task)
             .enumerate()
             .map(|(k, run)| {
-                let first = 1 + (k * PARALLEL_CHUNK_BLOCKS) as u64;
+                let first = 1 + (k * per_task) as u64;
                 PartialSigma(self.sigma_of(first, None, run))
             })
             .reduce(PartialSigma::default, PartialSigma::combine);
-        let mut state = State {
-            sigma: sigma.0,
-            done: body.len() as u64,
-            ..State::default()
-        };
-        state.set_last(last);
-        let mut full = self.full_tag_from_state(&state);
+        let mut full = full_tag(&self.cipher, &self.keys, &sigma.0, last);
         let tag = Self::truncate(&full);
         full.zeroize();
         tag
@@ -532,18 +538,16 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// The untruncated `E_K(X[m])` of a whole message.
     fn full_tag_of(&self, msg: &[u8]) -> Block {
         let (body, last) = split_message(msg);
-        let mut state = State {
-            sigma: self.sigma_of(1, None, body),
-            done: body.len() as u64,
-            ..State::default()
-        };
-        state.set_last(last);
-        self.full_tag_from_state(&state)
+        let mut sigma = self.sigma_of(1, None, body);
+        let full = full_tag(&self.cipher, &self.keys, &sigma, last);
+        sigma.zeroize();
+        full
     }
 
     /// `E_K(X[m])` with `X[m] = Σ ⊕ pad(M[m])`, `⊕ L(-1)` if `M[m]` is full.
     fn full_tag_from_state(&self, state: &State) -> Block {
-        full_tag(&self.cipher, &self.keys, state)
+        let last = &state.last[..state.last_len];
+        full_tag(&self.cipher, &self.keys, &state.sigma, last)
     }
 
     /// `Y[first] ⊕ ··· ⊕ Y[first+k-1]` over `head` (if any) then `body`.
@@ -588,14 +592,17 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     }
 }
 
-/// `E_K(X[m])` for a state: `X[m] = Σ ⊕ pad(M[m])`, xored with `L(-1)` when
-/// `|M[m]| = n`. The length of `M[m]` is public; its bytes are not branched on.
-fn full_tag<C: BlockCipher128>(cipher: &C, keys: &Keys, state: &State) -> Block {
-    let mut x = xor(&state.sigma, &state.last);
-    if state.last_len == 16 {
-        xor_in_place(&mut x, &keys.l_inv);
-    } else {
-        x[state.last_len] ^= 0x80; // pad: 10*
+/// `E_K(X[m])`: `X[m] = Σ ⊕ pad(M[m])`, xored with `L(-1)` when
+/// `|M[m]| = n`, for `last = M[m]` of at most 16 bytes. The length of `M[m]`
+/// is public; its bytes are not branched on.
+fn full_tag<C: BlockCipher128>(cipher: &C, keys: &Keys, sigma: &Block, last: &[u8]) -> Block {
+    let mut x = *sigma;
+    for (a, b) in x.iter_mut().zip(last) {
+        *a ^= b;
+    }
+    match x.get_mut(last.len()) {
+        Some(first_pad_byte) => *first_pad_byte ^= 0x80, // pad: 10*
+        None => xor_in_place(&mut x, &keys.l_inv),       // |M[m]| = n
     }
     let y = oracle::encrypt_block(cipher, &x);
     x.zeroize();

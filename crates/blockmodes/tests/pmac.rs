@@ -437,7 +437,7 @@ fn incremental_truncate_to_empty_and_regrow() {
 fn mac_parallel_equals_one_shot() {
     let pmac = PmacAes128::new_from_slice(&[10u8; 16]).unwrap();
     let aes = aes128(&[10u8; 16]);
-    let chunk = 16 * 16 * 1024; // the parallel task size
+    let chunk = 16 * 4096; // the smallest parallel task
     for len in [
         0,
         1,
@@ -449,6 +449,7 @@ fn mac_parallel_equals_one_shot() {
         2 * chunk + 16,
         2 * chunk + 17,
         (1 << 20) + 7,
+        (3 << 20) + 5,
     ] {
         let msg = bytes(len, len as u8);
         let tag = pmac.mac_parallel(&msg);
