@@ -631,9 +631,11 @@ fn absorb<C: BlockCipher128>(cipher: &C, keys: &Keys, state: &mut State, mut dat
     } else {
         blocks.len()
     };
-    let head = state.last;
-    let sigma = sigma_of(cipher, keys, state.done + 1, Some(&head), &blocks[..n_body]);
+    let mut head = state.last;
+    let mut sigma = sigma_of(cipher, keys, state.done + 1, Some(&head), &blocks[..n_body]);
     xor_in_place(&mut state.sigma, &sigma);
+    sigma.zeroize();
+    head.zeroize();
     state.done += 1 + n_body as u64;
     match blocks.get(n_body) {
         Some(final_full) if rest.is_empty() => state.set_last(final_full),
@@ -991,9 +993,12 @@ impl<C: BlockCipher128, T: TagSize> PmacIncremental<'_, C, T> {
             ));
         };
         let (cipher, keys) = (&self.pmac.cipher, &self.pmac.keys);
-        let y_old = sigma_of(cipher, keys, index, Some(old), &[]);
-        let y_new = sigma_of(cipher, keys, index, Some(new), &[]);
-        xor_in_place(&mut self.state.sigma, &xor(&y_old, &y_new));
+        let mut y_old = sigma_of(cipher, keys, index, Some(old), &[]);
+        let mut y_new = sigma_of(cipher, keys, index, Some(new), &[]);
+        xor_in_place(&mut self.state.sigma, &y_old);
+        xor_in_place(&mut self.state.sigma, &y_new);
+        y_old.zeroize();
+        y_new.zeroize();
         Ok(())
     }
 
@@ -1026,7 +1031,7 @@ impl<C: BlockCipher128, T: TagSize> PmacIncremental<'_, C, T> {
         // The new partition: m' = max(1, ⌈new_len/16⌉), |M'[m']| = r.
         let new_done = new_len.saturating_sub(1) / 16;
         let r = (new_len - new_done * 16) as usize;
-        let needed = ndrop + r as u64;
+        let needed = ndrop.saturating_add(r as u64);
         let Some(tail_start) = (suffix.len() as u64).checked_sub(needed) else {
             return Err(Error::InvalidLength(
                 "the suffix is shorter than the dropped bytes and the new last block",
@@ -1043,8 +1048,9 @@ impl<C: BlockCipher128, T: TagSize> PmacIncremental<'_, C, T> {
         }
         // Blocks m'..m-1 were enciphered: xor their Y out of Σ.
         let (removed, _) = tail_body.as_chunks::<16>();
-        let y = self.pmac.sigma_of(new_done + 1, None, removed);
+        let mut y = self.pmac.sigma_of(new_done + 1, None, removed);
         xor_in_place(&mut self.state.sigma, &y);
+        y.zeroize();
         self.state.done = new_done;
         self.state.set_last(&tail[..r]);
         Ok(())
