@@ -29,6 +29,7 @@ pub mod error;
 pub mod gf128;
 pub mod modular;
 pub mod oracle;
+pub mod pmac;
 
 pub use error::{Error, Result};
 pub use gf128::Block;

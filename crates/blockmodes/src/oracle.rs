@@ -115,6 +115,9 @@ fn run_batches<P, W>(
     W: ParWork,
 {
     let mut buf: ParBlocks<P> = Default::default();
+    // Lanes that may hold data (inputs, outputs, or E_K of the zero lanes a
+    // short parallel batch enciphers): only these need wiping.
+    let mut touched = 0;
     let mut start = 0;
     while start < n_blocks {
         let k = width.min(n_blocks - start);
@@ -124,15 +127,17 @@ fn run_batches<P, W>(
         }
         if k == width || k >= 4 {
             par(&mut buf);
+            touched = width;
         } else {
             for b in buf[..k].iter_mut() {
                 one(b);
             }
+            touched = touched.max(k);
         }
         work.after(start, Array::cast_slice_to_core(&buf[..k]));
         start += k;
     }
-    for b in Array::cast_slice_to_core_mut(&mut buf[..]) {
+    for b in Array::cast_slice_to_core_mut(&mut buf[..touched]) {
         b.zeroize();
     }
 }
