@@ -85,15 +85,31 @@ fn key_file_seal_follows_the_document() {
         for n in [0usize, 1, 1024, 2500] {
             let msg = data(n, 11);
             std::fs::write(path(dir, "m"), &msg).unwrap();
-            ok(&run(dir, &[
-                "seal", "--mode", mode, "--chunk-size", "1K", "--key-file", "k", "--force", "-o",
-                "m.bm", "m",
-            ]));
+            ok(&run(
+                dir,
+                &[
+                    "seal",
+                    "--mode",
+                    mode,
+                    "--chunk-size",
+                    "1K",
+                    "--key-file",
+                    "k",
+                    "--force",
+                    "-o",
+                    "m.bm",
+                    "m",
+                ],
+            ));
             let bytes = std::fs::read(path(dir, "m.bm")).unwrap();
             assert_eq!(bytes[10], 1, "key source: key file");
             assert_eq!(bytes[11], 10, "log2 chunk");
             assert_eq!(&bytes[12..24], &[0u8; 12], "no KDF parameters");
-            assert_eq!(open_by_the_spec(&bytes, &k, code, nonce_len, open), msg, "{mode} {n}");
+            assert_eq!(
+                open_by_the_spec(&bytes, &k, code, nonce_len, open),
+                msg,
+                "{mode} {n}"
+            );
         }
     }
 }
@@ -106,9 +122,19 @@ fn passphrase_seal_follows_the_document() {
     std::fs::write(path(dir, "pass"), "tr0ub4dor&3\n").unwrap();
     let msg = data(5000, 12);
     std::fs::write(path(dir, "m"), &msg).unwrap();
-    ok(&run(dir, &[
-        "seal", "--mode", mode, "--passphrase-file", "pass", "-o", "m.bm", "m",
-    ]));
+    ok(&run(
+        dir,
+        &[
+            "seal",
+            "--mode",
+            mode,
+            "--passphrase-file",
+            "pass",
+            "-o",
+            "m.bm",
+            "m",
+        ],
+    ));
     let bytes = std::fs::read(path(dir, "m.bm")).unwrap();
     assert_eq!(bytes[10], 2, "key source: passphrase");
     let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
