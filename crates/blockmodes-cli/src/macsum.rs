@@ -93,6 +93,26 @@ pub fn mac_stream<M: SumMac>(
     Err(std::io::Error::other("the reader stopped early"))
 }
 
+/// Feed everything `input` yields to `f`, piece by piece (a reader thread
+/// fills the next piece meanwhile).
+pub fn feed(
+    input: Box<dyn Read + Send>,
+    bar: &indicatif::ProgressBar,
+    mut f: impl FnMut(&[u8]),
+) -> std::io::Result<()> {
+    let (batches, free) = spawn_reader(input, PIECE);
+    for batch in batches.iter() {
+        let batch = batch?;
+        f(batch.data());
+        bar.inc(batch.data().len() as u64);
+        if batch.is_last() {
+            return Ok(());
+        }
+        batch.recycle(&free);
+    }
+    Err(std::io::Error::other("the reader stopped early"))
+}
+
 /// `blockmodes mac`'s modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MacMode {

@@ -14,7 +14,7 @@ const CHUNK: usize = 64 * 1024;
 /// The sealed length of a full chunk of `chunk` bytes in `mode`.
 fn sealed_chunk(mode: &str, chunk: usize) -> usize {
     match mode {
-        "xcbc-xor" => chunk + 32,
+        "xcbc-xor" => chunk + 48,
         _ => chunk + 16,
     }
 }
