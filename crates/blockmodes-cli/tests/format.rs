@@ -37,9 +37,25 @@ fn nonce(len: usize, i: u64, last: bool) -> Vec<u8> {
 
 type OpenChunk = fn(&[u8], &[u8], &[u8]) -> Option<Vec<u8>>;
 
-/// The modes in main, with their header code, nonce length and one-shot open.
-fn modes() -> Vec<(&'static str, u8, usize, OpenChunk)> {
-    vec![("cwc", 2, 11, |key, nonce, sealed| {
+/// A mode as the document describes it.
+#[derive(Clone, Copy)]
+struct Spec {
+    name: &'static str,
+    /// Header byte 9.
+    code: u8,
+    /// Nonce (or counter block) length.
+    nonce_len: usize,
+    /// Payload key length.
+    key_len: usize,
+    /// Sealed length of a full chunk minus the chunk size.
+    overhead: usize,
+    /// Open one sealed chunk with the library's one-shot API.
+    open: OpenChunk,
+}
+
+/// The modes, each opened with the library's one-shot API.
+fn modes() -> Vec<Spec> {
+    vec![aead("cwc", 2, 11, |key, nonce, sealed| {
         blockmodes::cwc::CwcAes256::new_from_slice(key)
             .ok()?
             .decrypt(nonce, b"", sealed)
@@ -47,21 +63,32 @@ fn modes() -> Vec<(&'static str, u8, usize, OpenChunk)> {
     })]
 }
 
+fn aead(name: &'static str, code: u8, nonce_len: usize, open: OpenChunk) -> Spec {
+    Spec {
+        name,
+        code,
+        nonce_len,
+        key_len: 32,
+        overhead: 16,
+        open,
+    }
+}
+
 /// Open a sealed file by the document alone.
-fn open_by_the_spec(
-    bytes: &[u8],
-    ikm: &[u8],
-    code: u8,
-    nonce_len: usize,
-    open: OpenChunk,
-) -> Vec<u8> {
+fn open_by_the_spec(bytes: &[u8], ikm: &[u8], m: Spec) -> Vec<u8> {
+    let Spec {
+        code,
+        nonce_len,
+        open,
+        ..
+    } = m;
     assert_eq!(&bytes[..8], b"blkmodes");
     assert_eq!(bytes[8], 1, "version");
     assert_eq!(bytes[9], code, "mode");
     let chunk = 1usize << bytes[11];
-    let (tag, key) = keys(ikm, &bytes[..HEADER], 32);
+    let (tag, key) = keys(ikm, &bytes[..HEADER], m.key_len);
     assert_eq!(&bytes[56..HEADER], &tag, "header tag");
-    let sealed_chunk = chunk + 16;
+    let sealed_chunk = chunk + m.overhead;
     let payload = &bytes[HEADER..];
     let pieces: Vec<&[u8]> = payload.chunks(sealed_chunk).collect();
     let mut out = Vec::new();
@@ -78,7 +105,8 @@ fn open_by_the_spec(
 
 #[test]
 fn key_file_seal_follows_the_document() {
-    for (mode, code, nonce_len, open) in modes() {
+    for m in modes() {
+        let mode = m.name;
         let d = dir_with_key();
         let dir = d.path();
         let k = master_key(&std::fs::read_to_string(path(dir, "k")).unwrap());
@@ -105,18 +133,15 @@ fn key_file_seal_follows_the_document() {
             assert_eq!(bytes[10], 1, "key source: key file");
             assert_eq!(bytes[11], 10, "log2 chunk");
             assert_eq!(&bytes[12..24], &[0u8; 12], "no KDF parameters");
-            assert_eq!(
-                open_by_the_spec(&bytes, &k, code, nonce_len, open),
-                msg,
-                "{mode} {n}"
-            );
+            assert_eq!(open_by_the_spec(&bytes, &k, m), msg, "{mode} {n}");
         }
     }
 }
 
 #[test]
 fn passphrase_seal_follows_the_document() {
-    let (mode, code, nonce_len, open) = modes()[0];
+    let m = modes()[0];
+    let mode = m.name;
     let d = dir_with_key();
     let dir = d.path();
     std::fs::write(path(dir, "pass"), "tr0ub4dor&3\n").unwrap();
@@ -144,5 +169,5 @@ fn passphrase_seal_follows_the_document() {
     argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params)
         .hash_password_into(b"tr0ub4dor&3", &bytes[24..56], &mut ikm)
         .unwrap();
-    assert_eq!(open_by_the_spec(&bytes, &ikm, code, nonce_len, open), msg);
+    assert_eq!(open_by_the_spec(&bytes, &ikm, m), msg);
 }
