@@ -12,9 +12,19 @@ use std::path::Path;
 use serde_json::Value;
 
 mod ocb_pmac;
+mod xcbc;
 
 /// The schemes `kat` knows.
-pub const SCHEMES: &[&str] = &["ocb1-aes", "pmac-aes"];
+pub const SCHEMES: &[&str] = &[
+    "ocb1-aes",
+    "pmac-aes",
+    "xcbc-aes",
+    "xcbc-xor-aes",
+    "xcbc-ctr-aes",
+    "xcbc-xor-ctr-aes",
+    "pxcbc-xor-aes",
+    "pxcbc-xor-ctr-aes",
+];
 
 /// Why a file or vector could not be run at all (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -145,6 +155,12 @@ pub fn run_vector(scheme: &str, v: &Vector) -> Result<Outcome, KatError> {
     match scheme {
         "ocb1-aes" => ocb_pmac::ocb1(v),
         "pmac-aes" => ocb_pmac::pmac(v),
+        "xcbc-aes" => xcbc::xcbc::<false>(v),
+        "xcbc-xor-aes" => xcbc::xcbc::<true>(v),
+        "xcbc-ctr-aes" => xcbc::xcbc_ctr::<false>(v),
+        "xcbc-xor-ctr-aes" => xcbc::xcbc_ctr::<true>(v),
+        "pxcbc-xor-aes" => xcbc::pxcbc(v),
+        "pxcbc-xor-ctr-aes" => xcbc::pxcbc_ctr(v),
         _ => Err(KatError::UnknownScheme(scheme.to_owned())),
     }
 }
