@@ -41,3 +41,4 @@ pub use digest;
 pub use aes::{Aes128, Aes192, Aes256};
 pub mod pxcbc;
 pub mod xcbc;
+pub mod xecb;

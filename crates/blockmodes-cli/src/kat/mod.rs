@@ -24,6 +24,8 @@ pub const SCHEMES: &[&str] = &[
     "xcbc-xor-ctr-aes",
     "pxcbc-xor-aes",
     "pxcbc-xor-ctr-aes",
+    "xecb-mac-aes",
+    "xecb-mac-ctr-aes",
 ];
 
 /// Why a file or vector could not be run at all (exit status 2).
@@ -161,6 +163,8 @@ pub fn run_vector(scheme: &str, v: &Vector) -> Result<Outcome, KatError> {
         "xcbc-xor-ctr-aes" => xcbc::xcbc_ctr::<true>(v),
         "pxcbc-xor-aes" => xcbc::pxcbc(v),
         "pxcbc-xor-ctr-aes" => xcbc::pxcbc_ctr(v),
+        "xecb-mac-aes" => xcbc::xecb(v),
+        "xecb-mac-ctr-aes" => xcbc::xecb_ctr(v),
         _ => Err(KatError::UnknownScheme(scheme.to_owned())),
     }
 }

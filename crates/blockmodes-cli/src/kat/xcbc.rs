@@ -7,10 +7,12 @@
 //! vector's counter, and the ordinary decryption / verification calls.
 
 use blockmodes::Block;
-use blockmodes::oracle::BlockCipher128Dec;
+use blockmodes::oracle::{BlockCipher128, BlockCipher128Dec};
 use blockmodes::pxcbc::{PxcbcXor, PxcbcXorCtr, PxcbcXorCtrEncryptor};
 use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use blockmodes::xcbc::{CounterState, StatefulXcbc, StatelessXcbc, XcbcEncryptor};
+use blockmodes::xecb::hazmat::{SignWithCounter, SignWithR0};
+use blockmodes::xecb::{XecbMac, XecbMacCtr, XecbMacCtrSigner};
 use cipher::KeyInit;
 
 use super::{KatError, Outcome, Vector, expect_eq};
@@ -208,4 +210,66 @@ fn pxcbc_ctr_with<C: BlockCipher128Dec + KeyInit + Sync>(
     }
     let rx = rx()?;
     check_decrypt(valid, msg, ct, |c| rx.decrypt(c))
+}
+
+/// The verification half of a MAC vector.
+fn check_verify(valid: bool, verdict: blockmodes::Result<()>) -> Outcome {
+    match (valid, verdict) {
+        (true, Ok(())) | (false, Err(_)) => Ok(()),
+        (true, Err(e)) => Err(format!("verify rejected a valid tag: {e}")),
+        (false, Ok(())) => Err("verify accepted an invalid tag".into()),
+    }
+}
+
+/// `xecb-mac-aes`.
+pub fn xecb(v: &Vector) -> Result<Outcome, KatError> {
+    let key = v.hex("key")?;
+    let r0 = block(v, "r0")?;
+    let (msg, tag, valid) = (v.hex("msg")?, v.hex("tag")?, v.expects_valid()?);
+    crate::with_aes!(key.len(), C => xecb_with::<C>(&key, &r0, &msg, &tag, valid))
+        .ok_or_else(|| v.bad_key_len("key"))
+}
+
+fn xecb_with<C: BlockCipher128Dec + KeyInit>(
+    key: &[u8],
+    r0: &Block,
+    msg: &[u8],
+    tag: &[u8],
+    valid: bool,
+) -> Outcome {
+    let mac = XecbMac::<C>::new_from_slice(key).map_err(|e| e.to_string())?;
+    if valid {
+        expect_eq("sign", &mac.sign_with_r0(r0, msg), tag)?;
+    }
+    check_verify(valid, mac.verify(msg, tag))
+}
+
+/// `xecb-mac-ctr-aes`.
+pub fn xecb_ctr(v: &Vector) -> Result<Outcome, KatError> {
+    let key = v.hex("key")?;
+    let ctr = block(v, "ctr")?;
+    let (msg, tag, valid) = (v.hex("msg")?, v.hex("tag")?, v.expects_valid()?);
+    crate::with_aes!(key.len(), C => xecb_ctr_with::<C>(&key, &ctr, &msg, &tag, valid))
+        .ok_or_else(|| v.bad_key_len("key"))
+}
+
+fn xecb_ctr_with<C: BlockCipher128 + KeyInit + Clone>(
+    key: &[u8],
+    ctr: &Block,
+    msg: &[u8],
+    tag: &[u8],
+    valid: bool,
+) -> Outcome {
+    let keys = XecbMacCtr::<C>::new_from_slice(key).map_err(|e| e.to_string())?;
+    if valid {
+        expect_eq(
+            "sign (hazmat counter)",
+            &keys.sign_with_counter(ctr, msg),
+            tag,
+        )?;
+        let mut signer = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(ctr));
+        let got = signer.sign(msg).map_err(|e| e.to_string())?;
+        expect_eq("sign (signer)", &got, tag)?;
+    }
+    check_verify(valid, keys.verify(msg, tag))
 }

@@ -143,6 +143,27 @@ pub(crate) fn xor_and_sum(a: &[Block], b: &[Block], out: &mut [Block], sum: &mut
     *sum = s;
 }
 
+/// `sum ^= blocks[0] xor blocks[1] xor ...`, four blocks at a time.
+#[inline(always)]
+pub(crate) fn xor_into(blocks: &[Block], sum: &mut Block) {
+    let full = blocks.len() - blocks.len() % 4;
+    let (b4, _) = blocks[..full].as_flattened().as_chunks::<64>();
+    let mut acc = [0u8; 64];
+    for b in b4 {
+        for t in 0..64 {
+            acc[t] ^= b[t];
+        }
+    }
+    let mut s = *sum;
+    for t in 0..64 {
+        s[t % 16] ^= acc[t];
+    }
+    for b in &blocks[full..] {
+        crate::gf128::xor_in_place(&mut s, b);
+    }
+    *sum = s;
+}
+
 impl Drop for Offsets {
     fn drop(&mut self) {
         self.r0.zeroize();
@@ -201,6 +222,20 @@ mod tests {
             for j in 0..n {
                 assert_eq!(out[j], crate::gf128::xor(&a[j], &b[j]));
                 crate::gf128::xor_in_place(&mut want, &out[j]);
+            }
+            assert_eq!(sum, want);
+        }
+    }
+
+    #[test]
+    fn xor_into_matches() {
+        for n in [0usize, 1, 4, 7, 64] {
+            let b: Vec<Block> = (0..n).map(|j| [(j * 13 + 5) as u8; 16]).collect();
+            let mut sum = [1; 16];
+            xor_into(&b, &mut sum);
+            let mut want = [1; 16];
+            for x in &b {
+                crate::gf128::xor_in_place(&mut want, x);
             }
             assert_eq!(sum, want);
         }
