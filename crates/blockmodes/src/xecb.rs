@@ -1184,7 +1184,7 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
             .filter(|&e| e <= self.msg_len)
             .ok_or(Error::InvalidParameter("range beyond the message's end"))?;
         let at_end = end == self.msg_len;
-        if !at_end && data.len() % 16 != 0 {
+        if !at_end && !data.len().is_multiple_of(16) {
             return Err(Error::InvalidParameter(
                 "a range ends on a block boundary or at the message's end",
             ));
