@@ -326,10 +326,13 @@ impl<'a, C: BlockCipher128> Accumulator<'a, C> {
         &data[take..]
     }
 
-    /// Keep the tail of `data` (< 16 bytes) for later.
+    /// Keep the tail of `data` (< 16 bytes) for later. (After [`top_up`],
+    /// either the partial block is empty or all data went into it.)
     fn keep(&mut self, tail: &[u8]) {
-        self.buf[..tail.len()].copy_from_slice(tail);
-        self.buf_len = tail.len();
+        if !tail.is_empty() {
+            self.buf[..tail.len()].copy_from_slice(tail);
+            self.buf_len = tail.len();
+        }
     }
 
     fn update(&mut self, data: &[u8]) {
@@ -1154,7 +1157,12 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
                 "a block is 16 bytes, the last one msg_len % 16",
             ));
         }
-        self.add_range(index, data)
+        if index == self.blocks {
+            self.absorb_checked(index, &[], Some(data))
+        } else {
+            let (block, _) = data.as_chunks::<16>(); // exactly one, checked above
+            self.absorb_checked(index, block, None)
+        }
     }
 
     /// A run of blocks from block `first` (1-based): `data` is the message's
@@ -1190,16 +1198,26 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
             ));
         }
         let (full, tail) = data.as_chunks::<16>();
-        let count = full.len() as u64 + u64::from(at_end);
+        self.absorb_checked(first, full, at_end.then_some(tail))
+    }
+
+    /// Absorb whole blocks `full` from position `first`, then (if given) the
+    /// message's last bytes `last`, padded, as block n; refuse (changing
+    /// nothing) if any of these blocks was already given.
+    fn absorb_checked(&mut self, first: u64, full: &[Block], last: Option<&[u8]>) -> Result<()> {
+        let count = full.len() as u64 + u64::from(last.is_some());
         let range = first..first + count;
+        if range.end > self.blocks + 1 {
+            return Err(Error::InvalidParameter("range beyond the message's end"));
+        }
         if range.clone().any(|i| self.is_seen(i)) {
             return Err(Error::InvalidParameter("block given twice"));
         }
         absorb(self.f, &mut self.offsets, first as u128, full, &mut self.w);
-        if at_end {
-            let last = [last_block(tail)];
+        if let Some(tail) = last {
+            let block = [last_block(tail)];
             let pos = first as u128 + full.len() as u128;
-            absorb(self.f, &mut self.offsets, pos, &last, &mut self.w);
+            absorb(self.f, &mut self.offsets, pos, &block, &mut self.w);
         }
         for i in range {
             self.mark(i);
