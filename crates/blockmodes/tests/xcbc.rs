@@ -433,7 +433,10 @@ fn rejects(decrypt_into: impl Fn(&[u8], &mut [u8]) -> blockmodes::Result<usize>,
     assert!(out.iter().all(|&b| b == 0 || b == 0xaa), "output not wiped");
 }
 
-fn tamper_suite(ct: &[u8], decrypt_into: &dyn Fn(&[u8], &mut [u8]) -> blockmodes::Result<usize>) {
+/// A `decrypt_into` under test.
+type DecryptInto<'a> = &'a dyn Fn(&[u8], &mut [u8]) -> blockmodes::Result<usize>;
+
+fn tamper_suite(ct: &[u8], decrypt_into: DecryptInto) {
     let blocks = ct.len() / 16;
     // every single-bit flip
     for bit in 0..ct.len() * 8 {
