@@ -59,6 +59,7 @@ use crate::oracle::{
 use crate::xcbc::CounterState;
 use crate::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use crate::xcbc::keys::{self, Keys};
+use crate::xcbc::offsets::{wipe, xor_into};
 use crate::xcbc::padding::{last_block, padded_blocks, too_long, unpad};
 
 /// The default segment length S, in blocks (`shared/spec/xcbc-xecb.md`).
@@ -697,7 +698,8 @@ fn encrypt_segments<C: BlockCipher128>(
 }
 
 /// Up to [`MAX_LANES`] segment chains in lock step (round r = block r + 1 of
-/// every segment).
+/// every segment). Per lane: z_{i-1} and z0^(s) (for the check block, which
+/// is xored from the segment's plaintext in one pass at its round).
 struct EncGroup<'a, 'b> {
     stream: &'a Stream<'b>,
     layout: Layout,
@@ -709,11 +711,10 @@ struct EncGroup<'a, 'b> {
     /// Lanes of the current `encrypt_rounds` call, and its first round.
     lanes_now: usize,
     round_base: usize,
-    /// Per lane: z_{i-1}, the running check block, r0^(s), i * r0^(s).
     z: [Block; MAX_LANES],
     sum: [Block; MAX_LANES],
-    r0s: [u128; MAX_LANES],
-    offset: [u128; MAX_LANES],
+    /// r0 + g + 1: r0^(s) of the group's first lane (lane l adds l).
+    r0g: u128,
 }
 
 impl<'a, 'b> EncGroup<'a, 'b> {
@@ -728,8 +729,7 @@ impl<'a, 'b> EncGroup<'a, 'b> {
             round_base: 0,
             z: [[0; 16]; MAX_LANES],
             sum: [[0; 16]; MAX_LANES],
-            r0s: [0; MAX_LANES],
-            offset: [0; MAX_LANES],
+            r0g: 0,
         }
     }
 
@@ -739,24 +739,47 @@ impl<'a, 'b> EncGroup<'a, 'b> {
         self.group_first = g;
         let first = r0.wrapping_add(g as u128 + 1);
         keys.z0_run(first, &mut self.z[..lanes]);
-        self.sum[..lanes].copy_from_slice(&self.z[..lanes]);
-        for (l, (r, o)) in self
-            .r0s
-            .iter_mut()
-            .zip(self.offset.iter_mut())
-            .take(lanes)
-            .enumerate()
-        {
-            *r = first.wrapping_add(l as u128);
-            *o = 0;
-        }
+        self.sum[..lanes].copy_from_slice(&self.z[..lanes]); // z0^(s), for the check block
+        self.r0g = first;
     }
 
     fn wipe(&mut self) {
-        crate::xcbc::offsets::wipe(&mut self.z);
-        crate::xcbc::offsets::wipe(&mut self.sum);
-        self.r0s.zeroize();
-        self.offset.zeroize();
+        wipe(&mut self.z);
+        wipe(&mut self.sum);
+        self.r0g.zeroize();
+    }
+
+    /// Round `round` of lanes `lane0 ..` reads only whole message blocks
+    /// (no length block, padded block or check block): the fast path.
+    #[inline(always)]
+    fn ordinary(&self, round: usize, lane0: usize, k: usize) -> bool {
+        let s = self.layout.s;
+        let first_seg = self.group_first + lane0;
+        let last_seg = first_seg + k - 1;
+        let j0 = first_seg * s + round; // plaintext block index of the first lane
+        round < self.layout.seg_len(last_seg) && j0 >= 1 && last_seg * s + round <= self.stream.full
+    }
+}
+
+impl EncGroup<'_, '_> {
+    /// The check block of segment `seg`: z0^(s) (in `sum`) xor its plaintext
+    /// blocks, xored here in one contiguous pass when they are all message
+    /// blocks.
+    #[inline(always)]
+    fn check_block(&self, lane: usize) -> Block {
+        let s = self.layout.s;
+        let seg = self.group_first + lane;
+        let (from, to) = (seg * s, seg * s + self.layout.seg_len(seg));
+        let mut sum = self.sum[lane];
+        if from >= 1 && to - 1 <= self.stream.full {
+            let bytes = &self.stream.msg[16 * (from - 1)..16 * (to - 1)];
+            xor_into(bytes.as_chunks::<16>().0, &mut sum);
+        } else {
+            for j in from..to {
+                xor_in_place(&mut sum, &self.stream.block(j));
+            }
+        }
+        sum
     }
 }
 
@@ -765,16 +788,28 @@ impl ParWork for EncGroup<'_, '_> {
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
         let round = self.round_base + start / self.lanes_now;
         let lane0 = start % self.lanes_now;
+        let k = blocks.len();
         let s = self.layout.s;
-        for (j, b) in blocks.iter_mut().enumerate() {
-            let lane = lane0 + j;
+        if self.ordinary(round, lane0, k) {
+            // x_i of lane l is message block (g + l) S + round - 1: a stride of S blocks.
+            let first = (self.group_first + lane0) * s + round - 1;
+            let msg = self.stream.msg;
+            let z = &self.z[lane0..lane0 + k];
+            for (l, (b, z)) in blocks.iter_mut().zip(z).enumerate() {
+                let at = 16 * (first + l * s);
+                let mut x = [0u8; 16];
+                x.copy_from_slice(&msg[at..at + 16]);
+                *b = xor(&x, z);
+            }
+            return;
+        }
+        for (l, b) in blocks.iter_mut().enumerate() {
+            let lane = lane0 + l;
             let seg = self.group_first + lane;
             let x = if round < self.layout.seg_len(seg) {
-                let x = self.stream.block(seg * s + round);
-                xor_in_place(&mut self.sum[lane], &x);
-                x
+                self.stream.block(seg * s + round)
             } else {
-                self.sum[lane] // the check block
+                self.check_block(lane) // x_{n_s+1}
             };
             *b = xor(&x, &self.z[lane]);
         }
@@ -784,16 +819,39 @@ impl ParWork for EncGroup<'_, '_> {
     fn after(&mut self, start: usize, blocks: &[Block]) {
         let round = self.round_base + start / self.lanes_now;
         let lane0 = start % self.lanes_now;
+        let k = blocks.len().min(MAX_LANES);
+        self.z[lane0..lane0 + k].copy_from_slice(&blocks[..k]);
+        // y_i = z_i + i * r0^(s) with r0^(s) = r0 + g + 1 + lane: the round's
+        // i (r0 + g + 1), plus i * lane (small), stored straight into the
+        // lane's segment at position `round`, as two halves (a block stored
+        // in halves and reloaded whole would stall on store forwarding).
+        let i = round as u128 + 1;
+        let common = i.wrapping_mul(self.r0g);
+        let (ch, cl) = ((common >> 64) as u64, common as u64);
         let stride = self.layout.s + 1;
-        let base = (self.group_first - self.body_first) * stride + round;
-        for (j, b) in blocks.iter().enumerate() {
-            let lane = lane0 + j;
-            self.z[lane] = *b;
-            self.offset[lane] = self.offset[lane].wrapping_add(self.r0s[lane]);
-            let y = to_int(b).wrapping_add(self.offset[lane]);
-            self.body[base + lane * stride] = to_block(y);
+        let base = (self.group_first + lane0 - self.body_first) * stride + round;
+        for (l, z) in blocks[..k].iter().enumerate() {
+            let small = (i as u64).wrapping_mul((lane0 + l) as u64); // < 2^33 * 64
+            let (ol, c) = cl.overflowing_add(small);
+            let oh = ch.wrapping_add(c as u64);
+            let (zh, zl) = be_halves(z);
+            let (yl, c) = zl.overflowing_add(ol);
+            let yh = zh.wrapping_add(oh).wrapping_add(c as u64);
+            let y = &mut self.body[base + l * stride];
+            y[..8].copy_from_slice(&yh.to_be_bytes());
+            y[8..].copy_from_slice(&yl.to_be_bytes());
         }
     }
+}
+
+/// The big-endian halves of a block.
+#[inline(always)]
+fn be_halves(b: &Block) -> (u64, u64) {
+    let mut h = [0u8; 8];
+    let mut l = [0u8; 8];
+    h.copy_from_slice(&b[..8]);
+    l.copy_from_slice(&b[8..]);
+    (u64::from_be_bytes(h), u64::from_be_bytes(l))
 }
 
 /// Decrypt `body` (the ciphertext after its header) with r0 into `out`;
@@ -922,8 +980,8 @@ fn decrypt_segments<C: BlockCipher128Dec>(
         g += lanes;
     }
     let verdict = core::mem::take(&mut work.verdict);
-    crate::xcbc::offsets::wipe(&mut work.z0);
-    crate::xcbc::offsets::wipe(&mut work.sum);
+    wipe(&mut work.z0);
+    wipe(&mut work.sum);
     verdict
 }
 

@@ -132,36 +132,42 @@ pub(crate) fn xor_and_sum(a: &[Block], b: &[Block], out: &mut [Block], sum: &mut
             acc[t] ^= o[t];
         }
     }
-    let mut s = *sum;
-    for t in 0..64 {
-        s[t % 16] ^= acc[t];
-    }
+    let mut s = u128::from_ne_bytes(*sum) ^ fold(&acc);
     for j in full..n {
         out[j] = crate::gf128::xor(&a[j], &b[j]);
-        crate::gf128::xor_in_place(&mut s, &out[j]);
+        s ^= u128::from_ne_bytes(out[j]);
     }
-    *sum = s;
+    *sum = s.to_ne_bytes();
 }
 
-/// `sum ^= blocks[0] xor blocks[1] xor ...`, four blocks at a time.
+/// The xor of the four blocks held side by side in `acc` (as a
+/// native-endian word), with constant offsets so `acc` stays in a register.
+#[inline(always)]
+fn fold(acc: &[u8; 64]) -> u128 {
+    let lane = |q: usize| {
+        let mut b = [0u8; 16];
+        b.copy_from_slice(&acc[16 * q..16 * q + 16]);
+        u128::from_ne_bytes(b)
+    };
+    lane(0) ^ lane(1) ^ lane(2) ^ lane(3)
+}
+
+/// `sum ^= blocks[0] xor blocks[1] xor ...`, with four independent
+/// accumulators (no loop-carried dependency between neighbouring blocks).
 #[inline(always)]
 pub(crate) fn xor_into(blocks: &[Block], sum: &mut Block) {
-    let full = blocks.len() - blocks.len() % 4;
-    let (b4, _) = blocks[..full].as_flattened().as_chunks::<64>();
-    let mut acc = [0u8; 64];
+    let (b4, rest) = blocks.as_chunks::<4>();
+    let mut acc = [0u128; 4];
     for b in b4 {
-        for t in 0..64 {
-            acc[t] ^= b[t];
+        for (a, x) in acc.iter_mut().zip(b) {
+            *a ^= u128::from_ne_bytes(*x);
         }
     }
-    let mut s = *sum;
-    for t in 0..64 {
-        s[t % 16] ^= acc[t];
+    let mut s = u128::from_ne_bytes(*sum) ^ acc[0] ^ acc[1] ^ acc[2] ^ acc[3];
+    for b in rest {
+        s ^= u128::from_ne_bytes(*b);
     }
-    for b in &blocks[full..] {
-        crate::gf128::xor_in_place(&mut s, b);
-    }
-    *sum = s;
+    *sum = s.to_ne_bytes();
 }
 
 impl Drop for Offsets {
