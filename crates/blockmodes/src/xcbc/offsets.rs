@@ -115,19 +115,23 @@ impl Offsets {
     }
 }
 
+/// Blocks per step of the xor passes: sixteen blocks as four 512-bit
+/// vectors, so the accumulator's four independent chains hide the latency
+/// of the (stack-resident) accumulator.
+const STEP: usize = 16 * 16;
+
 /// `out[j] = a[j] xor b[j]` for every j, and `sum ^= out[j]`: the xor pass
-/// of a batch, four blocks (one 512-bit vector) at a time.
+/// of a batch, sixteen blocks at a time.
 #[inline(always)]
 pub(crate) fn xor_and_sum(a: &[Block], b: &[Block], out: &mut [Block], sum: &mut Block) {
     let n = a.len().min(b.len()).min(out.len());
-    let full = n - n % 4;
-    let (a4, _) = a[..full].as_flattened().as_chunks::<64>();
-    let (b4, _) = b[..full].as_flattened().as_chunks::<64>();
-    let (o4, _) = out[..full].as_flattened_mut().as_chunks_mut::<64>();
-    // Four blocks side by side: byte t of block q is acc[16 q + t].
-    let mut acc = [0u8; 64];
-    for ((a, b), o) in a4.iter().zip(b4).zip(o4.iter_mut()) {
-        for t in 0..64 {
+    let full = n - n % 16;
+    let (a16, _) = a[..full].as_flattened().as_chunks::<STEP>();
+    let (b16, _) = b[..full].as_flattened().as_chunks::<STEP>();
+    let (o16, _) = out[..full].as_flattened_mut().as_chunks_mut::<STEP>();
+    let mut acc = [0u8; STEP];
+    for ((a, b), o) in a16.iter().zip(b16).zip(o16.iter_mut()) {
+        for t in 0..STEP {
             o[t] = a[t] ^ b[t];
             acc[t] ^= o[t];
         }
@@ -140,34 +144,32 @@ pub(crate) fn xor_and_sum(a: &[Block], b: &[Block], out: &mut [Block], sum: &mut
     *sum = s.to_ne_bytes();
 }
 
-/// The xor of the four blocks held side by side in `acc` (as a
-/// native-endian word), with constant offsets so `acc` stays in a register.
-#[inline(always)]
-fn fold(acc: &[u8; 64]) -> u128 {
-    let lane = |q: usize| {
-        let mut b = [0u8; 16];
-        b.copy_from_slice(&acc[16 * q..16 * q + 16]);
-        u128::from_ne_bytes(b)
-    };
-    lane(0) ^ lane(1) ^ lane(2) ^ lane(3)
-}
-
-/// `sum ^= blocks[0] xor blocks[1] xor ...`, with four independent
-/// accumulators (no loop-carried dependency between neighbouring blocks).
+/// `sum ^= blocks[0] xor blocks[1] xor ...`, sixteen blocks at a time.
 #[inline(always)]
 pub(crate) fn xor_into(blocks: &[Block], sum: &mut Block) {
-    let (b4, rest) = blocks.as_chunks::<4>();
-    let mut acc = [0u128; 4];
-    for b in b4 {
-        for (a, x) in acc.iter_mut().zip(b) {
-            *a ^= u128::from_ne_bytes(*x);
+    let full = blocks.len() - blocks.len() % 16;
+    let (b16, _) = blocks[..full].as_flattened().as_chunks::<STEP>();
+    let mut acc = [0u8; STEP];
+    for b in b16 {
+        for t in 0..STEP {
+            acc[t] ^= b[t];
         }
     }
-    let mut s = u128::from_ne_bytes(*sum) ^ acc[0] ^ acc[1] ^ acc[2] ^ acc[3];
-    for b in rest {
+    let mut s = u128::from_ne_bytes(*sum) ^ fold(&acc);
+    for b in &blocks[full..] {
         s ^= u128::from_ne_bytes(*b);
     }
     *sum = s.to_ne_bytes();
+}
+
+/// The xor of the sixteen blocks held side by side in `acc`, as a
+/// native-endian word.
+#[inline(always)]
+fn fold(acc: &[u8; STEP]) -> u128 {
+    let (lanes, _) = acc.as_chunks::<16>();
+    lanes
+        .iter()
+        .fold(0u128, |s, lane| s ^ u128::from_ne_bytes(*lane))
 }
 
 impl Drop for Offsets {
