@@ -44,7 +44,10 @@
 //! object ([`XcbcXorCtrEncryptor`], ...) owns its [`CounterState`]: it
 //! starts at 2^128 - 1, advances by one per message, refuses to wrap
 //! ([`Error::CounterExhausted`]) and is not `Clone`. Decryption needs only the
-//! key ([`XcbcXorCtr`]).
+//! key ([`XcbcXorCtr`]). The counter is sent in clear and authenticated only
+//! as the source of r0: a protocol that gives counters a meaning (message
+//! numbers, chunk indices) must check on receipt that the counter is the one
+//! it expects; the library does not (see [`hazmat`] for chunked files).
 //!
 //! **The counter's persistence duty:** a counter value used twice under one
 //! key repeats r0 and z0 and voids both privacy and integrity. A sender that
@@ -69,8 +72,8 @@
 //!
 //! ## Speed
 //!
-//! Encryption is one serial chain, like CBC: a single backend call per
-//! message, one single-block encryption per block, the two additions off the
+//! Encryption is one serial chain, like CBC: one backend call for the whole
+//! chain, one single-block encryption per block, the two additions off the
 //! critical path. Decryption is parallel and goes through the cipher's
 //! multi-block backend. For parallel *encryption* use pXCBC.
 //!

@@ -1,16 +1,30 @@
 //! **Hazardous:** encryption with a caller-chosen r0 or counter value.
 //!
 //! These traits exist for test vectors and for protocols that manage the
-//! counter themselves (for example a file format that encrypts chunk `k` of
-//! a file under counter `k`, or the chunk index with a last-chunk flag).
-//! Nothing here checks uniqueness: **the caller must never use the same r0,
-//! or the same counter value, twice under one key** — not across messages,
-//! not across processes, not across files encrypted with the same key. A
-//! repeated value repeats r0 and z0, which lets an attacker compare
-//! plaintexts and forge ciphertexts. A stateless r0 must moreover be uniformly
-//! random and secret; an r0 that is predictable or chosen voids the paper's
-//! security proof. Prefer the normal APIs (random r0, or a sender object that
-//! owns its [`CounterState`](super::CounterState)).
+//! counter themselves, for example a file format that encrypts chunk `k` of
+//! a file under a counter made of the chunk index and a last-chunk flag.
+//! Nothing here checks uniqueness, so the caller takes over two duties:
+//!
+//! * **Never use the same r0, or the same counter value, twice under one
+//!   key**: not across messages, not across processes, not across files
+//!   encrypted with the same key (give each file its own key, or put a
+//!   per-file unique prefix into the counter). A repeated value repeats r0
+//!   and z0, which lets an attacker compare plaintexts and forge
+//!   ciphertexts. A pXCBC message under `ctr` with L segments occupies the
+//!   counter values `ctr ..= ctr + L - 1` (the stateful sender advances by
+//!   L, following the paper): keep such ranges disjoint. A stateless r0
+//!   must moreover be uniformly random and secret; a predictable or chosen
+//!   r0 voids the paper's security proof.
+//! * **Check the counter on receipt.** The counter travels in clear as the
+//!   ciphertext's first block, and decryption authenticates the message
+//!   *under that counter*, not the counter's meaning in your format. A
+//!   receiver of chunk `k` must compare the first 16 bytes with the counter
+//!   it expects for chunk `k` (index and last-chunk flag) before trusting
+//!   the plaintext; otherwise chunks can be reordered, dropped, or a file
+//!   truncated at a chunk boundary without any error.
+//!
+//! Prefer the normal APIs: a random r0 per message, or a sender object that
+//! owns its [`CounterState`](super::CounterState).
 //!
 //! ```
 //! use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
@@ -57,11 +71,9 @@ pub trait EncryptWithR0 {
 
 /// **Hazardous:** stateful encryption (XCBC, XCBC-XOR, pXCBC) with an
 /// explicit counter value, without a sender object that tracks it. The
-/// caller owns the duty never to use a counter value twice under one key
-/// (pXCBC uses `ctr` and reserves the next L - 1 values too: a pXCBC message
-/// of L segments occupies counter values `ctr .. ctr + L - 1`... in the
-/// stateful sender's bookkeeping, although only `ctr` appears in the
-/// ciphertext); see the module docs.
+/// caller never uses a counter value twice under one key (for pXCBC:
+/// `ctr ..= ctr + L - 1`) and checks the counter on receipt; see the
+/// module docs.
 ///
 /// ```
 /// use blockmodes::xcbc::hazmat::EncryptWithCounter;
