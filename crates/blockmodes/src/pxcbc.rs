@@ -65,8 +65,8 @@ use crate::xcbc::padding::{last_block, padded_blocks, too_long, unpad};
 /// The default segment length S, in blocks (`shared/spec/xcbc-xecb.md`).
 pub const DEFAULT_SEGMENT_BLOCKS: usize = 1024;
 
-/// The largest segment length accepted (2^32 blocks).
-pub const MAX_SEGMENT_BLOCKS: usize = 1 << 32;
+/// The largest segment length accepted (2^32 - 1 blocks).
+pub const MAX_SEGMENT_BLOCKS: usize = u32::MAX as usize;
 
 /// Messages (and ciphertexts) of at least this many bytes are processed on
 /// several threads (rayon), in ranges of whole segments. Below it, waking
@@ -130,6 +130,13 @@ pub struct PxcbcXorCtr<C> {
 /// assert_eq!(tx.counter_state().next_counter(), Some(next));
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+///
+/// It cannot be cloned (a copy would reuse counter values):
+///
+/// ```compile_fail
+/// fn clone_me<T: Clone>() {}
+/// clone_me::<blockmodes::pxcbc::PxcbcXorCtrEncryptor<blockmodes::Aes128>>();
+/// ```
 pub struct PxcbcXorCtrEncryptor<C> {
     keys: PxcbcXorCtr<C>,
     counter: CounterState,
@@ -185,7 +192,7 @@ macro_rules! pxcbc_common {
             pub fn with_segment_blocks(self, segment_blocks: usize) -> Result<Self> {
                 if !(1..=MAX_SEGMENT_BLOCKS).contains(&segment_blocks) {
                     return Err(Error::InvalidParameter(
-                        "pXCBC segment length must be 1 ..= 2^32 blocks",
+                        "pXCBC segment length must be 1 ..= 2^32 - 1 blocks",
                     ));
                 }
                 Ok(Self {

@@ -225,6 +225,13 @@ pub type XcbcCtr<C> = StatefulXcbc<C, false>;
 /// assert_eq!(tx.encrypt(b"two")?[..16], [0; 16]); // -1, then 0
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+///
+/// It cannot be cloned (a copy would reuse counter values):
+///
+/// ```compile_fail
+/// fn clone_me<T: Clone>() {}
+/// clone_me::<blockmodes::xcbc::XcbcXorCtrEncryptor<blockmodes::Aes128>>();
+/// ```
 pub struct XcbcEncryptor<C, const CHECK: bool> {
     keys: StatefulXcbc<C, CHECK>,
     counter: CounterState,

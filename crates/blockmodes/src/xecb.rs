@@ -128,6 +128,13 @@ pub struct XecbMacCtr<C> {
 /// keys.verify(b"x", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+///
+/// It cannot be cloned (a copy would reuse counter values):
+///
+/// ```compile_fail
+/// fn clone_me<T: Clone>() {}
+/// clone_me::<blockmodes::xecb::XecbMacCtrSigner<blockmodes::Aes128>>();
+/// ```
 pub struct XecbMacCtrSigner<C> {
     keys: XecbMacCtr<C>,
     counter: CounterState,
