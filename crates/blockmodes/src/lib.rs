@@ -41,3 +41,6 @@ pub use digest;
 
 /// AES block ciphers from the `aes` crate, for the type aliases of each mode.
 pub use aes::{Aes128, Aes192, Aes256};
+pub mod pxcbc;
+pub mod xcbc;
+pub mod xecb;

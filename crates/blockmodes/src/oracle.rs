@@ -115,9 +115,6 @@ fn run_batches<P, W>(
     W: ParWork,
 {
     let mut buf: ParBlocks<P> = Default::default();
-    // Lanes that may hold data (inputs, outputs, or E_K of the zero lanes a
-    // short parallel batch enciphers): only these need wiping.
-    let mut touched = 0;
     let mut start = 0;
     while start < n_blocks {
         let k = width.min(n_blocks - start);
@@ -127,19 +124,20 @@ fn run_batches<P, W>(
         }
         if k == width || k >= 4 {
             par(&mut buf);
-            touched = width;
         } else {
             for b in buf[..k].iter_mut() {
                 one(b);
             }
-            touched = touched.max(k);
         }
         work.after(start, Array::cast_slice_to_core(&buf[..k]));
         start += k;
     }
-    for b in Array::cast_slice_to_core_mut(&mut buf[..touched]) {
-        b.zeroize();
+    // A vectorized wipe: `Zeroize` on the blocks clears them one byte at a
+    // time, 1 KiB of single-byte stores per call with a 64-wide backend.
+    for b in buf.iter_mut() {
+        *b = Default::default();
     }
+    zeroize::optimization_barrier(&buf);
 }
 
 /// `E_K(block)` for one block.
@@ -298,5 +296,135 @@ impl<C: BlockCipherDecrypt> BlockCipherDecrypt for Counting<C> {
             f,
             count: &self.count,
         })
+    }
+}
+
+/// The number of blocks the cipher's backend enciphers in one parallel call
+/// (VAES-512: 64, AES-NI: 8, [`Counting`]: 1).
+///
+/// ```
+/// use cipher::KeyInit;
+/// let aes = aes::Aes128::new(&[0u8; 16].into());
+/// assert!(blockmodes::oracle::par_width(&aes) >= 1);
+/// ```
+pub fn par_width<C: BlockCipher128>(cipher: &C) -> usize {
+    struct Width<'a>(&'a mut usize);
+    impl BlockSizeUser for Width<'_> {
+        type BlockSize = U16;
+    }
+    impl BlockCipherEncClosure for Width<'_> {
+        fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, _backend: &B) {
+            *self.0 = B::ParBlocksSize::USIZE;
+        }
+    }
+    let mut w = 1;
+    cipher.encrypt_with_backend(Width(&mut w));
+    w.max(1)
+}
+
+/// Encipher `rounds` rounds of `lanes` blocks each, where the inputs of a
+/// round may depend on the outputs of the round before: several independent
+/// chains (CBC-like, one per lane) interleaved to fill the cipher's pipeline,
+/// or with `lanes == 1` one serial chain with no per-block dispatch.
+///
+/// Block `r * lanes + l` (the `start` passed to `work`) is lane `l` of round
+/// `r`; each call of `work.before` / `work.after` covers blocks of a single
+/// round, so `before` may use everything `after` has seen. A full backend
+/// width of lanes goes through one parallel call; a narrower round goes
+/// through single-block calls, which the processor overlaps (independent
+/// chains) without enciphering unused lanes.
+///
+/// ```
+/// use blockmodes::oracle::{encrypt_rounds, ParWork};
+/// use blockmodes::Block;
+/// use cipher::{BlockCipherEncrypt, KeyInit};
+/// // CBC-MAC of two 3-block messages, interleaved in two lanes.
+/// struct TwoMacs { msgs: [[Block; 3]; 2], chain: [Block; 2] }
+/// impl ParWork for TwoMacs {
+///     fn before(&mut self, start: usize, blocks: &mut [Block]) {
+///         for (j, b) in blocks.iter_mut().enumerate() {
+///             let (round, lane) = ((start + j) / 2, (start + j) % 2);
+///             *b = blockmodes::gf128::xor(&self.msgs[lane][round], &self.chain[lane]);
+///         }
+///     }
+///     fn after(&mut self, start: usize, blocks: &[Block]) {
+///         for (j, b) in blocks.iter().enumerate() {
+///             self.chain[(start + j) % 2] = *b;
+///         }
+///     }
+/// }
+/// let aes = aes::Aes128::new(&[7u8; 16].into());
+/// let mut w = TwoMacs { msgs: [[[1; 16]; 3], [[2; 16]; 3]], chain: [[0; 16]; 2] };
+/// encrypt_rounds(&aes, 2, 3, &mut w);
+/// let mut one = cipher::Block::<aes::Aes128>::default();
+/// for _ in 0..3 {
+///     for x in one.iter_mut() { *x ^= 1; }
+///     aes.encrypt_block(&mut one);
+/// }
+/// assert_eq!(w.chain[0], <[u8; 16]>::from(one));
+/// ```
+#[inline]
+pub fn encrypt_rounds<C: BlockCipher128>(
+    cipher: &C,
+    lanes: usize,
+    rounds: usize,
+    work: &mut impl ParWork,
+) {
+    struct Closure<'a, W> {
+        lanes: usize,
+        rounds: usize,
+        work: &'a mut W,
+    }
+    impl<W> BlockSizeUser for Closure<'_, W> {
+        type BlockSize = U16;
+    }
+    impl<W: ParWork> BlockCipherEncClosure for Closure<'_, W> {
+        #[inline(always)]
+        fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+            let width = B::ParBlocksSize::USIZE;
+            if self.lanes == 1 {
+                // One serial chain: keep the block in a local the compiler
+                // holds in a register across `before`, the cipher and `after`.
+                let mut one = [CipherBlock::<B>::default()];
+                for r in 0..self.rounds {
+                    self.work.before(r, Array::cast_slice_to_core_mut(&mut one));
+                    backend.encrypt_block_inplace(&mut one[0]);
+                    self.work.after(r, Array::cast_slice_to_core(&one));
+                }
+                one[0].zeroize();
+                return;
+            }
+            let mut buf: ParBlocks<B> = Default::default();
+            for r in 0..self.rounds {
+                let mut lane = 0;
+                while lane < self.lanes {
+                    let k = width.min(self.lanes - lane);
+                    let start = r * self.lanes + lane;
+                    self.work
+                        .before(start, Array::cast_slice_to_core_mut(&mut buf[..k]));
+                    if k == width && width > 1 {
+                        backend.encrypt_par_blocks_inplace(&mut buf);
+                    } else {
+                        for b in buf[..k].iter_mut() {
+                            backend.encrypt_block_inplace(b);
+                        }
+                    }
+                    self.work.after(start, Array::cast_slice_to_core(&buf[..k]));
+                    lane += k;
+                }
+            }
+            // A vectorized wipe (`Zeroize` would clear the batch byte by byte).
+            for b in buf.iter_mut() {
+                *b = Default::default();
+            }
+            zeroize::optimization_barrier(&buf);
+        }
+    }
+    if lanes > 0 && rounds > 0 {
+        cipher.encrypt_with_backend(Closure {
+            lanes,
+            rounds,
+            work,
+        });
     }
 }

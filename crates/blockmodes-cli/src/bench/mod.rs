@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 mod base;
 mod cwc;
 mod pmac;
+mod xcbc;
 
 /// A benchmark case: one call processes one message.
 pub type Case = Box<dyn FnMut()>;
@@ -39,6 +40,7 @@ const FAMILIES: &[(&[&str], fn(&str, usize) -> Option<Case>)] = &[
     (base::MODES, base::make),
     (cwc::MODES, cwc::make),
     (pmac::MODES, pmac::make),
+    (xcbc::MODES, xcbc::make),
 ];
 
 /// The default message sizes: 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 1 MiB.

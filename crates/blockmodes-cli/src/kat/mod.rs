@@ -13,9 +13,22 @@ use serde_json::Value;
 
 mod cwc;
 mod ocb_pmac;
+mod xcbc;
 
 /// The schemes `kat` knows.
-pub const SCHEMES: &[&str] = &["ocb1-aes", "pmac-aes", "cwc-aes"];
+pub const SCHEMES: &[&str] = &[
+    "ocb1-aes",
+    "pmac-aes",
+    "cwc-aes",
+    "xcbc-aes",
+    "xcbc-xor-aes",
+    "xcbc-ctr-aes",
+    "xcbc-xor-ctr-aes",
+    "pxcbc-xor-aes",
+    "pxcbc-xor-ctr-aes",
+    "xecb-mac-aes",
+    "xecb-mac-ctr-aes",
+];
 
 /// Why a file or vector could not be run at all (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -147,6 +160,14 @@ pub fn run_vector(scheme: &str, v: &Vector) -> Result<Outcome, KatError> {
         "ocb1-aes" => ocb_pmac::ocb1(v),
         "pmac-aes" => ocb_pmac::pmac(v),
         "cwc-aes" => cwc::cwc(v),
+        "xcbc-aes" => xcbc::xcbc::<false>(v),
+        "xcbc-xor-aes" => xcbc::xcbc::<true>(v),
+        "xcbc-ctr-aes" => xcbc::xcbc_ctr::<false>(v),
+        "xcbc-xor-ctr-aes" => xcbc::xcbc_ctr::<true>(v),
+        "pxcbc-xor-aes" => xcbc::pxcbc(v),
+        "pxcbc-xor-ctr-aes" => xcbc::pxcbc_ctr(v),
+        "xecb-mac-aes" => xcbc::xecb(v),
+        "xecb-mac-ctr-aes" => xcbc::xecb_ctr(v),
         _ => Err(KatError::UnknownScheme(scheme.to_owned())),
     }
 }

@@ -1,0 +1,108 @@
+//! The XCBC family and XECB-MAC (AES-128), next to the paper's comparison
+//! point in its modern form: CBC encryption followed by HMAC-SHA256.
+//!
+//! * `xcbc-xor-encrypt` / `xcbc-xor-decrypt`: XCBC$-XOR, two keys, r0 from
+//!   the OS CSPRNG for every message (the call users make).
+//! * `pxcbc-xor-encrypt`: pXCBC$ with S = 16 blocks per segment, so that a
+//!   16 KiB message has 65 segments to interleave (with the default S = 1024
+//!   it has 2: XCBC's serial speed). Kept on one thread at every size.
+//! * `xecb-mac`: XECB$-MAC signing (one thread).
+//! * `cbc-hmac-sha256`: CBC encryption (zero IV, the same loop as
+//!   `cbc-encrypt`) then HMAC-SHA256 over the ciphertext, with a keyed HMAC
+//!   state cloned per message.
+
+use blockmodes::pxcbc::PxcbcXor;
+use blockmodes::xcbc::XcbcXor;
+use blockmodes::xecb::XecbMac;
+use blockmodes::{Aes128, Block};
+use cipher::{BlockCipherEncrypt, KeyInit};
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+use super::Case;
+
+pub const MODES: &[&str] = &[
+    "xcbc-xor-encrypt",
+    "xcbc-xor-decrypt",
+    "pxcbc-xor-encrypt",
+    "xecb-mac",
+    "cbc-hmac-sha256",
+];
+
+/// The segment length of the `pxcbc-xor-encrypt` case.
+pub const PXCBC_BENCH_SEGMENT: usize = 16;
+
+/// K || K' for the two-key modes.
+fn key2() -> [u8; 32] {
+    *b"blockmodes-bench-xcbc-second-key"
+}
+
+pub fn make(mode: &str, bytes: usize) -> Option<Case> {
+    let msg = vec![0x5au8; bytes];
+    match mode {
+        "xcbc-xor-encrypt" => {
+            let x = XcbcXor::<Aes128>::new_from_slice(&key2()).ok()?;
+            let mut out = vec![0u8; x.ciphertext_len(bytes).ok()?];
+            Some(Box::new(move || {
+                x.encrypt_into(&msg, &mut out).expect("encrypt");
+                std::hint::black_box(&out);
+            }))
+        }
+        "xcbc-xor-decrypt" => {
+            let x = XcbcXor::<Aes128>::new_from_slice(&key2()).ok()?;
+            let ct = x.encrypt(&msg).ok()?;
+            let mut out = vec![0u8; ct.len()];
+            Some(Box::new(move || {
+                x.decrypt_into(&ct, &mut out).expect("decrypt");
+                std::hint::black_box(&out);
+            }))
+        }
+        "pxcbc-xor-encrypt" => {
+            let p = PxcbcXor::<Aes128>::new_from_slice(&key2())
+                .ok()?
+                .with_segment_blocks(PXCBC_BENCH_SEGMENT)
+                .ok()?;
+            let mut out = vec![0u8; p.ciphertext_len(bytes).ok()?];
+            // One thread, as every other row of the table.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .ok()?;
+            let threaded = bytes >= blockmodes::pxcbc::PARALLEL_THRESHOLD;
+            Some(Box::new(move || {
+                if threaded {
+                    pool.install(|| p.encrypt_into(&msg, &mut out).expect("encrypt"));
+                } else {
+                    p.encrypt_into(&msg, &mut out).expect("encrypt");
+                }
+                std::hint::black_box(&out);
+            }))
+        }
+        "xecb-mac" => {
+            let mac = XecbMac::<Aes128>::new_from_slice(&super::base::key()).ok()?;
+            Some(Box::new(move || {
+                std::hint::black_box(mac.sign(&msg).expect("sign"));
+            }))
+        }
+        "cbc-hmac-sha256" => {
+            let aes = Aes128::new(&super::base::key().into());
+            let hmac = <Hmac<Sha256> as hmac::KeyInit>::new_from_slice(&key2()).ok()?;
+            let mut blocks = vec![[0x5au8; 16]; bytes.div_ceil(16)];
+            Some(Box::new(move || {
+                let mut chain: Block = [0; 16];
+                for b in blocks.iter_mut() {
+                    for (x, c) in b.iter_mut().zip(chain) {
+                        *x ^= c;
+                    }
+                    aes.encrypt_block(b.into());
+                    chain = *b;
+                }
+                let mut m = hmac.clone();
+                m.update(blocks.as_flattened());
+                std::hint::black_box(m.finalize().into_bytes());
+                std::hint::black_box(&blocks);
+            }))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,1115 @@
+//! # pXCBC$ and pXCBC: parallel XCBC-XOR (Gligor & Donescu, 2000, section 4, property 4)
+//!
+//! The message is cut into segments that are encrypted as independent
+//! XCBC-XOR chains, so encryption (not only decryption) runs in parallel.
+//! As settled in `shared/spec/xcbc-xecb.md`:
+//!
+//! * the plaintext blocks are a **length block** (the message length in
+//!   bytes as a big-endian 128-bit integer) followed by the 10*-padded
+//!   message, cut into segments of S blocks (the public parameter
+//!   [`segment_blocks`](PxcbcXor::segment_blocks), default
+//!   [`DEFAULT_SEGMENT_BLOCKS`] = 1024; the last segment may be shorter);
+//! * segment s = 1..L is an XCBC-XOR chain with `r0^(s) = r0 + s`,
+//!   `z0^(s) = f'(r0^(s))` (one-key form: `f(r0^(s) + 1)`), i restarting at 1
+//!   and its own check block `z0^(s) xor x_1^(s) xor ... xor x_{n_s}^(s)`;
+//! * the ciphertext is `y0 || seg_1 || ... || seg_L` with `y0 = f(r0)`
+//!   (pXCBC$, [`PxcbcXor`]) or `ctr || seg_1 || ... || seg_L` with
+//!   `r0 = f(ctr)` (pXCBC, [`PxcbcXorCtrEncryptor`] / [`PxcbcXorCtr`]; the
+//!   counter advances by L);
+//! * decryption checks every segment's check block, then that the length
+//!   block equals the length of the unpadded message: truncating, reordering,
+//!   duplicating, dropping or adding segments is rejected with
+//!   [`Error::Authentication`], and the output buffer is wiped.
+//!
+//! Both modes give **privacy and integrity** (see [`crate::xcbc`] for the
+//! family's table, the key forms and the stateful counter's persistence duty).
+//!
+//! ## Parallelism
+//!
+//! Within one thread, up to one backend width of segments (64 with VAES-512)
+//! are encrypted in lock step: round i enciphers block i of every segment in
+//! one parallel call. Messages of [`PARALLEL_THRESHOLD`] bytes or more are
+//! also spread over the rayon thread pool, segment ranges per thread; so the
+//! cipher must be `Sync`. Choose S with this in mind: with S = 1024 a 16 KiB
+//! message has two segments, i.e. XCBC's serial speed; S = 16 gives 65.
+//!
+//! ```
+//! use blockmodes::pxcbc::PxcbcXor;
+//! use blockmodes::Aes128;
+//! let p = PxcbcXor::<Aes128>::new_from_slice(&[0x42u8; 32])?.with_segment_blocks(16)?;
+//! let msg = vec![7u8; 5000];
+//! let ct = p.encrypt(&msg)?;
+//! assert_eq!(ct.len(), p.ciphertext_len(msg.len())?);
+//! assert_eq!(p.decrypt(&ct)?, msg);
+//! # Ok::<(), blockmodes::Error>(())
+//! ```
+
+use cipher::KeyInit;
+use rayon::prelude::*;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use crate::error::{Error, Result};
+use crate::gf128::{Block, xor, xor_in_place};
+use crate::modular::{to_block, to_int};
+use crate::oracle::{
+    BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, decrypt_par, encrypt_block,
+    encrypt_rounds, par_width,
+};
+use crate::xcbc::CounterState;
+use crate::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
+use crate::xcbc::keys::{self, Keys};
+use crate::xcbc::offsets::{wipe, xor_into};
+use crate::xcbc::padding::{last_block, padded_blocks, too_long, unpad};
+
+/// The default segment length S, in blocks (`shared/spec/xcbc-xecb.md`).
+pub const DEFAULT_SEGMENT_BLOCKS: usize = 1024;
+
+/// The largest segment length accepted (2^32 - 1 blocks).
+pub const MAX_SEGMENT_BLOCKS: usize = u32::MAX as usize;
+
+/// Messages (and ciphertexts) of at least this many bytes are processed on
+/// several threads (rayon), in ranges of whole segments. Below it, waking
+/// another thread (tens of microseconds) costs more than it saves: measured
+/// on a 2-core VAES machine, two threads never won below 256 KiB.
+pub const PARALLEL_THRESHOLD: usize = 256 * 1024;
+
+/// The most segments one thread interleaves in lock step.
+const MAX_LANES: usize = 64;
+
+/// pXCBC$: the stateless parallel mode (r0 random per message, `y0 = f(r0)`
+/// in front). **Privacy and integrity.** Encrypts and decrypts.
+///
+/// ```
+/// use blockmodes::pxcbc::PxcbcXor;
+/// use blockmodes::Aes128;
+/// let p = PxcbcXor::<Aes128>::new_from_slice(&[1u8; 32])?; // K || K', S = 1024
+/// let ct = p.encrypt(b"parallel")?;
+/// assert_eq!(ct.len(), 16 + 16 * (2 + 1)); // y0, length block, one padded block, check
+/// assert_eq!(p.decrypt(&ct)?, b"parallel");
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct PxcbcXor<C> {
+    keys: Keys<C>,
+    segment_blocks: usize,
+}
+
+/// pXCBC, receiver side: decryption of the stateful parallel mode
+/// (`ctr || seg_1 || ...`, `r0 = f(ctr)`), which needs no state. The sender
+/// is [`PxcbcXorCtrEncryptor`]. **Privacy and integrity.**
+///
+/// ```
+/// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+/// use blockmodes::Aes128;
+/// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(4)?;
+/// let mut tx = PxcbcXorCtrEncryptor::new(rx.clone());
+/// let ct = tx.encrypt(&[9u8; 100])?;
+/// assert_eq!(rx.decrypt(&ct)?, [9u8; 100]);
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct PxcbcXorCtr<C> {
+    keys: Keys<C>,
+    segment_blocks: usize,
+}
+
+/// pXCBC, sender side: owns its message counter (advanced by L, the number
+/// of segments, per message), is not `Clone`, exports and imports its
+/// [`CounterState`] and refuses to wrap. See [`crate::xcbc`] for the
+/// counter's persistence duty. **Privacy and integrity.**
+///
+/// ```
+/// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+/// use blockmodes::Aes128;
+/// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(2)?;
+/// let mut tx = PxcbcXorCtrEncryptor::new(rx);
+/// tx.encrypt(&[0u8; 40])?; // 1 length block + 3 padded blocks = 2 segments
+/// let mut next = [0u8; 16];
+/// next[15] = 1; // -1 + 2
+/// assert_eq!(tx.counter_state().next_counter(), Some(next));
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+///
+/// It cannot be cloned (a copy would reuse counter values):
+///
+/// ```compile_fail
+/// fn clone_me<T: Clone>() {}
+/// clone_me::<blockmodes::pxcbc::PxcbcXorCtrEncryptor<blockmodes::Aes128>>();
+/// ```
+pub struct PxcbcXorCtrEncryptor<C> {
+    keys: PxcbcXorCtr<C>,
+    counter: CounterState,
+}
+
+/// Shared constructors and sizes of the two key holders.
+macro_rules! pxcbc_common {
+    ($ty:ident) => {
+        impl<C: BlockCipher128> $ty<C> {
+            /// Two-key form from the keyed ciphers f = E_K and f' = E_K'
+            /// (independent keys), with S = [`DEFAULT_SEGMENT_BLOCKS`].
+            pub fn from_ciphers(f: C, f_prime: C) -> Self {
+                Self {
+                    keys: Keys::two(f, f_prime),
+                    segment_blocks: DEFAULT_SEGMENT_BLOCKS,
+                }
+            }
+
+            /// One-key form (z0^(s) = f(r0^(s) + 1)) from the keyed cipher f.
+            pub fn from_cipher_one_key(f: C) -> Self {
+                Self {
+                    keys: Keys::one(f),
+                    segment_blocks: DEFAULT_SEGMENT_BLOCKS,
+                }
+            }
+
+            /// Two-key form from **K || K'** (two keys of the cipher's key
+            /// size: 32, 48 or 64 bytes for AES), S = [`DEFAULT_SEGMENT_BLOCKS`].
+            pub fn new_from_slice(key: &[u8]) -> Result<Self>
+            where
+                C: KeyInit,
+            {
+                Keys::from_slice_two(key).map(|keys| Self {
+                    keys,
+                    segment_blocks: DEFAULT_SEGMENT_BLOCKS,
+                })
+            }
+
+            /// One-key form from K alone, S = [`DEFAULT_SEGMENT_BLOCKS`].
+            pub fn new_from_slice_one_key(key: &[u8]) -> Result<Self>
+            where
+                C: KeyInit,
+            {
+                Keys::from_slice_one(key).map(|keys| Self {
+                    keys,
+                    segment_blocks: DEFAULT_SEGMENT_BLOCKS,
+                })
+            }
+
+            /// The same keys with segment length S = `segment_blocks`
+            /// (1 ..= [`MAX_SEGMENT_BLOCKS`], else [`Error::InvalidParameter`]).
+            /// S is part of the format: both ends must agree on it.
+            pub fn with_segment_blocks(self, segment_blocks: usize) -> Result<Self> {
+                if !(1..=MAX_SEGMENT_BLOCKS).contains(&segment_blocks) {
+                    return Err(Error::InvalidParameter(
+                        "pXCBC segment length must be 1 ..= 2^32 - 1 blocks",
+                    ));
+                }
+                Ok(Self {
+                    segment_blocks,
+                    ..self
+                })
+            }
+
+            /// S, the segment length in blocks.
+            pub fn segment_blocks(&self) -> usize {
+                self.segment_blocks
+            }
+
+            /// `true` for the two-key form.
+            pub fn is_two_key(&self) -> bool {
+                self.keys.is_two_key()
+            }
+
+            /// The ciphertext length for a `msg_len`-byte message:
+            /// `16 * (1 + N + L)` with N = `msg_len / 16 + 2` plaintext blocks
+            /// (length block and padded message) and L = ceil(N / S) segments.
+            pub fn ciphertext_len(&self, msg_len: usize) -> Result<usize> {
+                Layout::for_message(msg_len, self.segment_blocks).map(|l| l.ct_len())
+            }
+        }
+    };
+}
+pxcbc_common!(PxcbcXor);
+pxcbc_common!(PxcbcXorCtr);
+
+impl<C: BlockCipher128 + Sync> PxcbcXor<C> {
+    /// Encrypt `msg` under a fresh random r0 into `out` (at least
+    /// [`ciphertext_len`](Self::ciphertext_len) bytes); returns the
+    /// ciphertext length.
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::PxcbcXor;
+    /// use blockmodes::Aes128;
+    /// let p = PxcbcXor::<Aes128>::new_from_slice(&[1u8; 32])?;
+    /// let mut out = vec![0u8; p.ciphertext_len(3)?];
+    /// assert_eq!(p.encrypt_into(b"abc", &mut out)?, out.len());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> Result<usize> {
+        let layout = Layout::for_message(msg.len(), self.segment_blocks)?;
+        crate::xcbc::check_out(out, layout.ct_len())?;
+        let mut r0 = keys::random_r0()?;
+        let n = self.encrypt_with_r0_unchecked(r0, msg, &layout, out);
+        r0.zeroize();
+        Ok(n)
+    }
+
+    /// Encrypt `msg` under a fresh random r0.
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::PxcbcXor;
+    /// use blockmodes::Aes128;
+    /// let p = PxcbcXor::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(1)?;
+    /// // S = 1: every block is its own segment with its own check block.
+    /// assert_eq!(p.encrypt(b"")?.len(), 16 + 2 * 32);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn encrypt(&self, msg: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; self.ciphertext_len(msg.len())?];
+        self.encrypt_into(msg, &mut out)?;
+        Ok(out)
+    }
+
+    fn encrypt_with_r0_unchecked(&self, r0: u128, msg: &[u8], l: &Layout, out: &mut [u8]) -> usize {
+        let y0 = encrypt_block(&self.keys.f, &to_block(r0));
+        seal(&self.keys, &y0, r0, msg, l, out)
+    }
+}
+
+impl<C: BlockCipher128Dec + Sync> PxcbcXor<C> {
+    /// Decrypt `ct` into `out` (at least `ct.len()` bytes minus the
+    /// overhead; `ct.len()` always suffices); returns the plaintext length.
+    ///
+    /// Errors: [`Error::InvalidLength`] (not whole blocks, `out` too short),
+    /// [`Error::CiphertextTooShort`], and [`Error::Authentication`] for a
+    /// bad check block, length block, padding or segment structure, in which
+    /// case `out` is wiped.
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::PxcbcXor;
+    /// use blockmodes::Aes128;
+    /// let p = PxcbcXor::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(2)?;
+    /// let ct = p.encrypt(&[5u8; 70])?;
+    /// let mut out = vec![0u8; ct.len()];
+    /// let n = p.decrypt_into(&ct, &mut out)?;
+    /// assert_eq!(&out[..n], &[5u8; 70][..]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
+        let layout = Layout::for_ciphertext(ct.len(), self.segment_blocks)?;
+        crate::xcbc::check_out(out, layout.pt_capacity())?;
+        let mut y0 = [0u8; 16];
+        y0.copy_from_slice(&ct[..16]);
+        let mut r0 = to_int(&decrypt_block(&self.keys.f, &y0));
+        let res = open(&self.keys, r0, &ct[16..], &layout, out);
+        r0.zeroize();
+        res
+    }
+
+    /// Decrypt `ct`; see [`decrypt_into`](Self::decrypt_into).
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::PxcbcXor;
+    /// use blockmodes::Aes128;
+    /// let p = PxcbcXor::<Aes128>::new_from_slice(&[1u8; 32])?;
+    /// let mut ct = p.encrypt(b"integrity")?;
+    /// ct[40] ^= 0x80;
+    /// assert_eq!(p.decrypt(&ct), Err(blockmodes::Error::Authentication));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn decrypt(&self, ct: &[u8]) -> Result<Vec<u8>> {
+        open_to_vec(ct, self.segment_blocks, |ct, out| {
+            self.decrypt_into(ct, out)
+        })
+    }
+}
+
+impl<C: BlockCipher128 + Sync> PxcbcXorCtr<C> {
+    fn encrypt_with_counter_unchecked(
+        &self,
+        ctr: u128,
+        msg: &[u8],
+        l: &Layout,
+        out: &mut [u8],
+    ) -> usize {
+        let ctr = to_block(ctr);
+        let mut r0 = to_int(&encrypt_block(&self.keys.f, &ctr));
+        let n = seal(&self.keys, &ctr, r0, msg, l, out);
+        r0.zeroize();
+        n
+    }
+}
+
+impl<C: BlockCipher128Dec + Sync> PxcbcXorCtr<C> {
+    /// Decrypt `ct` = `ctr || seg_1 || ...` into `out` (`ct.len()` bytes
+    /// always suffice); returns the plaintext length. Errors as for
+    /// [`PxcbcXor::decrypt_into`].
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::Aes128;
+    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?;
+    /// let ct = PxcbcXorCtrEncryptor::new(rx.clone()).encrypt(b"hi")?;
+    /// let mut out = vec![0u8; ct.len()];
+    /// let n = rx.decrypt_into(&ct, &mut out)?;
+    /// assert_eq!(&out[..n], b"hi");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
+        let layout = Layout::for_ciphertext(ct.len(), self.segment_blocks)?;
+        crate::xcbc::check_out(out, layout.pt_capacity())?;
+        let mut ctr = [0u8; 16];
+        ctr.copy_from_slice(&ct[..16]);
+        let mut r0 = to_int(&encrypt_block(&self.keys.f, &ctr));
+        let res = open(&self.keys, r0, &ct[16..], &layout, out);
+        r0.zeroize();
+        res
+    }
+
+    /// Decrypt `ct` = `ctr || seg_1 || ...`; see [`decrypt_into`](Self::decrypt_into).
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::PxcbcXorCtr;
+    /// use blockmodes::Aes128;
+    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?;
+    /// assert!(rx.decrypt(&[0u8; 64]).is_err());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn decrypt(&self, ct: &[u8]) -> Result<Vec<u8>> {
+        open_to_vec(ct, self.segment_blocks, |ct, out| {
+            self.decrypt_into(ct, out)
+        })
+    }
+}
+
+impl<C: BlockCipher128 + Sync> PxcbcXorCtrEncryptor<C> {
+    /// A sender for a **fresh** key, its counter at 2^128 - 1.
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::Aes128;
+    /// let tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// assert_eq!(tx.counter_state().next_counter(), Some([0xff; 16]));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn new(keys: PxcbcXorCtr<C>) -> Self {
+        Self::from_state(keys, CounterState::new())
+    }
+
+    /// A sender resuming from a saved [`CounterState`].
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::xcbc::CounterState;
+    /// use blockmodes::Aes128;
+    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let tx = PxcbcXorCtrEncryptor::from_state(rx, CounterState::starting_at(&[1; 16]));
+    /// assert_eq!(tx.counter_state().next_counter(), Some([1; 16]));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn from_state(keys: PxcbcXorCtr<C>, counter: CounterState) -> Self {
+        Self { keys, counter }
+    }
+
+    /// The counter state to persist (see [`crate::xcbc`]).
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::Aes128;
+    /// let tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// assert!(!tx.counter_state().is_exhausted());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn counter_state(&self) -> CounterState {
+        self.counter
+    }
+
+    /// The stateless receiver side of this sender's key.
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::Aes128;
+    /// let mut tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// let ct = tx.encrypt(b"q")?;
+    /// assert_eq!(tx.receiver().decrypt(&ct)?, b"q");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn receiver(&self) -> &PxcbcXorCtr<C> {
+        &self.keys
+    }
+
+    /// Encrypt `msg` under the next counter value into `out` (at least
+    /// [`PxcbcXorCtr::ciphertext_len`] bytes) and advance the counter by L;
+    /// returns the ciphertext length. [`Error::CounterExhausted`] if fewer
+    /// than L counter values remain (the counter is not advanced on any error).
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::Aes128;
+    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let mut tx = PxcbcXorCtrEncryptor::new(rx.clone());
+    /// let mut out = vec![0u8; rx.ciphertext_len(10)?];
+    /// assert_eq!(tx.encrypt_into(&[1u8; 10], &mut out)?, out.len());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn encrypt_into(&mut self, msg: &[u8], out: &mut [u8]) -> Result<usize> {
+        let layout = Layout::for_message(msg.len(), self.keys.segment_blocks)?;
+        crate::xcbc::check_out(out, layout.ct_len())?;
+        let ctr = self.counter.take(layout.segments as u128)?;
+        Ok(self
+            .keys
+            .encrypt_with_counter_unchecked(ctr, msg, &layout, out))
+    }
+
+    /// Encrypt `msg` under the next counter value and advance the counter by L.
+    ///
+    /// ```
+    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::Aes128;
+    /// let mut tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// assert_ne!(tx.encrypt(b"same")?, tx.encrypt(b"same")?);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn encrypt(&mut self, msg: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; self.keys.ciphertext_len(msg.len())?];
+        self.encrypt_into(msg, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl<C: BlockCipher128 + Sync> EncryptWithR0 for PxcbcXor<C> {
+    fn encrypt_with_r0_into(&self, r0: &Block, msg: &[u8], out: &mut [u8]) -> Result<usize> {
+        let layout = Layout::for_message(msg.len(), self.segment_blocks)?;
+        crate::xcbc::check_out(out, layout.ct_len())?;
+        Ok(self.encrypt_with_r0_unchecked(to_int(r0), msg, &layout, out))
+    }
+
+    fn encrypt_with_r0(&self, r0: &Block, msg: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; self.ciphertext_len(msg.len())?];
+        self.encrypt_with_r0_into(r0, msg, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl<C: BlockCipher128 + Sync> EncryptWithCounter for PxcbcXorCtr<C> {
+    fn encrypt_with_counter_into(&self, ctr: &Block, msg: &[u8], out: &mut [u8]) -> Result<usize> {
+        let layout = Layout::for_message(msg.len(), self.segment_blocks)?;
+        crate::xcbc::check_out(out, layout.ct_len())?;
+        Ok(self.encrypt_with_counter_unchecked(to_int(ctr), msg, &layout, out))
+    }
+
+    fn encrypt_with_counter(&self, ctr: &Block, msg: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; self.ciphertext_len(msg.len())?];
+        self.encrypt_with_counter_into(ctr, msg, &mut out)?;
+        Ok(out)
+    }
+}
+
+/// The shape of one message: N plaintext blocks (length block + padded
+/// message) in L segments of S blocks.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// S
+    s: usize,
+    /// N = 1 + padded blocks.
+    blocks: usize,
+    /// L = ceil(N / S)
+    segments: usize,
+}
+
+impl Layout {
+    fn for_message(msg_len: usize, s: usize) -> Result<Self> {
+        let blocks = padded_blocks(msg_len)
+            .checked_add(1)
+            .ok_or_else(|| too_long(msg_len))?;
+        let l = Self {
+            s,
+            blocks,
+            segments: blocks.div_ceil(s),
+        };
+        // 16 (1 + N + L) must fit comfortably.
+        (1 + l.blocks)
+            .checked_add(l.segments)
+            .and_then(|b| b.checked_mul(16))
+            .filter(|&b| b <= usize::MAX / 2)
+            .ok_or_else(|| too_long(msg_len))?;
+        Ok(l)
+    }
+
+    /// Parse the shape of a ciphertext of `ct_len` bytes.
+    fn for_ciphertext(ct_len: usize, s: usize) -> Result<Self> {
+        if !ct_len.is_multiple_of(16) {
+            return Err(Error::InvalidLength(
+                "ciphertext is not a whole number of blocks",
+            ));
+        }
+        // y0, then at least one segment holding the length block, one
+        // padded block and a check block (S = 1: two segments of two).
+        let min = if s == 1 { 80 } else { 64 };
+        if ct_len < min {
+            return Err(Error::CiphertextTooShort { min, got: ct_len });
+        }
+        let body = ct_len / 16 - 1;
+        let segments = body.div_ceil(s + 1);
+        let last = body - (segments - 1) * (s + 1);
+        if last < 2 || body - segments < 2 {
+            // A segment of only a check block, or no room for the length
+            // block and one padded block: no encryption produces it.
+            return Err(Error::Authentication);
+        }
+        Ok(Self {
+            s,
+            blocks: body - segments,
+            segments,
+        })
+    }
+
+    fn ct_len(&self) -> usize {
+        16 * (1 + self.blocks + self.segments)
+    }
+
+    /// Room the decrypted (padded) message needs: N - 1 blocks.
+    fn pt_capacity(&self) -> usize {
+        16 * (self.blocks - 1)
+    }
+
+    /// n_s of segment `seg` (0-based).
+    fn seg_len(&self, seg: usize) -> usize {
+        self.s.min(self.blocks - seg * self.s)
+    }
+
+    /// Ciphertext blocks (after the header) before segment `seg`.
+    fn seg_offset(&self, seg: usize) -> usize {
+        seg * (self.s + 1)
+    }
+}
+
+/// The plaintext blocks of a message: the length block, then the padded message.
+struct Stream<'a> {
+    msg: &'a [u8],
+    full: usize,
+    last: Block,
+}
+
+impl<'a> Stream<'a> {
+    fn new(msg: &'a [u8]) -> Self {
+        Self {
+            msg,
+            full: msg.len() / 16,
+            last: last_block(msg),
+        }
+    }
+
+    /// Plaintext block `j` (0-based): the length block, a message block or the padded last block.
+    #[inline(always)]
+    fn block(&self, j: usize) -> Block {
+        if j == 0 {
+            to_block(self.msg.len() as u128)
+        } else if j <= self.full {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(&self.msg[16 * (j - 1)..16 * j]);
+            b
+        } else {
+            self.last
+        }
+    }
+}
+
+impl Drop for Stream<'_> {
+    fn drop(&mut self) {
+        self.last.zeroize();
+    }
+}
+
+/// How many threads to use for `bytes` of work.
+fn threads_for(bytes: usize, segments: usize) -> usize {
+    if bytes < PARALLEL_THRESHOLD {
+        return 1;
+    }
+    rayon::current_num_threads().min(segments).max(1)
+}
+
+/// Split `segments` into `parts` contiguous ranges of nearly equal size.
+fn split_segments(segments: usize, parts: usize) -> Vec<(usize, usize)> {
+    let per = segments / parts;
+    let extra = segments % parts;
+    let mut ranges = Vec::with_capacity(parts);
+    let mut start = 0;
+    for p in 0..parts {
+        let n = per + usize::from(p < extra);
+        ranges.push((start, start + n));
+        start += n;
+    }
+    ranges
+}
+
+/// Write `header || seg_1 || ... || seg_L` to `out`; returns its length.
+fn seal<C: BlockCipher128 + Sync>(
+    keys: &Keys<C>,
+    header: &Block,
+    r0: u128,
+    msg: &[u8],
+    layout: &Layout,
+    out: &mut [u8],
+) -> usize {
+    let len = layout.ct_len();
+    let (head, body) = out[..len].split_at_mut(16);
+    head.copy_from_slice(header);
+    let stream = Stream::new(msg);
+    let threads = threads_for(msg.len(), layout.segments);
+    if threads <= 1 {
+        encrypt_segments(keys, r0, &stream, layout, 0, layout.segments, body);
+        return len;
+    }
+    let mut parts = Vec::with_capacity(threads);
+    let mut rest = body;
+    for (a, b) in split_segments(layout.segments, threads) {
+        let end = if b == layout.segments {
+            rest.len()
+        } else {
+            16 * (layout.seg_offset(b) - layout.seg_offset(a))
+        };
+        let (part, tail) = rest.split_at_mut(end);
+        parts.push((a, b, part));
+        rest = tail;
+    }
+    parts.into_par_iter().for_each(|(a, b, part)| {
+        encrypt_segments(keys, r0, &stream, layout, a, b, part);
+    });
+    len
+}
+
+/// Encrypt segments `first..end` (0-based) into `body`, which starts at
+/// segment `first`: groups of up to one backend width in lock step.
+fn encrypt_segments<C: BlockCipher128>(
+    keys: &Keys<C>,
+    r0: u128,
+    stream: &Stream,
+    layout: &Layout,
+    first: usize,
+    end: usize,
+    body: &mut [u8],
+) {
+    let (body, _) = body.as_chunks_mut::<16>();
+    let width = par_width(&keys.f).clamp(1, MAX_LANES);
+    let mut work = EncGroup::new(stream, layout, body, first);
+    let mut g = first;
+    while g < end {
+        let lanes = width.min(end - g);
+        work.start_group(keys, r0, g, lanes);
+        // All lanes run n_s + 1 rounds (data, then the check block); only
+        // the message's last segment may be shorter, and it is the last lane.
+        let short = layout.seg_len(g + lanes - 1) + 1;
+        let full = layout.seg_len(g) + 1;
+        work.lanes_now = lanes;
+        work.round_base = 0;
+        encrypt_rounds(&keys.f, lanes, short, &mut work);
+        if full > short {
+            work.lanes_now = lanes - 1;
+            work.round_base = short;
+            encrypt_rounds(&keys.f, lanes - 1, full - short, &mut work);
+        }
+        g += lanes;
+    }
+    work.wipe();
+}
+
+/// Up to [`MAX_LANES`] segment chains in lock step (round r = block r + 1 of
+/// every segment). Per lane: z_{i-1} and z0^(s) (for the check block, which
+/// is xored from the segment's plaintext in one pass at its round).
+struct EncGroup<'a, 'b> {
+    stream: &'a Stream<'b>,
+    layout: Layout,
+    body: &'a mut [Block],
+    /// The segment `body` starts at.
+    body_first: usize,
+    /// The group's first segment.
+    group_first: usize,
+    /// Lanes of the current `encrypt_rounds` call, and its first round.
+    lanes_now: usize,
+    round_base: usize,
+    z: [Block; MAX_LANES],
+    sum: [Block; MAX_LANES],
+    /// r0 + g + 1: r0^(s) of the group's first lane (lane l adds l).
+    r0g: u128,
+}
+
+impl<'a, 'b> EncGroup<'a, 'b> {
+    fn new(stream: &'a Stream<'b>, layout: &Layout, body: &'a mut [Block], first: usize) -> Self {
+        Self {
+            stream,
+            layout: *layout,
+            body,
+            body_first: first,
+            group_first: first,
+            lanes_now: 0,
+            round_base: 0,
+            z: [[0; 16]; MAX_LANES],
+            sum: [[0; 16]; MAX_LANES],
+            r0g: 0,
+        }
+    }
+
+    /// Set up segments `g .. g + lanes`: r0^(s) = r0 + s and z0^(s) (one
+    /// parallel call), with s = g + lane + 1 the paper's 1-based index.
+    fn start_group<C: BlockCipher128>(&mut self, keys: &Keys<C>, r0: u128, g: usize, lanes: usize) {
+        self.group_first = g;
+        let first = r0.wrapping_add(g as u128 + 1);
+        keys.z0_run(first, &mut self.z[..lanes]);
+        self.sum[..lanes].copy_from_slice(&self.z[..lanes]); // z0^(s), for the check block
+        self.r0g = first;
+    }
+
+    fn wipe(&mut self) {
+        wipe(&mut self.z);
+        wipe(&mut self.sum);
+        self.r0g.zeroize();
+    }
+
+    /// Round `round` of lanes `lane0 ..` reads only whole message blocks
+    /// (no length block, padded block or check block): the fast path.
+    #[inline(always)]
+    fn ordinary(&self, round: usize, lane0: usize, k: usize) -> bool {
+        let s = self.layout.s;
+        let first_seg = self.group_first + lane0;
+        let last_seg = first_seg + k - 1;
+        let j0 = first_seg * s + round; // plaintext block index of the first lane
+        round < self.layout.seg_len(last_seg) && j0 >= 1 && last_seg * s + round <= self.stream.full
+    }
+}
+
+impl EncGroup<'_, '_> {
+    /// The check block of segment `seg`: z0^(s) (in `sum`) xor its plaintext
+    /// blocks, xored here in one contiguous pass when they are all message
+    /// blocks.
+    #[inline(always)]
+    fn check_block(&self, lane: usize) -> Block {
+        let s = self.layout.s;
+        let seg = self.group_first + lane;
+        let (from, to) = (seg * s, seg * s + self.layout.seg_len(seg));
+        let mut sum = self.sum[lane];
+        if from >= 1 && to - 1 <= self.stream.full {
+            let bytes = &self.stream.msg[16 * (from - 1)..16 * (to - 1)];
+            xor_into(bytes.as_chunks::<16>().0, &mut sum);
+        } else {
+            for j in from..to {
+                xor_in_place(&mut sum, &self.stream.block(j));
+            }
+        }
+        sum
+    }
+}
+
+impl ParWork for EncGroup<'_, '_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let round = self.round_base + start / self.lanes_now;
+        let lane0 = start % self.lanes_now;
+        let k = blocks.len();
+        let s = self.layout.s;
+        if self.ordinary(round, lane0, k) {
+            // x_i of lane l is message block (g + l) S + round - 1: a stride of S blocks.
+            let first = (self.group_first + lane0) * s + round - 1;
+            let msg = self.stream.msg;
+            let z = &self.z[lane0..lane0 + k];
+            for (l, (b, z)) in blocks.iter_mut().zip(z).enumerate() {
+                let at = 16 * (first + l * s);
+                let mut x = [0u8; 16];
+                x.copy_from_slice(&msg[at..at + 16]);
+                *b = xor(&x, z);
+            }
+            return;
+        }
+        for (l, b) in blocks.iter_mut().enumerate() {
+            let lane = lane0 + l;
+            let seg = self.group_first + lane;
+            let x = if round < self.layout.seg_len(seg) {
+                self.stream.block(seg * s + round)
+            } else {
+                self.check_block(lane) // x_{n_s+1}
+            };
+            *b = xor(&x, &self.z[lane]);
+        }
+    }
+
+    #[inline(always)]
+    fn after(&mut self, start: usize, blocks: &[Block]) {
+        let round = self.round_base + start / self.lanes_now;
+        let lane0 = start % self.lanes_now;
+        let k = blocks.len().min(MAX_LANES);
+        self.z[lane0..lane0 + k].copy_from_slice(&blocks[..k]);
+        // y_i = z_i + i * r0^(s) with r0^(s) = r0 + g + 1 + lane: the round's
+        // i (r0 + g + 1), plus i * lane (small), stored straight into the
+        // lane's segment at position `round`, as two halves (a block stored
+        // in halves and reloaded whole would stall on store forwarding).
+        let i = round as u128 + 1;
+        let common = i.wrapping_mul(self.r0g);
+        let (ch, cl) = ((common >> 64) as u64, common as u64);
+        let stride = self.layout.s + 1;
+        let base = (self.group_first + lane0 - self.body_first) * stride + round;
+        for (l, z) in blocks[..k].iter().enumerate() {
+            let small = (i as u64).wrapping_mul((lane0 + l) as u64); // < 2^33 * 64
+            let (ol, c) = cl.overflowing_add(small);
+            let oh = ch.wrapping_add(c as u64);
+            let (zh, zl) = be_halves(z);
+            let (yl, c) = zl.overflowing_add(ol);
+            let yh = zh.wrapping_add(oh).wrapping_add(c as u64);
+            let y = &mut self.body[base + l * stride];
+            y[..8].copy_from_slice(&yh.to_be_bytes());
+            y[8..].copy_from_slice(&yl.to_be_bytes());
+        }
+    }
+}
+
+/// The big-endian halves of a block.
+#[inline(always)]
+fn be_halves(b: &Block) -> (u64, u64) {
+    let mut h = [0u8; 8];
+    let mut l = [0u8; 8];
+    h.copy_from_slice(&b[..8]);
+    l.copy_from_slice(&b[8..]);
+    (u64::from_be_bytes(h), u64::from_be_bytes(l))
+}
+
+/// Decrypt `body` (the ciphertext after its header) with r0 into `out`;
+/// check every segment, the length block and the padding; wipe `out` on failure.
+fn open<C: BlockCipher128Dec + Sync>(
+    keys: &Keys<C>,
+    r0: u128,
+    body: &[u8],
+    layout: &Layout,
+    out: &mut [u8],
+) -> Result<usize> {
+    let out = &mut out[..layout.pt_capacity()];
+    let threads = threads_for(body.len(), layout.segments);
+    let mut verdict = if threads <= 1 {
+        decrypt_segments(keys, r0, layout, 0, layout.segments, body, out)
+    } else {
+        let mut parts = Vec::with_capacity(threads);
+        let (mut body_rest, mut out_rest) = (body, &mut *out);
+        for (a, b) in split_segments(layout.segments, threads) {
+            let (body_part, tail) = if b == layout.segments {
+                (body_rest, &[][..])
+            } else {
+                body_rest.split_at(16 * (layout.seg_offset(b) - layout.seg_offset(a)))
+            };
+            body_rest = tail;
+            // Plaintext blocks a*S .. b*S; block 0 (the length block) is not in `out`.
+            let out_len = if b == layout.segments {
+                out_rest.len()
+            } else {
+                16 * (b * layout.s - (a * layout.s).max(1))
+            };
+            let (out_part, tail) = out_rest.split_at_mut(out_len);
+            out_rest = tail;
+            parts.push((a, b, body_part, out_part));
+        }
+        parts
+            .into_par_iter()
+            .map(|(a, b, body_part, out_part)| {
+                decrypt_segments(keys, r0, layout, a, b, body_part, out_part)
+            })
+            .reduce(Verdict::default, Verdict::merge)
+    };
+    // The length block must equal the length of the unpadded message.
+    let n = layout.blocks - 1; // padded message blocks
+    let mut last = [0u8; 16];
+    last.copy_from_slice(&out[16 * (n - 1)..]);
+    let (pos, valid) = unpad(&last);
+    last.zeroize();
+    let len = 16 * (n - 1) + pos;
+    let ok = verdict.diff.ct_eq(&0) & valid & to_int(&verdict.len_block).ct_eq(&(len as u128));
+    verdict.len_block.zeroize();
+    if !bool::from(ok) {
+        out.zeroize();
+        return Err(Error::Authentication);
+    }
+    out[len..].zeroize();
+    Ok(len)
+}
+
+/// What the segments of one thread found: any check-block difference, and
+/// the decrypted length block (from the thread holding segment 1).
+#[derive(Default)]
+struct Verdict {
+    diff: u128,
+    len_block: Block,
+}
+
+impl Verdict {
+    fn merge(a: Self, b: Self) -> Self {
+        Self {
+            diff: a.diff | b.diff,
+            len_block: xor(&a.len_block, &b.len_block), // only one is non-zero
+        }
+    }
+}
+
+/// Decrypt segments `first..end` from `body` (starting at segment `first`)
+/// into `out` (plaintext blocks `first * S ..`, minus the length block).
+fn decrypt_segments<C: BlockCipher128Dec>(
+    keys: &Keys<C>,
+    r0: u128,
+    layout: &Layout,
+    first: usize,
+    end: usize,
+    body: &[u8],
+    out: &mut [u8],
+) -> Verdict {
+    let (body, _) = body.as_chunks::<16>();
+    let (out, _) = out.as_chunks_mut::<16>();
+    let mut work = DecGroup {
+        body,
+        out,
+        layout: *layout,
+        body_first: first,
+        group_first: first,
+        before: Cursor::default(),
+        after: Cursor::default(),
+        z0: [[0; 16]; MAX_LANES],
+        sum: [[0; 16]; MAX_LANES],
+        r0,
+        verdict: Verdict::default(),
+    };
+    let mut g = first;
+    while g < end {
+        let lanes = MAX_LANES.min(end - g);
+        work.group_first = g;
+        keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut work.z0[..lanes]);
+        work.sum[..lanes].copy_from_slice(&work.z0[..lanes]);
+        let from = layout.seg_offset(g) - layout.seg_offset(first);
+        let to = if g + lanes == layout.segments {
+            body.len()
+        } else {
+            layout.seg_offset(g + lanes) - layout.seg_offset(first)
+        };
+        work.before = Cursor {
+            t: from,
+            lane: 0,
+            i: 1,
+        };
+        work.after = work.before;
+        let mut range = GroupRange {
+            work: &mut work,
+            from,
+        };
+        decrypt_par(&keys.f, to - from, &mut range);
+        g += lanes;
+    }
+    let verdict = core::mem::take(&mut work.verdict);
+    wipe(&mut work.z0);
+    wipe(&mut work.sum);
+    verdict
+}
+
+/// Position of a ciphertext block: body index t, lane (segment in the
+/// group), i (1-based index within the segment; n_s + 1 is the check block).
+#[derive(Default, Clone, Copy)]
+struct Cursor {
+    t: usize,
+    lane: usize,
+    i: usize,
+}
+
+struct DecGroup<'a> {
+    body: &'a [Block],
+    out: &'a mut [Block],
+    layout: Layout,
+    body_first: usize,
+    group_first: usize,
+    /// The next block `before`, and `after`, will see.
+    before: Cursor,
+    after: Cursor,
+    z0: [Block; MAX_LANES],
+    sum: [Block; MAX_LANES],
+    r0: u128,
+    verdict: Verdict,
+}
+
+/// A group's blocks as one run for [`decrypt_par`] (indices from 0).
+struct GroupRange<'w, 'a> {
+    work: &'w mut DecGroup<'a>,
+    from: usize,
+}
+
+impl DecGroup<'_> {
+    /// r0^(s) of a lane of the current group.
+    #[inline(always)]
+    fn r0s(&self, lane: usize) -> u128 {
+        self.r0.wrapping_add((self.group_first + lane) as u128 + 1)
+    }
+
+    /// z_i = y_i - i * r0^(s) at a position.
+    #[inline(always)]
+    fn z(&self, c: &Cursor) -> Block {
+        let offset = self.r0s(c.lane).wrapping_mul(c.i as u128);
+        to_block(to_int(&self.body[c.t]).wrapping_sub(offset))
+    }
+
+    /// Advance a cursor by one block.
+    #[inline(always)]
+    fn step(&self, c: &mut Cursor) {
+        c.t += 1;
+        let n_s = self.layout.seg_len(self.group_first + c.lane);
+        if c.i == n_s + 1 {
+            c.lane += 1;
+            c.i = 1;
+        } else {
+            c.i += 1;
+        }
+    }
+}
+
+impl ParWork for GroupRange<'_, '_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let w = &mut *self.work;
+        let mut c = w.before;
+        debug_assert_eq!(c.t, self.from + start);
+        for b in blocks.iter_mut() {
+            *b = w.z(&c);
+            w.step(&mut c);
+        }
+        w.before = c;
+    }
+
+    #[inline(always)]
+    fn after(&mut self, _start: usize, blocks: &[Block]) {
+        let w = &mut *self.work;
+        let s = w.layout.s;
+        let first_p = (w.body_first * s).max(1);
+        let mut c = w.after;
+        for d in blocks {
+            // x_i = f^-1(z_i) xor z_{i-1}
+            let z_prev = if c.i == 1 {
+                w.z0[c.lane]
+            } else {
+                w.z(&Cursor {
+                    t: c.t - 1,
+                    lane: c.lane,
+                    i: c.i - 1,
+                })
+            };
+            let x = xor(d, &z_prev);
+            let seg = w.group_first + c.lane;
+            if c.i <= w.layout.seg_len(seg) {
+                xor_in_place(&mut w.sum[c.lane], &x);
+                let p = seg * s + c.i - 1; // plaintext block index
+                if p == 0 {
+                    w.verdict.len_block = x;
+                } else {
+                    w.out[p - first_p] = x;
+                }
+            } else {
+                // the check block: x_{n_s+1} must equal z0^(s) xor x_1 .. x_{n_s}
+                w.verdict.diff |= to_int(&xor(&x, &w.sum[c.lane]));
+            }
+            w.step(&mut c);
+        }
+        w.after = c;
+    }
+}
+
+/// Allocate room for the plaintext, decrypt into it, truncate.
+fn open_to_vec(
+    ct: &[u8],
+    s: usize,
+    decrypt_into: impl FnOnce(&[u8], &mut [u8]) -> Result<usize>,
+) -> Result<Vec<u8>> {
+    let cap = Layout::for_ciphertext(ct.len(), s)?.pt_capacity();
+    let mut out = vec![0u8; cap];
+    let n = decrypt_into(ct, &mut out)?;
+    out.truncate(n);
+    Ok(out)
+}

@@ -1,0 +1,181 @@
+//! The XCBC chaining core (paper, section 3), shared by XCBC$, XCBC, their
+//! -XOR forms and every pXCBC segment:
+//!
+//! * encryption: `z_i = f(x_i xor z_{i-1})`, `y_i = z_i + i * r0` (mod 2^128),
+//!   a serial chain like CBC's, run through one backend call with one
+//!   single-block encryption per block ([`encrypt`]);
+//! * decryption: `z_i = y_i - i * r0`, `x_i = f^-1(z_i) xor z_{i-1}`, all
+//!   blocks independent, batched through the parallel backend ([`decrypt`]).
+//!
+//! With the XOR check (`CHECK = true`) the chain also encrypts
+//! `x_{n+1} = z0 xor x_1 xor ... xor x_n` after the n padded blocks.
+
+use zeroize::Zeroize;
+
+use crate::gf128::{Block, xor, xor_in_place};
+use crate::modular::{to_block, to_int};
+use crate::oracle::{BlockCipher128, BlockCipher128Dec, ParWork, decrypt_par, encrypt_rounds};
+
+use super::offsets::{BATCH, Offsets, wipe, xor_and_sum};
+
+use super::padding::last_block;
+
+/// Encrypt the padded `msg` (and, if `CHECK`, its check block) with r0 and
+/// z0; `out` receives `y_1 .. y_n (y_{n+1})`, exactly `(n + CHECK) * 16` bytes.
+pub(crate) fn encrypt<C: BlockCipher128, const CHECK: bool>(
+    f: &C,
+    r0: u128,
+    z0: &Block,
+    msg: &[u8],
+    out: &mut [u8],
+) {
+    let (full, _) = msg.as_chunks::<16>();
+    let (out, _) = out.as_chunks_mut::<16>();
+    let rounds = full.len() + 1 + CHECK as usize;
+    debug_assert_eq!(out.len(), rounds);
+    let mut work = EncChain::<CHECK> {
+        full,
+        last: last_block(msg),
+        out,
+        z: *z0,
+        sum: *z0,
+        r0,
+        offset: 0,
+    };
+    encrypt_rounds(f, 1, rounds, &mut work);
+    work.wipe();
+}
+
+/// One serial chain, one block per round.
+struct EncChain<'a, const CHECK: bool> {
+    /// The full message blocks x_1 .. x_{n-1}.
+    full: &'a [Block],
+    /// x_n, the padded last block.
+    last: Block,
+    /// y_1, y_2, ...
+    out: &'a mut [Block],
+    /// z_{i-1}
+    z: Block,
+    /// z0 xor x_1 xor ... (the check block, once all x_i are in)
+    sum: Block,
+    r0: u128,
+    /// (i - 1) * r0 before round i's `after`, i * r0 after it.
+    offset: u128,
+}
+
+impl<const CHECK: bool> EncChain<'_, CHECK> {
+    fn wipe(&mut self) {
+        self.last.zeroize();
+        self.z.zeroize();
+        self.sum.zeroize();
+        self.r0.zeroize();
+        self.offset.zeroize();
+    }
+}
+
+impl<const CHECK: bool> ParWork for EncChain<'_, CHECK> {
+    #[inline(always)]
+    fn before(&mut self, round: usize, blocks: &mut [Block]) {
+        let x = if let Some(x) = self.full.get(round) {
+            *x
+        } else if round == self.full.len() {
+            self.last
+        } else {
+            self.sum // x_{n+1}, the check block
+        };
+        if CHECK {
+            xor_in_place(&mut self.sum, &x);
+        }
+        blocks[0] = xor(&x, &self.z);
+    }
+
+    #[inline(always)]
+    fn after(&mut self, round: usize, blocks: &[Block]) {
+        self.z = blocks[0];
+        self.offset = self.offset.wrapping_add(self.r0);
+        self.out[round] = to_block(to_int(&self.z).wrapping_add(self.offset));
+    }
+}
+
+/// Decrypt `ct` = `y_1 .. y_m` (whole blocks) with r0 and z0 into `out`
+/// (`m * 16` bytes): `x_i = f^-1(y_i - i * r0) xor z_{i-1}`.
+///
+/// Returns `z0 xor x_1 xor ... xor x_m` and z_m (for the check block that
+/// follows, if any).
+pub(crate) fn decrypt<C: BlockCipher128Dec>(
+    f: &C,
+    r0: u128,
+    z0: &Block,
+    ct: &[u8],
+    out: &mut [u8],
+) -> (Block, Block) {
+    let (ct, _) = ct.as_chunks::<16>();
+    let (out, _) = out.as_chunks_mut::<16>();
+    debug_assert_eq!(ct.len(), out.len());
+    let mut work = DecChain {
+        ct,
+        out,
+        zz: [[0; 16]; BATCH + 1],
+        sum: *z0,
+        offsets: Offsets::new(r0),
+    };
+    work.zz[0] = *z0;
+    decrypt_par(f, ct.len(), &mut work);
+    let res = (work.sum, work.zz[0]);
+    wipe(&mut work.zz);
+    work.sum.zeroize();
+    res
+}
+
+/// The batched inverse chain: `before` computes the batch's z_i as the
+/// cipher's inputs and keeps them for `after`, which needs z_{i-1} next to
+/// f^-1(z_i).
+struct DecChain<'a> {
+    ct: &'a [Block],
+    out: &'a mut [Block],
+    /// `zz[0]`: z of the block before the batch (z0 at the start);
+    /// `zz[1..=k]`: the batch's z_i.
+    zz: [Block; BATCH + 1],
+    /// z0 xor x_1 xor x_2 xor ...
+    sum: Block,
+    /// i * r0
+    offsets: Offsets,
+}
+
+impl ParWork for DecChain<'_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let k = blocks.len();
+        // z_i = y_i - i * r0, i = start + 1 ..
+        let ys = &self.ct[start..start + k];
+        self.offsets.apply::<false>(start as u128 + 1, ys, blocks);
+        if k <= BATCH {
+            self.zz[1..=k].copy_from_slice(blocks);
+        }
+    }
+
+    #[inline(always)]
+    fn after(&mut self, start: usize, blocks: &[Block]) {
+        let k = blocks.len();
+        let out = &mut self.out[start..start + k];
+        if k <= BATCH {
+            xor_and_sum(blocks, &self.zz[..k], out, &mut self.sum);
+            self.zz[0] = self.zz[k];
+        } else {
+            // A backend wider than BATCH (none exists today): recompute the
+            // batch's z_{i-1} from the ciphertext, in `out`.
+            out[0] = self.zz[0];
+            let ys = &self.ct[start..start + k - 1];
+            self.offsets
+                .apply::<false>(start as u128 + 1, ys, &mut out[1..]);
+            let y_last = self.ct[start + k - 1];
+            let z_last =
+                to_int(&y_last).wrapping_sub(self.offsets.r0().wrapping_mul((start + k) as u128));
+            for (x, d) in out.iter_mut().zip(blocks) {
+                xor_in_place(x, d);
+                xor_in_place(&mut self.sum, x);
+            }
+            self.zz[0] = to_block(z_last);
+        }
+    }
+}

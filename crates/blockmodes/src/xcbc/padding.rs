@@ -1,0 +1,102 @@
+//! 10* padding, applied always (shared/spec/xcbc-xecb.md): a message of
+//! `len` bytes becomes `len / 16 + 1` blocks, the last holding the message's
+//! tail, 0x80, then zeros.
+
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+use crate::error::{Error, Result};
+use crate::gf128::Block;
+
+/// n, the number of padded blocks of a `len`-byte message (always >= 1).
+#[inline]
+pub(crate) fn padded_blocks(len: usize) -> usize {
+    len / 16 + 1
+}
+
+/// The last padded block x_n of `msg`: its `len % 16` final bytes, 0x80, zeros.
+#[inline]
+pub(crate) fn last_block(msg: &[u8]) -> Block {
+    let full = msg.len() - msg.len() % 16;
+    let tail = &msg[full..];
+    let mut b = [0u8; 16];
+    b[..tail.len()].copy_from_slice(tail);
+    b[tail.len()] = 0x80;
+    b
+}
+
+/// Where the padding of the last padded block starts: the number of message
+/// bytes it holds (0..=15), and whether it is a valid 10* padding (the last
+/// non-zero byte is 0x80). Constant time in the block's contents.
+pub(crate) fn unpad(last: &Block) -> (usize, Choice) {
+    let mut found = Choice::from(0);
+    let mut valid = Choice::from(0);
+    let mut pos = 0u8;
+    for j in (0..16u8).rev() {
+        let b = last[j as usize];
+        let nonzero = !b.ct_eq(&0);
+        let first = nonzero & !found;
+        pos.conditional_assign(&j, first);
+        valid |= first & b.ct_eq(&0x80);
+        found |= nonzero;
+    }
+    (pos as usize, valid)
+}
+
+/// `InputTooLong` for a length whose encoded form overflows `usize`.
+pub(crate) fn too_long(len: usize) -> Error {
+    Error::InputTooLong {
+        max: (usize::MAX / 2) as u64,
+        got: len as u64,
+    }
+}
+
+/// `len` padded and grown by `extra_blocks` blocks, in bytes; `InputTooLong`
+/// if that overflows `usize` (or exceeds `usize::MAX / 2`).
+pub(crate) fn encoded_len(len: usize, extra_blocks: usize) -> Result<usize> {
+    padded_blocks(len)
+        .checked_add(extra_blocks)
+        .and_then(|b| b.checked_mul(16))
+        .filter(|&b| b <= usize::MAX / 2)
+        .ok_or_else(|| too_long(len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pads_always() {
+        assert_eq!(padded_blocks(0), 1);
+        assert_eq!(padded_blocks(15), 1);
+        assert_eq!(padded_blocks(16), 2);
+        let mut want = [0u8; 16];
+        want[0] = 0x80;
+        assert_eq!(last_block(&[1u8; 16]), want);
+        want[0] = 7;
+        want[1] = 0x80;
+        assert_eq!(last_block(&[7u8; 17]), want);
+    }
+
+    #[test]
+    fn unpad_finds_the_marker() {
+        for n in 0..16 {
+            let msg = vec![0xffu8; n];
+            let (pos, ok) = unpad(&last_block(&msg));
+            assert_eq!((pos, bool::from(ok)), (n, true));
+        }
+        assert!(!bool::from(unpad(&[0u8; 16]).1));
+        let mut b = [0u8; 16];
+        b[3] = 0x81;
+        assert!(!bool::from(unpad(&b).1));
+        b[3] = 0x80;
+        b[9] = 0x80;
+        assert_eq!(unpad(&b).0, 9);
+    }
+
+    #[test]
+    fn encoded_lengths() {
+        assert_eq!(encoded_len(0, 2).unwrap(), 48);
+        assert_eq!(encoded_len(16, 1).unwrap(), 48);
+        assert!(encoded_len(usize::MAX, 1).is_err());
+    }
+}

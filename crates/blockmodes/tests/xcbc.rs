@@ -1,0 +1,731 @@
+//! XCBC$, XCBC, their -XOR forms and pXCBC: the shared vectors, the
+//! independent cross-check vectors, call counts, round trips, tampering,
+//! counters and hostile inputs.
+
+use blockmodes::oracle::{CallCount, Counting};
+use blockmodes::pxcbc::{PxcbcXor, PxcbcXorCtr, PxcbcXorCtrEncryptor};
+use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
+use blockmodes::xcbc::{
+    CounterState, StatefulXcbc, StatelessXcbc, Xcbc, XcbcCtr, XcbcCtrEncryptor, XcbcEncryptor,
+    XcbcXor, XcbcXorCtr, XcbcXorCtrEncryptor,
+};
+use blockmodes::{Aes128, Aes192, Aes256, Block, Error};
+use cipher::KeyInit;
+use proptest::prelude::*;
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------
+// Vectors
+
+fn load(name: &str) -> Vec<Value> {
+    let path = format!("{}/../../vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect(&path);
+    let json: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(json["scheme"], name);
+    json["vectors"].as_array().expect("vectors").clone()
+}
+
+/// The cross-check vectors of `tests/data/xcbc_ref.py` (an independent
+/// Python transcription of the spec that reproduces every shared vector):
+/// long messages, several segments, indices i >= 2.
+fn load_long(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/data/xcbc-long.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect(&path);
+    let json: Value = serde_json::from_str(&text).expect("json");
+    json["sets"][name].as_array().expect("set").clone()
+}
+
+fn hexf(v: &Value, f: &str) -> Vec<u8> {
+    hex::decode(v[f].as_str().unwrap_or_else(|| panic!("field {f}"))).expect("hex")
+}
+
+fn block(v: &Value, f: &str) -> Block {
+    hexf(v, f).try_into().expect("16 bytes")
+}
+
+fn valid(v: &Value) -> bool {
+    v["result"] != "invalid"
+}
+
+/// key || key2, or key alone (one-key form), and the AES key size.
+fn keys(v: &Value) -> (Vec<u8>, bool, usize) {
+    let k = hexf(v, "key");
+    let n = k.len();
+    match v.get("key2") {
+        Some(k2) if !k2.is_null() => ([k, hexf(v, "key2")].concat(), true, n),
+        _ => (k, false, n),
+    }
+}
+
+macro_rules! with_aes {
+    ($n:expr, $C:ident => $body:expr) => {
+        match $n {
+            16 => {
+                type $C = Aes128;
+                $body
+            }
+            24 => {
+                type $C = Aes192;
+                $body
+            }
+            32 => {
+                type $C = Aes256;
+                $body
+            }
+            n => panic!("key size {n}"),
+        }
+    };
+}
+
+fn stateless<C: KeyInit + blockmodes::oracle::BlockCipher128, const X: bool>(
+    key: &[u8],
+    two: bool,
+) -> StatelessXcbc<C, X> {
+    if two {
+        StatelessXcbc::new_from_slice(key).unwrap()
+    } else {
+        StatelessXcbc::new_from_slice_one_key(key).unwrap()
+    }
+}
+
+fn stateful<C: KeyInit + blockmodes::oracle::BlockCipher128, const X: bool>(
+    key: &[u8],
+    two: bool,
+) -> StatefulXcbc<C, X> {
+    if two {
+        StatefulXcbc::new_from_slice(key).unwrap()
+    } else {
+        StatefulXcbc::new_from_slice_one_key(key).unwrap()
+    }
+}
+
+fn run_xcbc<const X: bool>(v: &Value) {
+    let (key, two, n) = keys(v);
+    let (r0, msg, ct) = (block(v, "r0"), hexf(v, "msg"), hexf(v, "ct"));
+    with_aes!(n, C => {
+        let x = stateless::<C, X>(&key, two);
+        if valid(v) {
+            assert_eq!(x.encrypt_with_r0(&r0, &msg).unwrap(), ct, "{}", v["name"]);
+            assert_eq!(x.decrypt(&ct).unwrap(), msg, "{}", v["name"]);
+        } else {
+            assert_eq!(x.decrypt(&ct), Err(Error::Authentication), "{}", v["name"]);
+        }
+    })
+}
+
+fn run_xcbc_ctr<const X: bool>(v: &Value) {
+    let (key, two, n) = keys(v);
+    let (ctr, msg, ct) = (block(v, "ctr"), hexf(v, "msg"), hexf(v, "ct"));
+    with_aes!(n, C => {
+        let rx = stateful::<C, X>(&key, two);
+        if valid(v) {
+            assert_eq!(rx.encrypt_with_counter(&ctr, &msg).unwrap(), ct, "{}", v["name"]);
+            let mut tx = XcbcEncryptor::from_state(stateful::<C, X>(&key, two), CounterState::starting_at(&ctr));
+            assert_eq!(tx.encrypt(&msg).unwrap(), ct, "{}", v["name"]);
+            assert_eq!(rx.decrypt(&ct).unwrap(), msg, "{}", v["name"]);
+        } else {
+            assert_eq!(rx.decrypt(&ct), Err(Error::Authentication), "{}", v["name"]);
+        }
+    })
+}
+
+fn pxcbc_keys<C: KeyInit + blockmodes::oracle::BlockCipher128>(
+    key: &[u8],
+    two: bool,
+    s: usize,
+) -> PxcbcXor<C> {
+    let p = if two {
+        PxcbcXor::new_from_slice(key)
+    } else {
+        PxcbcXor::new_from_slice_one_key(key)
+    };
+    p.unwrap().with_segment_blocks(s).unwrap()
+}
+
+fn pxcbc_ctr_keys<C: KeyInit + blockmodes::oracle::BlockCipher128>(
+    key: &[u8],
+    two: bool,
+    s: usize,
+) -> PxcbcXorCtr<C> {
+    let p = if two {
+        PxcbcXorCtr::new_from_slice(key)
+    } else {
+        PxcbcXorCtr::new_from_slice_one_key(key)
+    };
+    p.unwrap().with_segment_blocks(s).unwrap()
+}
+
+fn run_pxcbc(v: &Value) {
+    let (key, two, n) = keys(v);
+    let s = v["segment_blocks"].as_u64().unwrap() as usize;
+    let (r0, msg, ct) = (block(v, "r0"), hexf(v, "msg"), hexf(v, "ct"));
+    with_aes!(n, C => {
+        let p = pxcbc_keys::<C>(&key, two, s);
+        assert_eq!(p.encrypt_with_r0(&r0, &msg).unwrap(), ct, "{}", v["name"]);
+        assert_eq!(p.decrypt(&ct).unwrap(), msg, "{}", v["name"]);
+    })
+}
+
+fn run_pxcbc_ctr(v: &Value) {
+    let (key, two, n) = keys(v);
+    let s = v["segment_blocks"].as_u64().unwrap() as usize;
+    let (ctr, msg, ct) = (block(v, "ctr"), hexf(v, "msg"), hexf(v, "ct"));
+    with_aes!(n, C => {
+        let rx = pxcbc_ctr_keys::<C>(&key, two, s);
+        assert_eq!(rx.encrypt_with_counter(&ctr, &msg).unwrap(), ct, "{}", v["name"]);
+        let mut tx = PxcbcXorCtrEncryptor::from_state(rx.clone(), CounterState::starting_at(&ctr));
+        assert_eq!(tx.encrypt(&msg).unwrap(), ct, "{}", v["name"]);
+        assert_eq!(rx.decrypt(&ct).unwrap(), msg, "{}", v["name"]);
+    })
+}
+
+#[test]
+fn shared_vectors_xcbc() {
+    load("xcbc-aes").iter().for_each(run_xcbc::<false>);
+    load("xcbc-xor-aes").iter().for_each(run_xcbc::<true>);
+    load("xcbc-ctr-aes").iter().for_each(run_xcbc_ctr::<false>);
+    load("xcbc-xor-ctr-aes")
+        .iter()
+        .for_each(run_xcbc_ctr::<true>);
+}
+
+#[test]
+fn shared_vectors_pxcbc() {
+    load("pxcbc-xor-aes").iter().for_each(run_pxcbc);
+    load("pxcbc-xor-ctr-aes").iter().for_each(run_pxcbc_ctr);
+}
+
+#[test]
+fn shared_vectors_include_both_key_forms_and_tampering() {
+    let v = load("xcbc-xor-aes");
+    assert!(v.iter().any(|v| v.get("key2").is_none()));
+    assert!(v.iter().any(|v| v.get("key2").is_some()));
+    assert!(v.iter().any(|v| !valid(v)));
+}
+
+#[test]
+fn long_cross_check_vectors() {
+    load_long("xcbc-aes").iter().for_each(run_xcbc::<false>);
+    load_long("xcbc-xor-aes").iter().for_each(run_xcbc::<true>);
+    load_long("xcbc-ctr-aes")
+        .iter()
+        .for_each(run_xcbc_ctr::<false>);
+    load_long("xcbc-xor-ctr-aes")
+        .iter()
+        .for_each(run_xcbc_ctr::<true>);
+    load_long("pxcbc-xor-aes").iter().for_each(run_pxcbc);
+    load_long("pxcbc-xor-ctr-aes")
+        .iter()
+        .for_each(run_pxcbc_ctr);
+}
+
+// ---------------------------------------------------------------------------
+// Block-cipher call counts
+
+fn counting(key: u8) -> (Counting<Aes128>, CallCount) {
+    Counting::new(Aes128::new(&[key; 16].into()))
+}
+
+#[test]
+fn xcbc_xor_costs_n_plus_3_calls() {
+    for len in [0usize, 1, 15, 16, 17, 100, 1000] {
+        let n = len as u64 / 16 + 1; // padded blocks
+        let msg = vec![0x33u8; len];
+        // two keys: y0 = f(r0), z0 = f'(r0), n blocks, the check block
+        let ((f, cf), (fp, cfp)) = (counting(1), counting(2));
+        let x = XcbcXor::from_ciphers(f, fp);
+        let ct = x.encrypt_with_r0(&[7; 16], &msg).unwrap();
+        assert_eq!(cf.get() + cfp.get(), n + 3, "encrypt, {len} bytes");
+        assert_eq!(cfp.get(), 1, "f' is used once, for z0");
+        cf.reset();
+        cfp.reset();
+        assert_eq!(x.decrypt(&ct).unwrap(), msg);
+        assert_eq!(cf.get() + cfp.get(), n + 3, "decrypt, {len} bytes");
+        // one key: z0 = f(r0 + 1)
+        let (f, cf) = counting(1);
+        let x = XcbcXor::from_cipher_one_key(f);
+        let ct = x.encrypt_with_r0(&[7; 16], &msg).unwrap();
+        assert_eq!(cf.get(), n + 3);
+        cf.reset();
+        x.decrypt(&ct).unwrap();
+        assert_eq!(cf.get(), n + 3);
+        // without the check block: n + 2
+        let ((f, cf), (fp, cfp)) = (counting(1), counting(2));
+        Xcbc::from_ciphers(f, fp)
+            .encrypt_with_r0(&[7; 16], &msg)
+            .unwrap();
+        assert_eq!(cf.get() + cfp.get(), n + 2);
+        // stateful: r0 = f(ctr), z0, n blocks, check
+        let ((f, cf), (fp, cfp)) = (counting(1), counting(2));
+        XcbcXorCtr::from_ciphers(f, fp)
+            .encrypt_with_counter(&[0; 16], &msg)
+            .unwrap();
+        assert_eq!(cf.get() + cfp.get(), n + 3);
+    }
+}
+
+#[test]
+fn pxcbc_costs_one_call_per_block_plus_two_per_segment() {
+    for (len, s) in [
+        (0usize, 1usize),
+        (100, 2),
+        (1000, 7),
+        (5000, 64),
+        (3000, 1024),
+    ] {
+        let blocks = len / 16 + 2; // N: length block + padded message
+        let segments = blocks.div_ceil(s);
+        let ((f, cf), (fp, cfp)) = (counting(1), counting(2));
+        let p = PxcbcXor::from_ciphers(f, fp)
+            .with_segment_blocks(s)
+            .unwrap();
+        let msg = vec![1u8; len];
+        let ct = p.encrypt_with_r0(&[9; 16], &msg).unwrap();
+        // y0, then per segment z0 and the check block, and every block once
+        let want = (1 + blocks + 2 * segments) as u64;
+        assert_eq!(cf.get() + cfp.get(), want, "{len} bytes, S = {s}");
+        assert_eq!(cfp.get(), segments as u64);
+        cf.reset();
+        cfp.reset();
+        assert_eq!(p.decrypt(&ct).unwrap(), msg);
+        assert_eq!(cf.get() + cfp.get(), want);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Round trips
+
+fn key32(seed: u8) -> [u8; 32] {
+    core::array::from_fn(|i| seed.wrapping_mul(31).wrapping_add(i as u8))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn xcbc_round_trips(msg in proptest::collection::vec(any::<u8>(), 0..600), seed: u8, one_key: bool) {
+        let key = key32(seed);
+        let (x, plain): (XcbcXor<Aes128>, Xcbc<Aes128>) = if one_key {
+            (XcbcXor::new_from_slice_one_key(&key[..16]).unwrap(), Xcbc::new_from_slice_one_key(&key[..16]).unwrap())
+        } else {
+            (XcbcXor::new_from_slice(&key).unwrap(), Xcbc::new_from_slice(&key).unwrap())
+        };
+        let ct = x.encrypt(&msg).unwrap();
+        prop_assert_eq!(ct.len(), x.ciphertext_len(msg.len()).unwrap());
+        prop_assert_eq!(x.decrypt(&ct).unwrap(), msg.clone());
+        let ct = plain.encrypt(&msg).unwrap();
+        prop_assert_eq!(plain.decrypt(&ct).unwrap(), msg.clone());
+        let mut tx = XcbcXorCtrEncryptor::<Aes128>::new_from_slice(&key).unwrap();
+        let ct = tx.encrypt(&msg).unwrap();
+        prop_assert_eq!(tx.receiver().decrypt(&ct).unwrap(), msg.clone());
+        let mut tx = XcbcCtrEncryptor::<Aes128>::new_from_slice(&key).unwrap();
+        let ct = tx.encrypt(&msg).unwrap();
+        prop_assert_eq!(tx.receiver().decrypt(&ct).unwrap(), msg);
+    }
+
+    #[test]
+    fn pxcbc_round_trips(msg in proptest::collection::vec(any::<u8>(), 0..2000), s in 1usize..80, seed: u8, one_key: bool) {
+        let key = key32(seed);
+        let p = if one_key {
+            PxcbcXor::<Aes128>::new_from_slice_one_key(&key[..16])
+        } else {
+            PxcbcXor::<Aes128>::new_from_slice(&key)
+        }.unwrap().with_segment_blocks(s).unwrap();
+        let ct = p.encrypt(&msg).unwrap();
+        prop_assert_eq!(ct.len(), p.ciphertext_len(msg.len()).unwrap());
+        prop_assert_eq!(p.decrypt(&ct).unwrap(), msg.clone());
+        let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
+        let mut tx = PxcbcXorCtrEncryptor::new(rx.clone());
+        let ct = tx.encrypt(&msg).unwrap();
+        prop_assert_eq!(rx.decrypt(&ct).unwrap(), msg);
+    }
+
+    /// The serial encryption and the parallel decryption are each other's
+    /// inverse also at the backend's batch boundaries (63, 64, 65 blocks ...).
+    #[test]
+    fn batch_boundaries(blocks in 60usize..140, tail in 0usize..16) {
+        let x = XcbcXor::<Aes128>::new_from_slice(&key32(1)).unwrap();
+        let msg: Vec<u8> = (0..blocks * 16 + tail).map(|i| i as u8).collect();
+        prop_assert_eq!(x.decrypt(&x.encrypt(&msg).unwrap()).unwrap(), msg);
+    }
+}
+
+#[test]
+fn large_messages_round_trip_on_several_threads() {
+    // Above the rayon threshold, with segment ranges per thread.
+    let msg: Vec<u8> = (0..700_000u32).map(|i| (i * 7) as u8).collect();
+    for s in [1usize, 5, 64, 1024] {
+        let p = PxcbcXor::<Aes128>::new_from_slice(&key32(4))
+            .unwrap()
+            .with_segment_blocks(s)
+            .unwrap();
+        let ct = p.encrypt_with_r0(&[3; 16], &msg).unwrap();
+        assert_eq!(p.decrypt(&ct).unwrap(), msg, "S = {s}");
+        // the same as one thread: compare with an unthreaded pool
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let ct1 = pool.install(|| p.encrypt_with_r0(&[3; 16], &msg).unwrap());
+        assert_eq!(ct, ct1, "S = {s}");
+        let mut bad = ct.clone();
+        let k = bad.len() / 2;
+        bad[k] ^= 4;
+        assert_eq!(p.decrypt(&bad), Err(Error::Authentication));
+    }
+    let x = XcbcXor::<Aes128>::new_from_slice(&key32(4)).unwrap();
+    assert_eq!(x.decrypt(&x.encrypt(&msg).unwrap()).unwrap(), msg);
+}
+
+#[test]
+fn encryption_is_randomized() {
+    let x = XcbcXor::<Aes128>::new_from_slice(&key32(2)).unwrap();
+    let a = x.encrypt(b"same message").unwrap();
+    let b = x.encrypt(b"same message").unwrap();
+    assert_ne!(a[..16], b[..16], "y0 differs: fresh r0");
+    assert_ne!(a, b);
+    let p = PxcbcXor::<Aes128>::new_from_slice(&key32(2)).unwrap();
+    assert_ne!(p.encrypt(b"m").unwrap(), p.encrypt(b"m").unwrap());
+}
+
+#[test]
+fn key_forms_are_distinct_and_keys_checked() {
+    let key = key32(3);
+    let two = XcbcXor::<Aes128>::new_from_slice(&key).unwrap();
+    let one = XcbcXor::<Aes128>::new_from_slice_one_key(&key[..16]).unwrap();
+    assert!(two.is_two_key() && !one.is_two_key());
+    let a = two.encrypt_with_r0(&[1; 16], b"x").unwrap();
+    let b = one.encrypt_with_r0(&[1; 16], b"x").unwrap();
+    assert_eq!(a[..16], b[..16], "same f, same y0");
+    assert_ne!(a, b, "z0 = f'(r0) vs f(r0 + 1)");
+    assert_eq!(one.decrypt(&a), Err(Error::Authentication));
+    for bad in [0usize, 16, 31, 33, 48] {
+        assert!(matches!(
+            XcbcXor::<Aes128>::new_from_slice(&vec![0; bad]),
+            Err(Error::InvalidKeyLength { .. })
+        ));
+    }
+    assert!(XcbcXor::<Aes192>::new_from_slice(&[0; 48]).is_ok());
+    assert!(XcbcXor::<Aes256>::new_from_slice(&[0; 64]).is_ok());
+    assert!(XcbcXor::<Aes128>::new_from_slice_one_key(&[0; 32]).is_err());
+    assert!(
+        PxcbcXor::<Aes128>::new_from_slice(&[0; 32])
+            .unwrap()
+            .with_segment_blocks(0)
+            .is_err()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Tampering: the -XOR modes reject every modification
+
+/// Decrypt into a buffer full of 0xaa: on rejection it must come back wiped.
+fn rejects(decrypt_into: impl Fn(&[u8], &mut [u8]) -> blockmodes::Result<usize>, ct: &[u8]) {
+    let mut out = vec![0xaau8; ct.len() + 16];
+    let res = decrypt_into(ct, &mut out);
+    assert!(
+        res.is_err(),
+        "accepted a modified ciphertext of {} bytes",
+        ct.len()
+    );
+    // Wiped (0) or untouched (0xaa): no plaintext byte (the messages here
+    // never contain 0x00 or 0xaa) is left behind.
+    assert!(out.iter().all(|&b| b == 0 || b == 0xaa), "output not wiped");
+}
+
+/// A `decrypt_into` under test.
+type DecryptInto<'a> = &'a dyn Fn(&[u8], &mut [u8]) -> blockmodes::Result<usize>;
+
+fn tamper_suite(ct: &[u8], decrypt_into: DecryptInto) {
+    let blocks = ct.len() / 16;
+    // every single-bit flip
+    for bit in 0..ct.len() * 8 {
+        let mut c = ct.to_vec();
+        c[bit / 8] ^= 1 << (bit % 8);
+        rejects(decrypt_into, &c);
+    }
+    // swap two blocks
+    for i in 0..blocks {
+        for j in i + 1..blocks {
+            let mut c = ct.to_vec();
+            let (a, b) = c.split_at_mut(16 * j);
+            a[16 * i..16 * i + 16].swap_with_slice(&mut b[..16]);
+            if c != ct {
+                rejects(decrypt_into, &c);
+            }
+        }
+    }
+    // drop any block, truncate
+    for i in 0..blocks {
+        let mut c = ct.to_vec();
+        c.drain(16 * i..16 * i + 16);
+        rejects(decrypt_into, &c);
+        rejects(decrypt_into, &ct[..16 * i]);
+    }
+    // duplicate any block, append a block
+    for i in 0..blocks {
+        let mut c = ct.to_vec();
+        let b: Vec<u8> = ct[16 * i..16 * i + 16].to_vec();
+        c.splice(16 * i..16 * i, b.clone());
+        rejects(decrypt_into, &c);
+        let mut c = ct.to_vec();
+        c.extend_from_slice(&b);
+        rejects(decrypt_into, &c);
+    }
+    let mut c = ct.to_vec();
+    c.extend_from_slice(&[0u8; 16]);
+    rejects(decrypt_into, &c);
+    // odd lengths
+    rejects(decrypt_into, &ct[..ct.len() - 1]);
+}
+
+#[test]
+fn xcbc_xor_rejects_tampering() {
+    let x = XcbcXor::<Aes128>::new_from_slice(&key32(5)).unwrap();
+    for len in [0usize, 5, 16, 40] {
+        let ct = x.encrypt(&vec![0x5a; len]).unwrap();
+        tamper_suite(&ct, &|c, o| x.decrypt_into(c, o));
+    }
+    let rx = XcbcXorCtr::<Aes128>::new_from_slice(&key32(5)).unwrap();
+    let ct = XcbcXorCtrEncryptor::new(rx.clone())
+        .encrypt(&[1u8; 40])
+        .unwrap();
+    tamper_suite(&ct, &|c, o| rx.decrypt_into(c, o));
+}
+
+#[test]
+fn xcbc_xor_rejects_splicing_messages() {
+    let x = XcbcXor::<Aes128>::new_from_slice(&key32(6)).unwrap();
+    let a = x.encrypt(&[1u8; 64]).unwrap();
+    let b = x.encrypt(&[2u8; 64]).unwrap();
+    for i in 1..a.len() / 16 {
+        let mut c = a.clone();
+        c[16 * i..16 * i + 16].copy_from_slice(&b[16 * i..16 * i + 16]);
+        rejects(|c, o| x.decrypt_into(c, o), &c);
+    }
+    let mut c = a[..48].to_vec();
+    c.extend_from_slice(&b[48..]);
+    rejects(|c, o| x.decrypt_into(c, o), &c);
+}
+
+#[test]
+fn pxcbc_rejects_tampering() {
+    let p = PxcbcXor::<Aes128>::new_from_slice(&key32(7))
+        .unwrap()
+        .with_segment_blocks(2)
+        .unwrap();
+    for len in [0usize, 20, 50] {
+        let ct = p.encrypt(&vec![0x11; len]).unwrap();
+        tamper_suite(&ct, &|c, o| p.decrypt_into(c, o));
+    }
+}
+
+#[test]
+fn pxcbc_rejects_segment_surgery() {
+    let s = 3usize;
+    let p = PxcbcXor::<Aes128>::new_from_slice(&key32(8))
+        .unwrap()
+        .with_segment_blocks(s)
+        .unwrap();
+    // 1 + 9 = 10 plaintext blocks: segments of 3, 3, 3, 1 (+ check blocks)
+    let msg: Vec<u8> = (0..140u8).collect();
+    let ct = p.encrypt(&msg).unwrap();
+    let seg = 16 * (s + 1);
+    let segs: Vec<&[u8]> = ct[16..].chunks(seg).collect();
+    assert_eq!(segs.len(), 4);
+    let assemble = |order: &[usize]| {
+        let mut c = ct[..16].to_vec();
+        for &i in order {
+            c.extend_from_slice(segs[i]);
+        }
+        c
+    };
+    for order in [
+        &[1, 0, 2, 3][..], // reorder
+        &[0, 2, 1, 3],
+        &[0, 1, 2],       // drop the last segment
+        &[0, 1, 3],       // drop a middle one
+        &[1, 2, 3],       // drop the first (with the length block)
+        &[0, 0, 1, 2, 3], // duplicate
+        &[0, 1, 1, 2, 3],
+        &[0, 1, 2, 2, 3],
+        &[0, 1, 2],
+        &[0, 1, 2, 3, 3],
+    ] {
+        rejects(|c, o| p.decrypt_into(c, o), &assemble(order));
+    }
+    assert_eq!(p.decrypt(&assemble(&[0, 1, 2, 3])).unwrap(), msg);
+    // a full segment from another message under the same key
+    let other = p.encrypt(&msg).unwrap();
+    let mut c = ct.clone();
+    c[16 + seg..16 + 2 * seg].copy_from_slice(&other[16 + seg..16 + 2 * seg]);
+    rejects(|c, o| p.decrypt_into(c, o), &c);
+    // truncating whole segments of a message whose segments are all full
+    let msg = vec![9u8; 16 * (2 * s - 2)]; // 1 + (2s - 1) = 2s blocks: two full segments
+    let ct = p.encrypt(&msg).unwrap();
+    rejects(|c, o| p.decrypt_into(c, o), &ct[..16 + seg]);
+    // decrypting with another S
+    let q = p.clone().with_segment_blocks(s + 1).unwrap();
+    assert!(q.decrypt(&ct).is_err());
+}
+
+#[test]
+fn privacy_only_modes_are_documented_as_such() {
+    // XCBC$ without the check block: a modified ciphertext may decrypt
+    // without error (no integrity). Find one within a few tries.
+    let x = Xcbc::<Aes128>::new_from_slice(&key32(9)).unwrap();
+    let ct = x.encrypt(&[0u8; 32]).unwrap();
+    let accepted = (0..=255u8).any(|b| {
+        let mut c = ct.clone();
+        c[20] ^= 1; // garble block 1: blocks 1, 2 change, the padding block stays
+        c[17] = b;
+        x.decrypt(&c).is_ok()
+    });
+    assert!(
+        accepted,
+        "XCBC$ accepts modified ciphertexts: it gives no integrity"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Stateful counters
+
+#[test]
+fn stateful_counter_sequence_export_import() {
+    let rx = XcbcXorCtr::<Aes128>::new_from_slice(&key32(10)).unwrap();
+    let mut tx = XcbcXorCtrEncryptor::new(rx.clone());
+    let first = tx.encrypt(b"a").unwrap();
+    assert_eq!(first[..16], [0xff; 16]);
+    let saved = tx.counter_state().to_bytes();
+    let second = tx.encrypt(b"b").unwrap();
+    assert_eq!(second[..16], [0; 16]);
+    // resuming from the saved state continues the sequence
+    let mut tx2 =
+        XcbcXorCtrEncryptor::from_state(rx.clone(), CounterState::from_bytes(&saved).unwrap());
+    assert_eq!(
+        tx2.encrypt(b"b").unwrap(),
+        second,
+        "same counter, same ciphertext: never do this"
+    );
+    let mut one = [0u8; 16];
+    one[15] = 1;
+    assert_eq!(tx.encrypt(b"c").unwrap()[..16], one);
+    // pXCBC advances by L
+    let prx = PxcbcXorCtr::<Aes128>::new_from_slice(&key32(10))
+        .unwrap()
+        .with_segment_blocks(4)
+        .unwrap();
+    let mut ptx = PxcbcXorCtrEncryptor::new(prx);
+    ptx.encrypt(&[0u8; 100]).unwrap(); // 1 + 7 blocks: L = 2
+    let mut want = [0u8; 16];
+    want[15] = 1;
+    assert_eq!(ptx.counter_state().next_counter(), Some(want));
+}
+
+#[test]
+fn stateful_counter_exhaustion() {
+    // The last counter value before returning to the initial -1 is 2^128 - 2.
+    let mut state = vec![0xffu8; 32];
+    state[31] = 0xfe;
+    state.push(0);
+    let last = CounterState::from_bytes(&state).unwrap();
+    let rx = XcbcXorCtr::<Aes128>::new_from_slice(&key32(11)).unwrap();
+    let mut tx = XcbcXorCtrEncryptor::from_state(rx.clone(), last);
+    let ct = tx.encrypt(b"last one").unwrap();
+    assert_eq!(rx.decrypt(&ct).unwrap(), b"last one");
+    assert!(tx.counter_state().is_exhausted());
+    assert_eq!(tx.encrypt(b"one more"), Err(Error::CounterExhausted));
+    let mut buf = [0u8; 64];
+    assert_eq!(
+        tx.encrypt_into(b"x", &mut buf),
+        Err(Error::CounterExhausted)
+    );
+    let mut t2 =
+        XcbcCtrEncryptor::from_state(XcbcCtr::<Aes128>::new_from_slice(&key32(11)).unwrap(), last);
+    t2.encrypt(b"").unwrap();
+    assert_eq!(t2.encrypt(b""), Err(Error::CounterExhausted));
+    // pXCBC needs L values: refuses without consuming any
+    let prx = PxcbcXorCtr::<Aes128>::new_from_slice(&key32(11))
+        .unwrap()
+        .with_segment_blocks(1)
+        .unwrap();
+    let mut ptx = PxcbcXorCtrEncryptor::from_state(prx, last);
+    assert_eq!(ptx.encrypt(b""), Err(Error::CounterExhausted)); // L = 2 > 1 left
+    assert_eq!(ptx.counter_state(), last);
+    // errors other than exhaustion do not consume a counter value
+    let mut tx = XcbcXorCtrEncryptor::new(rx);
+    let mut small = [0u8; 10];
+    assert!(tx.encrypt_into(b"x", &mut small).is_err());
+    assert_eq!(tx.counter_state().next_counter(), Some([0xff; 16]));
+}
+
+// ---------------------------------------------------------------------------
+// No panics on any input
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn hostile_ciphertexts_never_panic(ct in proptest::collection::vec(any::<u8>(), 0..300), s in 1usize..6, out_len in 0usize..320) {
+        let key = key32(12);
+        let mut out = vec![0u8; out_len];
+        let x = XcbcXor::<Aes128>::new_from_slice(&key).unwrap();
+        let _ = x.decrypt(&ct);
+        let _ = x.decrypt_into(&ct, &mut out);
+        let p = Xcbc::<Aes128>::new_from_slice(&key).unwrap();
+        let _ = p.decrypt(&ct);
+        let _ = p.decrypt_into(&ct, &mut out);
+        let r = XcbcXorCtr::<Aes128>::new_from_slice(&key).unwrap();
+        let _ = r.decrypt(&ct);
+        let r = XcbcCtr::<Aes128>::new_from_slice(&key).unwrap();
+        let _ = r.decrypt_into(&ct, &mut out);
+        let q = PxcbcXor::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
+        let _ = q.decrypt(&ct);
+        let _ = q.decrypt_into(&ct, &mut out);
+        let q = PxcbcXorCtr::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
+        let _ = q.decrypt(&ct);
+        let _ = CounterState::from_bytes(&ct);
+        let _ = XcbcXor::<Aes128>::new_from_slice(&ct);
+        let _ = XcbcXor::<Aes128>::new_from_slice_one_key(&ct);
+        let _ = x.encrypt_into(&ct, &mut out);
+    }
+
+    #[test]
+    fn block_aligned_garbage_is_rejected(blocks in 3usize..20, seed: u64) {
+        let x = XcbcXor::<Aes128>::new_from_slice(&key32(13)).unwrap();
+        let ct: Vec<u8> = (0..16 * blocks).map(|i| (seed.wrapping_mul(i as u64 + 1) >> 7) as u8).collect();
+        prop_assert_eq!(x.decrypt(&ct), Err(Error::Authentication));
+        let p = PxcbcXor::<Aes128>::new_from_slice(&key32(13)).unwrap().with_segment_blocks(2).unwrap();
+        prop_assert!(p.decrypt(&ct).is_err());
+    }
+}
+
+#[test]
+fn short_and_misaligned_inputs_get_typed_errors() {
+    let x = XcbcXor::<Aes128>::new_from_slice(&key32(14)).unwrap();
+    assert_eq!(
+        x.decrypt(&[0; 32]),
+        Err(Error::CiphertextTooShort { min: 48, got: 32 })
+    );
+    assert!(matches!(x.decrypt(&[0; 47]), Err(Error::InvalidLength(_))));
+    let mut out = [0u8; 15];
+    let ct = x.encrypt(b"abc").unwrap();
+    assert!(matches!(
+        x.decrypt_into(&ct, &mut out),
+        Err(Error::InvalidLength(_))
+    ));
+    assert!(matches!(
+        x.encrypt_into(b"abc", &mut out),
+        Err(Error::InvalidLength(_))
+    ));
+    let plain = Xcbc::<Aes128>::new_from_slice(&key32(14)).unwrap();
+    assert_eq!(
+        plain.decrypt(&[0; 16]),
+        Err(Error::CiphertextTooShort { min: 32, got: 16 })
+    );
+    let p = PxcbcXor::<Aes128>::new_from_slice(&key32(14)).unwrap();
+    assert!(matches!(
+        p.decrypt(&[0; 48]),
+        Err(Error::CiphertextTooShort { .. })
+    ));
+}

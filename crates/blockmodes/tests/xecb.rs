@@ -1,0 +1,360 @@
+//! XECB$-MAC and XECB-MAC: vectors, call counts, streaming, incremental
+//! replace, out-of-order verification, parallel signing, counters, hostile
+//! inputs.
+
+use blockmodes::oracle::Counting;
+use blockmodes::xcbc::CounterState;
+use blockmodes::xecb::hazmat::{SignWithCounter, SignWithR0};
+use blockmodes::xecb::{TAG_LEN, XecbMac, XecbMacCtr, XecbMacCtrSigner};
+use blockmodes::{Aes128, Aes192, Aes256, Block, Error};
+use cipher::KeyInit;
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn load(name: &str) -> Vec<Value> {
+    let path = format!("{}/../../vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect(&path);
+    let json: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(json["scheme"], name);
+    json["vectors"].as_array().expect("vectors").clone()
+}
+
+/// Cross-check vectors from `tests/data/xcbc_ref.py` (independent Python
+/// reference that reproduces every shared vector): many blocks, i >= 2.
+fn load_long(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/data/xcbc-long.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect(&path);
+    let json: Value = serde_json::from_str(&text).expect("json");
+    json["sets"][name].as_array().expect("set").clone()
+}
+
+fn hexf(v: &Value, f: &str) -> Vec<u8> {
+    hex::decode(v[f].as_str().unwrap_or_else(|| panic!("field {f}"))).expect("hex")
+}
+
+fn block(v: &Value, f: &str) -> Block {
+    hexf(v, f).try_into().expect("16 bytes")
+}
+
+macro_rules! with_aes {
+    ($n:expr, $C:ident => $body:expr) => {
+        match $n {
+            16 => {
+                type $C = Aes128;
+                $body
+            }
+            24 => {
+                type $C = Aes192;
+                $body
+            }
+            32 => {
+                type $C = Aes256;
+                $body
+            }
+            n => panic!("key size {n}"),
+        }
+    };
+}
+
+fn run_xecb(v: &Value) {
+    let key = hexf(v, "key");
+    let (r0, msg, tag) = (block(v, "r0"), hexf(v, "msg"), hexf(v, "tag"));
+    let ok = v["result"] != "invalid";
+    with_aes!(key.len(), C => {
+        let mac = XecbMac::<C>::new_from_slice(&key).unwrap();
+        if ok {
+            assert_eq!(mac.sign_with_r0(&r0, &msg)[..], tag[..], "{}", v["name"]);
+            mac.verify(&msg, &tag).unwrap();
+            mac.verify_par(&msg, &tag).unwrap();
+        } else {
+            assert_eq!(mac.verify(&msg, &tag), Err(Error::Authentication), "{}", v["name"]);
+        }
+    })
+}
+
+fn run_xecb_ctr(v: &Value) {
+    let key = hexf(v, "key");
+    let (ctr, msg, tag) = (block(v, "ctr"), hexf(v, "msg"), hexf(v, "tag"));
+    let ok = v["result"] != "invalid";
+    with_aes!(key.len(), C => {
+        let keys = XecbMacCtr::<C>::new_from_slice(&key).unwrap();
+        if ok {
+            assert_eq!(keys.sign_with_counter(&ctr, &msg)[..], tag[..], "{}", v["name"]);
+            let mut s = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+            assert_eq!(s.sign(&msg).unwrap()[..], tag[..]);
+            keys.verify(&msg, &tag).unwrap();
+        } else {
+            assert_eq!(keys.verify(&msg, &tag), Err(Error::Authentication), "{}", v["name"]);
+        }
+    })
+}
+
+#[test]
+fn shared_vectors() {
+    load("xecb-mac-aes").iter().for_each(run_xecb);
+    load("xecb-mac-ctr-aes").iter().for_each(run_xecb_ctr);
+}
+
+#[test]
+fn long_cross_check_vectors() {
+    load_long("xecb-mac-aes").iter().for_each(run_xecb);
+    load_long("xecb-mac-ctr-aes").iter().for_each(run_xecb_ctr);
+}
+
+#[test]
+fn one_call_per_padded_block_plus_r0() {
+    for len in [0usize, 1, 16, 31, 64, 1000] {
+        let n = len as u64 / 16 + 1;
+        let (f, count) = Counting::new(Aes128::new(&[1; 16].into()));
+        let mac = XecbMac::from_cipher(f);
+        let msg = vec![2u8; len];
+        let tag = mac.sign_with_r0(&[5; 16], &msg);
+        assert_eq!(count.get(), n + 1, "y0 = f(r0) and one call per block");
+        count.reset();
+        mac.verify(&msg, &tag).unwrap();
+        assert_eq!(count.get(), n + 1, "r0 = f^-1(y0) and one call per block");
+        count.reset();
+        mac.replace_block(&tag, len.max(16), 1, &[0; 16], &[1; 16])
+            .ok();
+        assert!(count.get() <= 3, "incremental replace: r0 and two calls");
+    }
+}
+
+fn key(seed: u8) -> [u8; 16] {
+    core::array::from_fn(|i| seed.wrapping_mul(17).wrapping_add(i as u8))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_split_gives_the_same_tag(msg in proptest::collection::vec(any::<u8>(), 0..700), cuts in proptest::collection::vec(0usize..700, 0..6), ctr: [u8; 16]) {
+        let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(1)).unwrap();
+        let want = keys.sign_with_counter(&ctr, &msg);
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(msg.len())).collect();
+        cuts.sort();
+        let mut signer = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        let mut s = signer.signer().unwrap();
+        let mut v = keys.verifier(&want).unwrap();
+        let mut at = 0;
+        for c in cuts.iter().copied().chain([msg.len()]) {
+            s.update(&msg[at..c]);
+            v.update(&msg[at..c]);
+            at = c;
+        }
+        prop_assert_eq!(s.finalize(), want);
+        prop_assert!(v.verify().is_ok());
+        // and the stateless mode's verifier, on a random-r0 tag
+        let mac = XecbMac::<Aes128>::new_from_slice(&key(1)).unwrap();
+        let tag = mac.sign(&msg).unwrap();
+        let mut v = mac.verifier(&tag).unwrap();
+        let mut at = 0;
+        for c in cuts.iter().copied().chain([msg.len()]) {
+            v.update_par(&msg[at..c]);
+            at = c;
+        }
+        prop_assert!(v.verify().is_ok());
+    }
+
+    #[test]
+    fn incremental_replace_equals_recomputation(blocks in 1usize..40, tail in 0usize..16, pick: usize, new: [u8; 16], r0: [u8; 16]) {
+        let mac = XecbMac::<Aes128>::new_from_slice(&key(2)).unwrap();
+        let mut msg: Vec<u8> = (0..blocks * 16 + tail).map(|i| (i * 3) as u8).collect();
+        let tag = mac.sign_with_r0(&r0, &msg);
+        let i = pick % blocks; // 0-based whole block
+        let old: Block = msg[16 * i..16 * i + 16].try_into().unwrap();
+        let updated = mac.replace_block(&tag, msg.len(), i as u64 + 1, &old, &new).unwrap();
+        msg[16 * i..16 * i + 16].copy_from_slice(&new);
+        prop_assert_eq!(updated, mac.sign_with_r0(&r0, &msg));
+        prop_assert!(mac.verify(&msg, &updated).is_ok());
+        // the stateful mode the same way
+        let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(2)).unwrap();
+        let t = keys.sign_with_counter(&r0, &msg);
+        let back = keys.replace_block(&t, msg.len(), i as u64 + 1, &new, &old).unwrap();
+        msg[16 * i..16 * i + 16].copy_from_slice(&old);
+        prop_assert_eq!(back, keys.sign_with_counter(&r0, &msg));
+    }
+
+    #[test]
+    fn out_of_order_equals_in_order(len in 0usize..500, seed: u64) {
+        let mac = XecbMac::<Aes128>::new_from_slice(&key(3)).unwrap();
+        let msg: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(seed | 1) as u8).collect();
+        let tag = mac.sign(&msg).unwrap();
+        let n = len / 16 + 1;
+        // a permutation of 1..=n from the seed
+        let mut order: Vec<usize> = (1..=n).collect();
+        let mut x = seed;
+        for k in (1..order.len()).rev() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            order.swap(k, (x >> 33) as usize % (k + 1));
+        }
+        let mut v = mac.out_of_order(&tag, len).unwrap();
+        for &i in &order {
+            let start = 16 * (i - 1);
+            let end = (16 * i).min(len);
+            v.add_block(i as u64, &msg[start..end]).unwrap();
+        }
+        prop_assert!(v.verify().is_ok());
+        // with a wrong block somewhere, the same order fails
+        if len > 0 {
+            let mut bad = msg.clone();
+            bad[(seed as usize) % len] ^= 1;
+            let mut v = mac.out_of_order(&tag, len).unwrap();
+            for &i in &order {
+                v.add_block(i as u64, &bad[16 * (i - 1)..(16 * i).min(len)]).unwrap();
+            }
+            prop_assert_eq!(v.verify(), Err(Error::Authentication));
+        }
+    }
+}
+
+#[test]
+fn out_of_order_refuses_duplicates_and_gaps() {
+    let mac = XecbMac::<Aes128>::new_from_slice(&key(4)).unwrap();
+    let msg = [6u8; 48]; // blocks 1..=3 and the padding block 4
+    let tag = mac.sign(&msg).unwrap();
+    // a duplicated block would cancel out of w: refused
+    let mut v = mac.out_of_order(&tag, 48).unwrap();
+    v.add_block(1, &msg[..16]).unwrap();
+    assert!(matches!(
+        v.add_block(1, &msg[..16]),
+        Err(Error::InvalidParameter(_))
+    ));
+    assert!(matches!(
+        v.add_range(1, &msg[..32]),
+        Err(Error::InvalidParameter(_))
+    ));
+    v.add_range(2, &msg[16..]).unwrap(); // 2, 3 and the padding block
+    assert_eq!(v.missing(), 0);
+    v.verify().unwrap();
+    // missing blocks
+    let mut v = mac.out_of_order(&tag, 48).unwrap();
+    v.add_block(2, &msg[16..32]).unwrap();
+    v.add_block(4, &[]).unwrap();
+    assert_eq!(v.missing(), 2);
+    assert!(v.verify().is_err());
+    // bad indices and lengths
+    let mut v = mac.out_of_order(&tag, 48).unwrap();
+    assert!(v.add_block(0, &msg[..16]).is_err());
+    assert!(v.add_block(5, &[]).is_err());
+    assert!(v.add_block(4, &[0]).is_err());
+    assert!(v.add_block(2, &msg[..15]).is_err());
+    assert!(v.add_range(3, &msg[..20]).is_err()); // beyond the end
+    assert!(v.add_range(1, &msg[..20]).is_err()); // not on a boundary
+    assert_eq!(v.missing(), 4);
+    // a replayed block in place of another
+    let mut v = mac.out_of_order(&tag, 48).unwrap();
+    v.add_range(1, &msg).unwrap();
+    v.verify().unwrap();
+}
+
+#[test]
+fn replace_block_refuses_the_padding_block() {
+    let mac = XecbMac::<Aes128>::new_from_slice(&key(5)).unwrap();
+    let tag = mac.sign(&[0u8; 40]).unwrap();
+    assert!(mac.replace_block(&tag, 40, 2, &[0; 16], &[1; 16]).is_ok());
+    assert!(mac.replace_block(&tag, 40, 3, &[0; 16], &[1; 16]).is_err()); // holds padding
+    assert!(mac.replace_block(&tag, 40, 0, &[0; 16], &[1; 16]).is_err());
+    assert!(
+        mac.replace_block(&tag[..31], 40, 1, &[0; 16], &[1; 16])
+            .is_err()
+    );
+}
+
+#[test]
+fn parallel_signing_matches_serial() {
+    let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(6)).unwrap();
+    for len in [0usize, 100, 131_071, 131_072, 700_001] {
+        let msg: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let ctr = [0x42; 16];
+        let serial = keys.sign_with_counter(&ctr, &msg);
+        let mut s = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        assert_eq!(s.sign_par(&msg).unwrap(), serial, "{len} bytes");
+        keys.verify_par(&msg, &serial).unwrap();
+        let mut s = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        let mut st = s.signer().unwrap();
+        for chunk in msg.chunks(200_003) {
+            st.update_par(chunk);
+        }
+        assert_eq!(st.finalize(), serial);
+    }
+    let mac = XecbMac::<Aes128>::new_from_slice(&key(6)).unwrap();
+    let big = vec![1u8; 500_000];
+    let tag = mac.sign_par(&big).unwrap();
+    mac.verify(&big, &tag).unwrap();
+}
+
+#[test]
+fn tags_reject_modification() {
+    let mac = XecbMac::<Aes128>::new_from_slice(&key(7)).unwrap();
+    let msg = [3u8; 50];
+    let tag = mac.sign(&msg).unwrap();
+    for bit in 0..TAG_LEN * 8 {
+        let mut t = tag;
+        t[bit / 8] ^= 1 << (bit % 8);
+        assert_eq!(mac.verify(&msg, &t), Err(Error::Authentication));
+    }
+    for bit in 0..msg.len() * 8 {
+        let mut m = msg;
+        m[bit / 8] ^= 1 << (bit % 8);
+        assert_eq!(mac.verify(&m, &tag), Err(Error::Authentication));
+    }
+    assert!(mac.verify(&msg[..49], &tag).is_err());
+    assert!(
+        mac.verify(&[&msg[..], &[0x80]].concat(), &tag).is_err(),
+        "padding is unambiguous"
+    );
+    // swapping two whole blocks changes the tag (positions are randomized)
+    let mut m = [0u8; 48];
+    m[..16].copy_from_slice(&[1; 16]);
+    m[16..32].copy_from_slice(&[2; 16]);
+    let t = mac.sign(&m).unwrap();
+    let mut swapped = [0u8; 48];
+    swapped[..16].copy_from_slice(&[2; 16]);
+    swapped[16..32].copy_from_slice(&[1; 16]);
+    assert!(mac.verify(&swapped, &t).is_err());
+    assert_eq!(
+        mac.verify(&msg, &tag[..31]),
+        Err(Error::InvalidTagLength {
+            min: 32,
+            max: 32,
+            got: 31
+        })
+    );
+}
+
+#[test]
+fn signer_counter_exhaustion() {
+    let mut state = vec![0xffu8; 32];
+    state[31] = 0xfe;
+    state.push(0);
+    let last = CounterState::from_bytes(&state).unwrap();
+    let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(8)).unwrap();
+    let mut s = XecbMacCtrSigner::from_state(keys.clone(), last);
+    let tag = s.sign(b"last").unwrap();
+    keys.verify(b"last", &tag).unwrap();
+    assert_eq!(s.sign(b"more").err(), Some(Error::CounterExhausted));
+    assert!(s.signer().is_err());
+    assert!(s.counter_state().is_exhausted());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn hostile_inputs_never_panic(tag in proptest::collection::vec(any::<u8>(), 0..40), msg in proptest::collection::vec(any::<u8>(), 0..100), msg_len in 0usize..200, idx in 0u64..20, data in proptest::collection::vec(any::<u8>(), 0..40)) {
+        let mac = XecbMac::<Aes128>::new_from_slice(&key(9)).unwrap();
+        let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(9)).unwrap();
+        prop_assert!(mac.verify(&msg, &tag).is_err());
+        prop_assert!(keys.verify(&msg, &tag).is_err());
+        let _ = mac.replace_block(&tag, msg_len, idx, &[0; 16], &[1; 16]);
+        let _ = keys.replace_block(&tag, msg_len, idx, &[0; 16], &[1; 16]);
+        if let Ok(mut v) = mac.out_of_order(&tag, msg_len) {
+            let _ = v.add_block(idx, &data);
+            let _ = v.add_range(idx, &data);
+            let _ = v.add_range(idx, &msg);
+            prop_assert!(v.verify().is_err());
+        }
+        let _ = XecbMac::<Aes128>::new_from_slice(&data);
+    }
+}
