@@ -201,6 +201,9 @@ pub fn file_mac(mode: MacMode, key: &MasterKey) -> CliResult<Box<dyn FileMac>> {
         MacMode::Pmac => Ok(Box::new(Deterministic(
             blockmodes::pmac::PmacAes256::new_from_slice(&k[..]).map_err(internal)?,
         ))),
+        MacMode::Xecb => Ok(Box::new(XecbFile(
+            blockmodes::xecb::XecbMac::new_from_slice(&k[..]).map_err(internal)?,
+        ))),
         _ => Err(Failure::usage(format!(
             "MAC mode {mode:?} is not available in this build"
         ))),
@@ -494,6 +497,37 @@ impl SumMac for blockmodes::pmac::PmacAes256 {
     }
     fn finish(&self, sum: Self::Partial, tail: &[u8]) -> blockmodes::Result<Vec<u8>> {
         blockmodes::pmac::PmacAes256::finish(self, sum, tail).map(|t| t.to_vec())
+    }
+}
+
+/// Stateless XECB$-MAC with AES-256 as a [`FileMac`]: the library's
+/// streaming signer and verifier, fed piece by piece on all cores.
+pub struct XecbFile(pub blockmodes::xecb::XecbMac<blockmodes::Aes256>);
+
+impl FileMac for XecbFile {
+    fn tag(
+        &self,
+        input: Box<dyn Read + Send>,
+        _size: Option<u64>,
+        bar: &indicatif::ProgressBar,
+    ) -> std::io::Result<Vec<u8>> {
+        let mut signer = self.0.signer().map_err(lib_err)?;
+        feed(input, bar, |piece| signer.update_par(piece))?;
+        Ok(signer.finalize().to_vec())
+    }
+
+    fn check(
+        &self,
+        input: Box<dyn Read + Send>,
+        _size: Option<u64>,
+        tag: &[u8],
+        bar: &indicatif::ProgressBar,
+    ) -> std::io::Result<bool> {
+        let Ok(mut verifier) = self.0.verifier(tag) else {
+            return Ok(false);
+        };
+        feed(input, bar, |piece| verifier.update_par(piece))?;
+        Ok(verifier.verify().is_ok())
     }
 }
 

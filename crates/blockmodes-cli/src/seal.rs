@@ -105,10 +105,64 @@ impl<A: AeadInOut + Send + Sync> ChunkCipher for AeadChunks<A> {
     }
 }
 
+/// Stateful XCBC-XOR with two AES-256 keys as a [`ChunkCipher`]: chunk `i`
+/// is encrypted under the counter block `0^7 || u64be(i) || last` through
+/// the library's hazmat API (every counter value is used once: the payload
+/// key is fresh per file and `(i, last)` is unique within it). The stored
+/// chunk is the whole ciphertext `ctr || y_1 .. y_{n+1}`; opening checks that
+/// its counter block is the expected one before decrypting.
+pub struct XcbcXorChunks(pub blockmodes::xcbc::XcbcXorCtr<blockmodes::Aes256>);
+
+impl XcbcXorChunks {
+    fn counter(index: u64, last: bool) -> [u8; 16] {
+        let mut ctr = [0u8; 16];
+        stream_nonce(index, last, &mut ctr);
+        ctr
+    }
+}
+
+impl ChunkCipher for XcbcXorChunks {
+    fn sealed_len(&self, plain_len: usize) -> usize {
+        // ctr, the 10*-padded blocks (a whole padding block when aligned), the check block.
+        (plain_len / 16 + 3) * 16
+    }
+
+    fn max_opened_len(&self, sealed_len: usize) -> Option<usize> {
+        (sealed_len >= 48 && sealed_len.is_multiple_of(16)).then(|| sealed_len - 32)
+    }
+
+    fn seal(&self, index: u64, last: bool, plain: &[u8], out: &mut [u8]) -> Result<(), Rejected> {
+        use blockmodes::xcbc::hazmat::EncryptWithCounter;
+        let ctr = Self::counter(index, last);
+        match self.0.encrypt_with_counter_into(&ctr, plain, out) {
+            Ok(n) if n == out.len() => Ok(()),
+            _ => Err(Rejected),
+        }
+    }
+
+    fn open(
+        &self,
+        index: u64,
+        last: bool,
+        sealed: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Rejected> {
+        let ctr = Self::counter(index, last);
+        if sealed.get(..16) != Some(&ctr[..]) {
+            return Err(Rejected);
+        }
+        self.0.decrypt_into(sealed, out).map_err(|_| Rejected)
+    }
+}
+
 /// The cipher of `mode` under the payload key.
 #[allow(unreachable_patterns)]
 pub fn chunk_cipher(mode: Mode, key: &[u8]) -> CliResult<Box<dyn ChunkCipher>> {
     match mode {
+        Mode::XcbcXor => Ok(Box::new(XcbcXorChunks(
+            blockmodes::xcbc::XcbcXorCtr::new_from_slice(key)
+                .map_err(|e| Failure::usage(format!("internal error: {e}")))?,
+        ))),
         Mode::Cwc => aead_chunks::<blockmodes::cwc::CwcAes256>(key),
         _ => Err(Failure::usage(format!(
             "mode {} is not available in this build",

@@ -55,12 +55,30 @@ struct Spec {
 
 /// The modes, each opened with the library's one-shot API.
 fn modes() -> Vec<Spec> {
-    vec![aead("cwc", 2, 11, |key, nonce, sealed| {
-        blockmodes::cwc::CwcAes256::new_from_slice(key)
-            .ok()?
-            .decrypt(nonce, b"", sealed)
-            .ok()
-    })]
+    vec![
+        aead("cwc", 2, 11, |key, nonce, sealed| {
+            blockmodes::cwc::CwcAes256::new_from_slice(key)
+                .ok()?
+                .decrypt(nonce, b"", sealed)
+                .ok()
+        }),
+        Spec {
+            name: "xcbc-xor",
+            code: 3,
+            nonce_len: 16,
+            key_len: 64,
+            overhead: 48,
+            open: |key, ctr, sealed| {
+                if sealed.get(..16)? != ctr {
+                    return None;
+                }
+                blockmodes::xcbc::XcbcXorCtr::<blockmodes::Aes256>::new_from_slice(key)
+                    .ok()?
+                    .decrypt(sealed)
+                    .ok()
+            },
+        },
+    ]
 }
 
 fn aead(name: &'static str, code: u8, nonce_len: usize, open: OpenChunk) -> Spec {

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 
 /// The modes `mac --mode` offers, with their tag lengths in hex digits.
-const MODES: &[(&str, usize)] = &[("pmac", 32)];
+const MODES: &[(&str, usize)] = &[("pmac", 32), ("xecb", 64)];
 
 /// Sizes around the block and piece boundaries (1 MiB is read whole, larger
 /// files are streamed in 8 MiB pieces).
