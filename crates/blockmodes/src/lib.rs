@@ -27,6 +27,7 @@
 pub mod error;
 pub mod gf128;
 pub mod modular;
+pub mod ocb1;
 pub mod oracle;
 
 pub use error::{Error, Result};
