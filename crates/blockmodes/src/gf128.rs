@@ -201,10 +201,12 @@ mod tests {
 /// A run of blocks inside one group is therefore one base `W_q` xored with a
 /// contiguous slice of the fixed per-key table `gamma_0 L, ..., gamma_63 L`: a
 /// loop without a dependency chain, which the compiler vectorizes. Moving to
-/// the next group costs one look-up: `W_{q+1} = W_q xor gamma_63 L xor L(ntz(64(q+1)))`.
+/// the next group costs one xor: `W_{q+1} = W_q xor gamma_63 L xor L(ntz(64(q+1)))`,
+/// with the step `gamma_63 L xor L(6 + k)` precomputed for every `k` (four
+/// copies side by side, so a 512-bit register takes it in one load).
 ///
-/// The table owns the [`GrayOffsets`] `L(0..64)` it was built from; both are
-/// zeroized on drop. Walk it with a [`GrayCursor`].
+/// The table owns the [`GrayOffsets`] `L(0..64)` it was built from; all of it
+/// is zeroized on drop. Walk it with a [`GrayCursor`].
 ///
 /// ```
 /// use blockmodes::gf128::{GrayBatch, GrayCursor, GrayOffsets, xor};
@@ -230,16 +232,22 @@ pub struct GrayBatch {
     l: GrayOffsets,
     /// `gamma_j * L` for `j` in `0..64` (`gamma_0 L = 0`).
     low: [Block; 64],
+    /// `[gamma_63 L xor L(6 + k); 4]`: `W_{q+1} xor W_q` when `ntz(q+1) = k`.
+    steps: [[Block; 4]; 58],
 }
 
 impl GrayBatch {
-    /// Build the table `gamma_0 L .. gamma_63 L` from `L(0..64)`.
+    /// Build the tables `gamma_0 L .. gamma_63 L` and the group steps from `L(0..64)`.
     pub fn new(l: GrayOffsets) -> Self {
         let mut low = [[0u8; 16]; 64];
         for j in 1..64 {
             low[j] = l.next(&low[j - 1], j as u64);
         }
-        Self { l, low }
+        let mut steps = [[[0u8; 16]; 4]; 58];
+        for (k, step) in steps.iter_mut().enumerate() {
+            *step = [xor(&low[63], l.l(6 + k as u32)); 4];
+        }
+        Self { l, low, steps }
     }
 
     /// The table `L(i) = L * x^i` this batch table was built from.
@@ -259,13 +267,15 @@ impl Drop for GrayBatch {
     fn drop(&mut self) {
         use zeroize::Zeroize;
         self.low.zeroize();
+        self.steps.zeroize();
     }
 }
 
 /// A position in the offset sequence `Z[i] = gamma_i * L xor R` of a
-/// [`GrayBatch`]: the group `q` and its base `W_q = Z[64q]`.
+/// [`GrayBatch`]: the group `q` and its base `W_q = Z[64q]`, kept as four
+/// copies side by side (one 512-bit value, for vectorized whitening).
 ///
-/// Moving forward by one group is one look-up; any other move recomputes the
+/// Moving forward by one group is one xor; any other move recomputes the
 /// base from `R` with [`GrayOffsets::gamma`]. The cursor holds secret offsets
 /// and is zeroized on drop.
 ///
@@ -282,7 +292,7 @@ impl Drop for GrayBatch {
 pub struct GrayCursor {
     r: Block,
     group: u64,
-    base: Block,
+    base4: [Block; 4],
 }
 
 impl GrayCursor {
@@ -291,29 +301,55 @@ impl GrayCursor {
         Self {
             r: *r,
             group: 0,
-            base: *r,
+            base4: [*r; 4],
         }
     }
 
-    /// Move to group `q`: one look-up for the next group, a direct
-    /// computation for any other jump.
+    /// Move to group `q`: one xor for the next group, a direct computation
+    /// for any other jump.
     #[inline(always)]
     fn seek(&mut self, batch: &GrayBatch, q: u64) {
         if q == self.group {
             return;
         }
         if Some(q) == self.group.checked_add(1) {
-            // W_{q} = W_{q-1} xor gamma_63 L xor L(ntz(64 q)), ntz(64 q) = 6 + ntz(q).
-            let step = xor(&batch.low[63], batch.l.l(6 + ntz(q)));
-            xor_in_place(&mut self.base, &step);
+            // W_q = W_{q-1} xor gamma_63 L xor L(6 + ntz(q)). A byte loop over
+            // the 64-byte copies: one vector xor and one store, which the
+            // 64-byte loads of `run` can forward.
+            let step = &batch.steps[(ntz(q) as usize).min(57)];
+            let mut base4 = self.base4;
+            for (b, s) in base4.as_flattened_mut().iter_mut().zip(step.as_flattened()) {
+                *b ^= s;
+            }
+            self.base4 = base4;
         } else {
-            self.base = xor(&self.r, &batch.l.gamma(q << 6));
+            self.base4 = [xor(&self.r, &batch.l.gamma(q << 6)); 4];
         }
         self.group = q;
     }
 
+    /// The longest run of offsets starting at block `i` that lies in one
+    /// 64-block group, at most `max_len` long: `(base4, low)` stands for
+    /// `Z[i + k] = base4[0] xor low[k]` for `k` in `0..low.len()` (`base4`
+    /// holds four copies of the base). Empty only when `max_len` is 0.
+    ///
+    /// Walk a batch of `len` blocks from `first` as
+    /// `while t < len { let (base4, low) = cursor.run(batch, first + t, len - t); ...; t += low.len() }`.
+    #[inline(always)]
+    pub fn run<'a>(
+        &'a mut self,
+        batch: &'a GrayBatch,
+        i: u64,
+        max_len: usize,
+    ) -> (&'a [Block; 4], &'a [Block]) {
+        self.seek(batch, i >> 6);
+        let j = (i & 63) as usize;
+        let n = (64 - j).min(max_len);
+        (&self.base4, &batch.low[j..j + n])
+    }
+
     /// Visit the offsets of the `len` blocks `first, first + 1, ...` in runs
-    /// that each lie in one 64-block group: `f(t, base, low)` stands for
+    /// (see [`run`](Self::run)): `f(t, base, low)` stands for
     /// `Z[first + t + k] = base xor low[k]` for `k` in `0..low.len()`.
     ///
     /// The cursor ends at the group of the last block visited.
@@ -327,12 +363,9 @@ impl GrayCursor {
     ) {
         let mut t = 0usize;
         while t < len {
-            let i = first.wrapping_add(t as u64);
-            self.seek(batch, i >> 6);
-            let j = (i & 63) as usize;
-            let n = (64 - j).min(len - t);
-            f(t, &self.base, &batch.low[j..j + n]);
-            t += n;
+            let (base4, low) = self.run(batch, first.wrapping_add(t as u64), len - t);
+            f(t, &base4[0], low);
+            t += low.len();
         }
     }
 
@@ -340,7 +373,7 @@ impl GrayCursor {
     #[inline]
     pub fn offset(&mut self, batch: &GrayBatch, i: u64) -> Block {
         self.seek(batch, i >> 6);
-        xor(&self.base, &batch.low[(i & 63) as usize])
+        xor(&self.base4[0], &batch.low[(i & 63) as usize])
     }
 }
 
@@ -348,7 +381,7 @@ impl Drop for GrayCursor {
     fn drop(&mut self) {
         use zeroize::Zeroize;
         self.r.zeroize();
-        self.base.zeroize();
+        self.base4.zeroize();
     }
 }
 
@@ -363,13 +396,13 @@ mod gray_batch_tests {
         let batch = GrayBatch::new(GrayOffsets::new(&[0xa7; 16]));
         let r = [0x3c; 16];
         let mut chain = vec![r]; // chain[i] = Z[i], Z[0] = R
-        for i in 1..1000u64 {
+        for i in 1..5000u64 {
             chain.push(batch.offsets().next(&chain[i as usize - 1], i));
         }
         for width in [1usize, 3, 8, 30, 64, 100] {
             let mut cursor = GrayCursor::new(&r);
             let mut first = 1u64;
-            while first + width as u64 <= 1000 {
+            while first + width as u64 <= 5000 {
                 cursor.runs(&batch, first, width, |t, base, low| {
                     for (k, g) in low.iter().enumerate() {
                         let i = first as usize + t + k;
@@ -380,8 +413,15 @@ mod gray_batch_tests {
             }
         }
         let mut cursor = GrayCursor::new(&r);
-        for i in [999u64, 5, 640, 1, 64, 63, 128, 0] {
+        for i in [4999u64, 5, 640, 1, 64, 63, 128, 0, 4096, 4160] {
             assert_eq!(cursor.offset(&batch, i), chain[i as usize], "i {i}");
         }
+        // Far indices: the step table covers every ntz of a group number.
+        let far = (1u64 << 57) * 64;
+        let mut cursor = GrayCursor::new(&r);
+        let z_far = cursor.offset(&batch, far - 1);
+        let direct = xor(&r, &batch.offsets().gamma(far));
+        assert_eq!(cursor.offset(&batch, far), direct);
+        assert_eq!(batch.offsets().next(&z_far, far), direct);
     }
 }

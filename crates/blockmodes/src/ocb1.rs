@@ -205,27 +205,24 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     /// `E_K(Checksum xor Z[m])`.
     fn seal(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
         let n_full = io.blocks_in().len(); // m - 1
-        let mut work = SealWork {
-            batch: &self.batch,
-            io,
-            cursor: self.start_offsets(nonce),
-            checksum: [0u8; 16],
-        };
+        let mut work = BlockWork::<_, false>::new(&self.batch, io, self.start_offsets(nonce));
         // C[i] = E_K(M[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
         // Checksum = M[1] xor ... xor M[m-1].
-        oracle::encrypt_par(&self.cipher, n_full, &mut work);
-        let m = n_full as u64 + 1;
-        let z_m = work.cursor.offset(&self.batch, m); // Z[m]
+        work.par(n_full, |n, w| oracle::encrypt_par(&self.cipher, n, w));
+        let z_m = work.offset(n_full as u64 + 1); // Z[m]
+        let mut checksum = work.checksum();
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, work.io.tail_in()); // M[m]
         let y_m = self.y_m(&z_m, len); // Y[m]
         xor_in_place(&mut last, &y_m); // C[m] = M[m] xor Y[m] (first |M[m]| bytes)
         copy_prefix(work.io.tail_out(), &last);
         zero_after(&mut last, len); // C[m]0*
-        xor_in_place(&mut work.checksum, &last);
-        xor_in_place(&mut work.checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
+        xor_in_place(&mut checksum, &last);
+        xor_in_place(&mut checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
         last.zeroize();
-        self.tag(&work.checksum, &z_m)
+        let tag = self.tag(&checksum, &z_m);
+        checksum.zeroize();
+        tag
     }
 
     /// `R = E_K(N xor L)`: the cursor on `Z[i] = gamma_i * L xor R`.
@@ -351,26 +348,23 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     /// full 16-byte tag `T'` it recomputes. The caller compares and wipes.
     fn open(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
         let n_full = io.blocks_in().len(); // m - 1
-        let mut work = OpenWork {
-            batch: &self.batch,
-            io,
-            cursor: self.start_offsets(nonce),
-            checksum: [0u8; 16],
-        };
+        let mut work = BlockWork::<_, true>::new(&self.batch, io, self.start_offsets(nonce));
         // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
         // Checksum = M[1] xor ... xor M[m-1].
-        oracle::decrypt_par(&self.cipher, n_full, &mut work);
-        let m = n_full as u64 + 1;
-        let z_m = work.cursor.offset(&self.batch, m); // Z[m]
+        work.par(n_full, |n, w| oracle::decrypt_par(&self.cipher, n, w));
+        let z_m = work.offset(n_full as u64 + 1); // Z[m]
+        let mut checksum = work.checksum();
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, work.io.tail_in()); // C[m]0*
         let y_m = self.y_m(&z_m, len); // Y[m]
-        xor_in_place(&mut work.checksum, &last);
-        xor_in_place(&mut work.checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
+        xor_in_place(&mut checksum, &last);
+        xor_in_place(&mut checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
         xor_in_place(&mut last, &y_m); // M[m] = C[m] xor Y[m] (first |C[m]| bytes)
         copy_prefix(work.io.tail_out(), &last);
         last.zeroize();
-        self.tag(&work.checksum, &z_m)
+        let tag = self.tag(&checksum, &z_m);
+        checksum.zeroize();
+        tag
     }
 }
 
@@ -621,152 +615,179 @@ impl BlockBuf for Split<'_> {
     }
 }
 
-/// Encryption of blocks 1 .. m-1 around the cipher's parallel calls:
-/// `before`: `Checksum ^= M[i]`, input `M[i] xor Z[i]`; `after`:
-/// `C[i] = Y xor Z[i]`. Block `start` of the batch is block `i = start + 1`.
-struct SealWork<'a, B> {
+/// The most blocks whose offsets are computed at once (the widest backend,
+/// VAES-512, enciphers 64 blocks per call).
+const BATCH: usize = 64;
+
+/// Blocks 1 .. m-1 around the cipher's parallel calls. Block `start` of a
+/// batch is block `i = start + 1`.
+///
+/// * encryption (`DECRYPT = false`): `before`: input `M[i] xor Z[i]`,
+///   `Checksum ^= M[i]`; `after`: `C[i] = E_K(..) xor Z[i]`;
+/// * decryption: `before`: input `C[i] xor Z[i]`; `after`:
+///   `M[i] = E_K^-1(..) xor Z[i]`, `Checksum ^= M[i]`.
+///
+/// The offsets `Z[i]` of a batch are computed once into a table and used by
+/// both passes; every pass is then a plain loop over bytes that the compiler
+/// vectorizes (512-bit operations when the AVX-512 backend inlines it).
+struct BlockWork<'a, B, const DECRYPT: bool> {
     batch: &'a GrayBatch,
     io: &'a mut B,
-    /// On `Z[i]` for the first block of the next batch.
+    /// Index (0-based, in `io`) of the block the cipher calls `start = 0`.
+    skip: usize,
     cursor: GrayCursor,
-    checksum: Block,
+    /// `Z[i]` of blocks `z_start + 1 ..= z_start + z_len`.
+    z: [Block; BATCH],
+    z_start: usize,
+    z_len: usize,
+    /// The Checksum, spread over `BATCH` lanes: block `start + t` goes to
+    /// lane `t`, so adding a batch is one vectorized loop.
+    sum: [Block; BATCH],
+    /// Lanes used so far.
+    sum_len: usize,
 }
 
-impl<B: BlockBuf> ParWork for SealWork<'_, B> {
-    #[inline(always)]
-    fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        let msg = &self.io.blocks_in()[start..start + blocks.len()];
-        let mut sum = Sums::new(&self.checksum);
-        self.cursor.clone().runs(
-            self.batch,
-            start as u64 + 1,
-            blocks.len(),
-            |t, z_base, low| {
-                let end = t + low.len();
-                whiten(&mut blocks[t..end], &msg[t..end], z_base, low);
-                sum.add(&msg[t..end]);
-            },
-        );
-        self.checksum = sum.total();
-    }
-
-    #[inline(always)]
-    fn after(&mut self, start: usize, blocks: &[Block]) {
-        let out = &mut self.io.blocks_out()[start..start + blocks.len()];
-        self.cursor.runs(
-            self.batch,
-            start as u64 + 1,
-            blocks.len(),
-            |t, z_base, low| {
-                let end = t + low.len();
-                whiten(&mut out[t..end], &blocks[t..end], z_base, low);
-            },
-        );
-    }
-}
-
-impl<B> Drop for SealWork<'_, B> {
-    fn drop(&mut self) {
-        self.checksum.zeroize();
-    }
-}
-
-/// Decryption of blocks 1 .. m-1: `before`: input `C[i] xor Z[i]`;
-/// `after`: `M[i] = E_K^-1(..) xor Z[i]`, `Checksum ^= M[i]`.
-struct OpenWork<'a, B> {
-    batch: &'a GrayBatch,
-    io: &'a mut B,
-    cursor: GrayCursor,
-    checksum: Block,
-}
-
-impl<B: BlockBuf> ParWork for OpenWork<'_, B> {
-    #[inline(always)]
-    fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        let ct = &self.io.blocks_in()[start..start + blocks.len()];
-        self.cursor.clone().runs(
-            self.batch,
-            start as u64 + 1,
-            blocks.len(),
-            |t, z_base, low| {
-                let end = t + low.len();
-                whiten(&mut blocks[t..end], &ct[t..end], z_base, low);
-            },
-        );
-    }
-
-    #[inline(always)]
-    fn after(&mut self, start: usize, blocks: &[Block]) {
-        let out = &mut self.io.blocks_out()[start..start + blocks.len()];
-        let mut sum = Sums::new(&self.checksum);
-        self.cursor.runs(
-            self.batch,
-            start as u64 + 1,
-            blocks.len(),
-            |t, z_base, low| {
-                let end = t + low.len();
-                whiten(&mut out[t..end], &blocks[t..end], z_base, low);
-                sum.add(&out[t..end]);
-            },
-        );
-        self.checksum = sum.total();
-    }
-}
-
-impl<B> Drop for OpenWork<'_, B> {
-    fn drop(&mut self) {
-        self.checksum.zeroize();
-    }
-}
-
-/// `dst[k] = src[k] xor Z` with `Z = z_base xor low[k]`: the whitening of a
-/// run, written as a plain loop the compiler vectorizes.
-#[inline(always)]
-fn whiten(dst: &mut [Block], src: &[Block], z_base: &Block, low: &[Block]) {
-    let z_base = u128::from_ne_bytes(*z_base);
-    for ((d, s), g) in dst.iter_mut().zip(src).zip(low) {
-        let z = z_base ^ u128::from_ne_bytes(*g);
-        *d = (u128::from_ne_bytes(*s) ^ z).to_ne_bytes();
-    }
-}
-
-/// A running xor of blocks (the Checksum) in four independent lanes, so the
-/// compiler can keep four blocks in one vector register and the additions do
-/// not form one serial chain.
-struct Sums {
-    lanes: [Block; 4],
-}
-
-impl Sums {
-    #[inline(always)]
-    fn new(start: &Block) -> Self {
+impl<'a, B: BlockBuf, const DECRYPT: bool> BlockWork<'a, B, DECRYPT> {
+    fn new(batch: &'a GrayBatch, io: &'a mut B, cursor: GrayCursor) -> Self {
         Self {
-            lanes: [*start, [0; 16], [0; 16], [0; 16]],
+            batch,
+            io,
+            skip: 0,
+            cursor,
+            z: [[0; 16]; BATCH],
+            z_start: 0,
+            z_len: 0,
+            sum: [[0; 16]; BATCH],
+            sum_len: 0,
         }
     }
 
-    /// Add the blocks of `src`.
+    /// Run blocks 1 .. m-1 (`n_full` blocks) through `par` (the cipher's
+    /// batched calls) in two parts: blocks 1..63, then the rest from block 64
+    /// on. With a 64-block backend every batch of the second part is then
+    /// exactly one 64-block group of offsets `Z[64q .. 64q + 63]`, computed by
+    /// one uniform loop.
     #[inline(always)]
-    fn add(&mut self, src: &[Block]) {
-        let (quads, rest) = src.as_chunks::<4>();
-        for quad in quads {
-            for (lane, b) in self.lanes.iter_mut().zip(quad) {
-                for (a, x) in lane.iter_mut().zip(b) {
-                    *a ^= x;
-                }
+    fn par(&mut self, n_full: usize, mut par: impl FnMut(usize, &mut Self)) {
+        let head = n_full.min(BATCH - 1);
+        par(head, self);
+        self.skip = head;
+        par(n_full - head, self);
+    }
+
+    /// The offsets `Z[start + 1 ..= start + len]` (`len <= BATCH`), computed
+    /// run by run (one run per 64-block group) or taken from the table if
+    /// `before` just computed them.
+    #[inline(always)]
+    fn offsets(&mut self, start: usize, len: usize) -> &[Block] {
+        if (self.z_start, self.z_len) != (start, len) {
+            let len = len.min(BATCH);
+            let mut t = 0;
+            while t < len {
+                let (w4, low) = self.cursor.run(self.batch, (start + 1 + t) as u64, len - t);
+                let end = t + low.len();
+                xor_base(&mut self.z[t..end], low, w4); // Z = gamma_j L xor W_q
+                t = end;
+            }
+            (self.z_start, self.z_len) = (start, len);
+        }
+        &self.z[..self.z_len]
+    }
+
+    /// The single offset `Z[i]`.
+    fn offset(&mut self, i: u64) -> Block {
+        self.cursor.offset(self.batch, i)
+    }
+
+    /// Fold the lanes into the Checksum `M[1] xor ... xor M[m-1]`.
+    fn checksum(&mut self) -> Block {
+        let mut acc = [0u8; 16];
+        for lane in &self.sum[..self.sum_len] {
+            xor_in_place(&mut acc, lane);
+        }
+        acc
+    }
+}
+
+impl<B: BlockBuf, const DECRYPT: bool> ParWork for BlockWork<'_, B, DECRYPT> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        for (c, chunk) in blocks.chunks_mut(BATCH).enumerate() {
+            let first = self.skip + start + c * BATCH;
+            let len = chunk.len();
+            self.offsets(first, len);
+            let src = &self.io.blocks_in()[first..first + len];
+            xor2(chunk, src, &self.z[..len]); // M[i] xor Z[i] (or C[i] xor Z[i])
+            if !DECRYPT {
+                self.sum_len = self.sum_len.max(len);
+                xor_assign(&mut self.sum[..len], src); // Checksum ^= M[i]
             }
         }
-        for (lane, b) in self.lanes.iter_mut().zip(rest) {
-            xor_in_place(lane, b);
-        }
     }
 
-    /// Fold the lanes into one block.
     #[inline(always)]
-    fn total(mut self) -> Block {
-        let [a, b, c, d] = self.lanes;
-        let out = xor(&xor(&a, &b), &xor(&c, &d));
-        self.lanes.zeroize();
-        out
+    fn after(&mut self, start: usize, blocks: &[Block]) {
+        for (c, chunk) in blocks.chunks(BATCH).enumerate() {
+            let first = self.skip + start + c * BATCH;
+            let len = chunk.len();
+            self.offsets(first, len);
+            let out = &mut self.io.blocks_out()[first..first + len];
+            xor2(out, chunk, &self.z[..len]); // C[i] (or M[i]) = E_K(..) xor Z[i]
+            if DECRYPT {
+                self.sum_len = self.sum_len.max(len);
+                xor_assign(&mut self.sum[..len], out); // Checksum ^= M[i]
+            }
+        }
+    }
+}
+
+impl<B, const DECRYPT: bool> Drop for BlockWork<'_, B, DECRYPT> {
+    fn drop(&mut self) {
+        wipe(&mut self.z);
+        wipe(&mut self.sum);
+    }
+}
+
+/// Zero blocks with plain stores the compiler vectorizes, kept by a black
+/// box (`zeroize` writes byte by byte, about a cycle per byte).
+fn wipe(blocks: &mut [Block]) {
+    blocks.fill([0; 16]);
+    core::hint::black_box(&blocks);
+}
+
+/// `dst = a xor b` over whole slices of blocks, as one flat byte loop (the
+/// loop vectorizer's favourite shape).
+#[inline(always)]
+fn xor2(dst: &mut [Block], a: &[Block], b: &[Block]) {
+    let (dst, a, b) = (dst.as_flattened_mut(), a.as_flattened(), b.as_flattened());
+    for ((d, x), y) in dst.iter_mut().zip(a).zip(b) {
+        *d = x ^ y;
+    }
+}
+
+/// `dst ^= a` over whole slices of blocks, as one flat byte loop.
+#[inline(always)]
+fn xor_assign(dst: &mut [Block], a: &[Block]) {
+    for (d, x) in dst.as_flattened_mut().iter_mut().zip(a.as_flattened()) {
+        *d ^= x;
+    }
+}
+
+/// `dst[k] = low[k] xor W`: one run of offsets `Z = gamma_j L xor W_q`, with
+/// `w4` four copies of the base `W_q`. Byte loops over groups of four blocks,
+/// which the SLP vectorizer turns into one 512-bit xor per group.
+#[inline(always)]
+fn xor_base(dst: &mut [Block], low: &[Block], w4: &[Block; 4]) {
+    let w64 = w4.as_flattened();
+    let (d_quads, d_rest) = dst.as_chunks_mut::<4>();
+    let (l_quads, l_rest) = low.as_chunks::<4>();
+    for (d, l) in d_quads.iter_mut().zip(l_quads) {
+        let (d, l) = (d.as_flattened_mut(), l.as_flattened());
+        for k in 0..64 {
+            d[k] = l[k] ^ w64[k];
+        }
+    }
+    for (d, l) in d_rest.iter_mut().zip(l_rest) {
+        *d = xor(l, &w4[0]);
     }
 }
