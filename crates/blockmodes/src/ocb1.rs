@@ -205,23 +205,24 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     /// `E_K(Checksum xor Z[m])`.
     fn seal(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
         let n_full = io.blocks_in().len(); // m - 1
-        let mut work = BlockWork::<_, false>::new(&self.batch, io, self.start_offsets(nonce));
+        let mut z = self.start_offsets(nonce);
         // C[i] = E_K(M[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
         // Checksum = M[1] xor ... xor M[m-1].
-        work.par(n_full, |n, w| oracle::encrypt_par(&self.cipher, n, w));
-        let z_m = work.offset(n_full as u64 + 1); // Z[m]
-        let mut checksum = work.checksum();
+        let mut checksum = BlockWork::<_, false>::run(&self.batch, io, &mut z, |n, w| {
+            oracle::encrypt_par(&self.cipher, n, w)
+        });
+        let z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
         let mut last = [0u8; 16];
-        let len = copy_tail(&mut last, work.io.tail_in()); // M[m]
+        let len = copy_tail(&mut last, io.tail_in()); // M[m]
         let y_m = self.y_m(&z_m, len); // Y[m]
         xor_in_place(&mut last, &y_m); // C[m] = M[m] xor Y[m] (first |M[m]| bytes)
-        copy_prefix(work.io.tail_out(), &last);
+        copy_prefix(io.tail_out(), &last);
         zero_after(&mut last, len); // C[m]0*
         xor_in_place(&mut checksum, &last);
         xor_in_place(&mut checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
-        last.zeroize();
         let tag = self.tag(&checksum, &z_m);
-        checksum.zeroize();
+        wipe_block(&mut last);
+        wipe_block(&mut checksum);
         tag
     }
 
@@ -230,7 +231,7 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
         let n_xor_l = xor(nonce, self.batch.offsets().l(0));
         let mut r = oracle::encrypt_block(&self.cipher, &n_xor_l);
         let cursor = GrayCursor::new(&r);
-        r.zeroize();
+        wipe_block(&mut r);
         cursor
     }
 
@@ -348,22 +349,23 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     /// full 16-byte tag `T'` it recomputes. The caller compares and wipes.
     fn open(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
         let n_full = io.blocks_in().len(); // m - 1
-        let mut work = BlockWork::<_, true>::new(&self.batch, io, self.start_offsets(nonce));
+        let mut z = self.start_offsets(nonce);
         // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
         // Checksum = M[1] xor ... xor M[m-1].
-        work.par(n_full, |n, w| oracle::decrypt_par(&self.cipher, n, w));
-        let z_m = work.offset(n_full as u64 + 1); // Z[m]
-        let mut checksum = work.checksum();
+        let mut checksum = BlockWork::<_, true>::run(&self.batch, io, &mut z, |n, w| {
+            oracle::decrypt_par(&self.cipher, n, w)
+        });
+        let z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
         let mut last = [0u8; 16];
-        let len = copy_tail(&mut last, work.io.tail_in()); // C[m]0*
+        let len = copy_tail(&mut last, io.tail_in()); // C[m]0*
         let y_m = self.y_m(&z_m, len); // Y[m]
         xor_in_place(&mut checksum, &last);
         xor_in_place(&mut checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
         xor_in_place(&mut last, &y_m); // M[m] = C[m] xor Y[m] (first |C[m]| bytes)
-        copy_prefix(work.io.tail_out(), &last);
-        last.zeroize();
+        copy_prefix(io.tail_out(), &last);
         let tag = self.tag(&checksum, &z_m);
-        checksum.zeroize();
+        wipe_block(&mut last);
+        wipe_block(&mut checksum);
         tag
     }
 }
@@ -483,7 +485,10 @@ fn verify_or_wipe<T: TagSize>(full: &Block, tag: &[u8], plaintext: &mut [u8]) ->
     if bool::from(expected.as_slice().ct_eq(tag)) {
         Ok(())
     } else {
-        plaintext.zeroize();
+        // Plain stores kept by a black box: as final as `zeroize`, and as fast
+        // as memset on long buffers.
+        plaintext.fill(0);
+        core::hint::black_box(&*plaintext);
         Err(Error::Authentication)
     }
 }
@@ -495,15 +500,25 @@ fn truncate_tag<T: TagSize>(full: &Block) -> Tag<T> {
 
 /// `dst = src[..dst.len()]` (`dst` at most 16 bytes).
 fn copy_prefix(dst: &mut [u8], src: &Block) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = *s;
+    match <&mut Block>::try_from(&mut *dst) {
+        Ok(full) => *full = *src, // a full final block: one 16-byte store
+        Err(_) => {
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = *s;
+            }
+        }
     }
 }
 
 /// Copy the final block (0..=16 bytes) into a zeroed block; returns its length.
 fn copy_tail(block: &mut Block, tail: &[u8]) -> usize {
-    for (d, s) in block.iter_mut().zip(tail) {
-        *d = *s;
+    match <&Block>::try_from(tail) {
+        Ok(full) => *block = *full, // a full final block: one 16-byte load
+        Err(_) => {
+            for (d, s) in block.iter_mut().zip(tail) {
+                *d = *s;
+            }
+        }
     }
     tail.len()
 }
@@ -513,6 +528,13 @@ fn zero_after(block: &mut Block, len: usize) {
     for b in block.iter_mut().skip(len) {
         *b = 0;
     }
+}
+
+/// Zero a block that held secret data (plain stores kept by a black box;
+/// `zeroize` writes byte by byte, which shows in the cost of short messages).
+fn wipe_block(b: &mut Block) {
+    *b = [0; 16];
+    core::hint::black_box(&*b);
 }
 
 /// The accepted key length in words, for [`Error::InvalidKeyLength`].
@@ -619,6 +641,11 @@ impl BlockBuf for Split<'_> {
 /// VAES-512, enciphers 64 blocks per call).
 const BATCH: usize = 64;
 
+/// Cache-line alignment for the tables the whitening reads and writes with
+/// 64-byte vector operations (a misaligned one touches two lines).
+#[repr(align(64))]
+struct Aligned<T>(T);
+
 /// Blocks 1 .. m-1 around the cipher's parallel calls. Block `start` of a
 /// batch is block `i = start + 1`.
 ///
@@ -637,42 +664,54 @@ struct BlockWork<'a, B, const DECRYPT: bool> {
     skip: usize,
     cursor: GrayCursor,
     /// `Z[i]` of blocks `z_start + 1 ..= z_start + z_len`.
-    z: [Block; BATCH],
+    z: Aligned<[Block; BATCH]>,
     z_start: usize,
     z_len: usize,
     /// The Checksum, spread over `BATCH` lanes: block `start + t` goes to
     /// lane `t`, so adding a batch is one vectorized loop.
-    sum: [Block; BATCH],
+    sum: Aligned<[Block; BATCH]>,
     /// Lanes used so far.
     sum_len: usize,
 }
 
 impl<'a, B: BlockBuf, const DECRYPT: bool> BlockWork<'a, B, DECRYPT> {
-    fn new(batch: &'a GrayBatch, io: &'a mut B, cursor: GrayCursor) -> Self {
-        Self {
+    /// Run blocks 1 .. m-1 of `io` (all its full blocks) through `par` (the
+    /// cipher's batched calls) and return their Checksum
+    /// `M[1] xor ... xor M[m-1]`; `cursor` walks their offsets and ends on
+    /// the group of the last one.
+    ///
+    /// The blocks go in two parts: blocks 1..63, then the rest from block
+    /// 64 on. With a 64-block backend every batch of the second part is then
+    /// exactly one group of offsets `Z[64q .. 64q + 63]`, computed by one
+    /// uniform loop.
+    #[inline(always)]
+    fn run(
+        batch: &'a GrayBatch,
+        io: &'a mut B,
+        cursor: &mut GrayCursor,
+        mut par: impl FnMut(usize, &mut Self),
+    ) -> Block {
+        let n_full = io.blocks_in().len();
+        if n_full == 0 {
+            return [0; 16];
+        }
+        let mut work = Self {
             batch,
             io,
             skip: 0,
-            cursor,
-            z: [[0; 16]; BATCH],
+            cursor: cursor.clone(),
+            z: Aligned([[0; 16]; BATCH]),
             z_start: 0,
             z_len: 0,
-            sum: [[0; 16]; BATCH],
+            sum: Aligned([[0; 16]; BATCH]),
             sum_len: 0,
-        }
-    }
-
-    /// Run blocks 1 .. m-1 (`n_full` blocks) through `par` (the cipher's
-    /// batched calls) in two parts: blocks 1..63, then the rest from block 64
-    /// on. With a 64-block backend every batch of the second part is then
-    /// exactly one 64-block group of offsets `Z[64q .. 64q + 63]`, computed by
-    /// one uniform loop.
-    #[inline(always)]
-    fn par(&mut self, n_full: usize, mut par: impl FnMut(usize, &mut Self)) {
+        };
         let head = n_full.min(BATCH - 1);
-        par(head, self);
-        self.skip = head;
-        par(n_full - head, self);
+        par(head, &mut work);
+        work.skip = head;
+        par(n_full - head, &mut work);
+        core::mem::swap(cursor, &mut work.cursor);
+        work.checksum()
     }
 
     /// The offsets `Z[start + 1 ..= start + len]` (`len <= BATCH`), computed
@@ -686,23 +725,18 @@ impl<'a, B: BlockBuf, const DECRYPT: bool> BlockWork<'a, B, DECRYPT> {
             while t < len {
                 let (w4, low) = self.cursor.run(self.batch, (start + 1 + t) as u64, len - t);
                 let end = t + low.len();
-                xor_base(&mut self.z[t..end], low, w4); // Z = gamma_j L xor W_q
+                xor_base(&mut self.z.0[t..end], low, w4); // Z = gamma_j L xor W_q
                 t = end;
             }
             (self.z_start, self.z_len) = (start, len);
         }
-        &self.z[..self.z_len]
-    }
-
-    /// The single offset `Z[i]`.
-    fn offset(&mut self, i: u64) -> Block {
-        self.cursor.offset(self.batch, i)
+        &self.z.0[..self.z_len]
     }
 
     /// Fold the lanes into the Checksum `M[1] xor ... xor M[m-1]`.
-    fn checksum(&mut self) -> Block {
+    fn checksum(&self) -> Block {
         let mut acc = [0u8; 16];
-        for lane in &self.sum[..self.sum_len] {
+        for lane in &self.sum.0[..self.sum_len] {
             xor_in_place(&mut acc, lane);
         }
         acc
@@ -717,10 +751,10 @@ impl<B: BlockBuf, const DECRYPT: bool> ParWork for BlockWork<'_, B, DECRYPT> {
             let len = chunk.len();
             self.offsets(first, len);
             let src = &self.io.blocks_in()[first..first + len];
-            xor2(chunk, src, &self.z[..len]); // M[i] xor Z[i] (or C[i] xor Z[i])
+            xor2(chunk, src, &self.z.0[..len]); // M[i] xor Z[i] (or C[i] xor Z[i])
             if !DECRYPT {
                 self.sum_len = self.sum_len.max(len);
-                xor_assign(&mut self.sum[..len], src); // Checksum ^= M[i]
+                xor_assign(&mut self.sum.0[..len], src); // Checksum ^= M[i]
             }
         }
     }
@@ -732,10 +766,10 @@ impl<B: BlockBuf, const DECRYPT: bool> ParWork for BlockWork<'_, B, DECRYPT> {
             let len = chunk.len();
             self.offsets(first, len);
             let out = &mut self.io.blocks_out()[first..first + len];
-            xor2(out, chunk, &self.z[..len]); // C[i] (or M[i]) = E_K(..) xor Z[i]
+            xor2(out, chunk, &self.z.0[..len]); // C[i] (or M[i]) = E_K(..) xor Z[i]
             if DECRYPT {
                 self.sum_len = self.sum_len.max(len);
-                xor_assign(&mut self.sum[..len], out); // Checksum ^= M[i]
+                xor_assign(&mut self.sum.0[..len], out); // Checksum ^= M[i]
             }
         }
     }
@@ -743,8 +777,8 @@ impl<B: BlockBuf, const DECRYPT: bool> ParWork for BlockWork<'_, B, DECRYPT> {
 
 impl<B, const DECRYPT: bool> Drop for BlockWork<'_, B, DECRYPT> {
     fn drop(&mut self) {
-        wipe(&mut self.z);
-        wipe(&mut self.sum);
+        wipe(&mut self.z.0);
+        wipe(&mut self.sum.0);
     }
 }
 
