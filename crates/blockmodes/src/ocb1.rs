@@ -175,7 +175,8 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
         })?;
         let mut out = vec![0u8; total];
         let (ct, tag) = out.split_at_mut(msg.len());
-        let full = self.seal(&nonce, &mut Split::new(msg, ct));
+        let buf = InOutBuf::new(msg, ct).map_err(|_| Error::InvalidLength("output buffer"))?;
+        let full = self.seal(&nonce, &mut Io::new(buf));
         copy_prefix(tag, &full);
         Ok(out)
     }
@@ -197,7 +198,7 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     /// ```
     pub fn encrypt_in_place_detached(&self, nonce: &[u8], buf: &mut [u8]) -> Result<Tag<T>> {
         let nonce = check_nonce(nonce)?;
-        let full = self.seal(&nonce, &mut InPlace::new(buf));
+        let full = self.seal(&nonce, &mut Io::new(buf.into()));
         Ok(truncate_tag(&full))
     }
 
@@ -301,8 +302,8 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
                 })?;
         let (ct, tag) = ciphertext_and_tag.split_at(ct_len);
         let mut out = vec![0u8; ct_len];
-        let full = self.open(&nonce, &mut Split::new(ct, &mut out));
-        verify_or_wipe::<T>(&full, tag, &mut out)?;
+        let buf = InOutBuf::new(ct, &mut out).map_err(|_| Error::InvalidLength("output buffer"))?;
+        self.open_verify(&nonce, &mut Io::new(buf), tag)?;
         Ok(out)
     }
 
@@ -341,8 +342,21 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
                 got: tag.len(),
             });
         }
-        let full = self.open(&nonce, &mut InPlace::new(buf));
-        verify_or_wipe::<T>(&full, tag, buf)
+        self.open_verify(&nonce, &mut Io::new(buf.into()), tag)
+    }
+
+    /// OCB.Dec and the tag check: on a mismatch the plaintext written to
+    /// `io` is zeroed and the result is [`Error::Authentication`].
+    fn open_verify(&self, nonce: &Block, io: &mut impl BlockBuf, tag: &[u8]) -> Result<()> {
+        let full = self.open(nonce, io); // T' in full
+        let expected = truncate_tag::<T>(&full);
+        if bool::from(expected.as_slice().ct_eq(tag)) {
+            Ok(())
+        } else {
+            wipe_bytes(io.blocks_out().as_flattened_mut());
+            wipe_bytes(io.tail_out());
+            Err(Error::Authentication)
+        }
     }
 
     /// OCB.Dec of figure 2 on `io`, up to the tag: writes `M` and returns the
@@ -420,8 +434,8 @@ impl<C, T: TagSize> AeadCore for Ocb1<C, T> {
 ///
 /// OCB 1.0 authenticates no associated data: every method returns
 /// [`aead::Error`] when `associated_data` is not empty (it is never silently
-/// ignored). A separate input and output buffer costs one copy of the input
-/// into the output; in-place buffers are processed without a copy. When the
+/// ignored). In-place buffers and separate input and output buffers are both
+/// processed without a copy. When the
 /// tag does not verify, the output buffer is zeroed and [`aead::Error`] is
 /// returned.
 ///
@@ -449,8 +463,7 @@ impl<C: BlockCipher128Dec, T: TagSize> AeadInOut for Ocb1<C, T> {
         if !associated_data.is_empty() {
             return Err(aead::Error);
         }
-        let buf = buffer.into_out_with_copied_in();
-        let full = self.seal(&(*nonce).into(), &mut InPlace::new(buf));
+        let full = self.seal(&(*nonce).into(), &mut Io::new(buffer));
         Ok(truncate_tag(&full))
     }
 
@@ -464,9 +477,8 @@ impl<C: BlockCipher128Dec, T: TagSize> AeadInOut for Ocb1<C, T> {
         if !associated_data.is_empty() {
             return Err(aead::Error);
         }
-        let buf = buffer.into_out_with_copied_in();
-        let full = self.open(&(*nonce).into(), &mut InPlace::new(buf));
-        verify_or_wipe::<T>(&full, tag, buf).map_err(|_| aead::Error)
+        self.open_verify(&(*nonce).into(), &mut Io::new(buffer), tag)
+            .map_err(|_| aead::Error)
     }
 }
 
@@ -478,19 +490,11 @@ fn check_nonce(nonce: &[u8]) -> Result<Block> {
     })
 }
 
-/// Compare the first `T` bytes of the recomputed tag `T'` with `tag` in
-/// constant time; on a mismatch zero `plaintext` and fail.
-fn verify_or_wipe<T: TagSize>(full: &Block, tag: &[u8], plaintext: &mut [u8]) -> Result<()> {
-    let expected = truncate_tag::<T>(full);
-    if bool::from(expected.as_slice().ct_eq(tag)) {
-        Ok(())
-    } else {
-        // Plain stores kept by a black box: as final as `zeroize`, and as fast
-        // as memset on long buffers.
-        plaintext.fill(0);
-        core::hint::black_box(&*plaintext);
-        Err(Error::Authentication)
-    }
+/// Zero a buffer that held unauthenticated plaintext. Plain stores kept by
+/// a black box: as final as `zeroize`, and as fast as memset on long buffers.
+fn wipe_bytes(buf: &mut [u8]) {
+    buf.fill(0);
+    core::hint::black_box(&*buf);
 }
 
 /// The first `T` bytes of a full tag.
@@ -567,73 +571,36 @@ fn head_len(n: usize) -> usize {
     n.saturating_sub(1) / 16 * 16
 }
 
-/// One buffer, processed in place.
-struct InPlace<'a> {
-    blocks: &'a mut [Block],
-    tail: &'a mut [u8],
+/// The blocks of an [`InOutBuf`] (one buffer in place, or separate input
+/// and output buffers: neither is copied).
+struct Io<'i, 'o> {
+    blocks: InOutBuf<'i, 'o, Array<u8, U16>>,
+    tail: InOutBuf<'i, 'o, u8>,
 }
 
-impl<'a> InPlace<'a> {
-    fn new(buf: &'a mut [u8]) -> Self {
-        let (head, tail) = buf.split_at_mut(head_len(buf.len()));
-        let (blocks, _) = head.as_chunks_mut::<16>();
+impl<'i, 'o> Io<'i, 'o> {
+    fn new(buf: InOutBuf<'i, 'o, u8>) -> Self {
+        let mid = head_len(buf.len());
+        let (head, tail) = buf.split_at(mid);
+        let (blocks, _) = head.into_chunks::<U16>();
         Self { blocks, tail }
     }
 }
 
-impl BlockBuf for InPlace<'_> {
+impl BlockBuf for Io<'_, '_> {
     #[inline(always)]
     fn blocks_in(&self) -> &[Block] {
-        self.blocks
+        Array::cast_slice_to_core(self.blocks.get_in())
     }
     #[inline(always)]
     fn blocks_out(&mut self) -> &mut [Block] {
-        self.blocks
+        Array::cast_slice_to_core_mut(self.blocks.get_out())
     }
     fn tail_in(&self) -> &[u8] {
-        self.tail
+        self.tail.get_in()
     }
     fn tail_out(&mut self) -> &mut [u8] {
-        self.tail
-    }
-}
-
-/// Separate input and output buffers of the same length.
-struct Split<'a> {
-    src_blocks: &'a [Block],
-    src_tail: &'a [u8],
-    dst_blocks: &'a mut [Block],
-    dst_tail: &'a mut [u8],
-}
-
-impl<'a> Split<'a> {
-    /// `src` and `dst` have the same length (checked by the callers).
-    fn new(src: &'a [u8], dst: &'a mut [u8]) -> Self {
-        let (src_head, src_tail) = src.split_at(head_len(src.len()));
-        let (dst_head, dst_tail) = dst.split_at_mut(head_len(dst.len()));
-        Self {
-            src_blocks: src_head.as_chunks::<16>().0,
-            src_tail,
-            dst_blocks: dst_head.as_chunks_mut::<16>().0,
-            dst_tail,
-        }
-    }
-}
-
-impl BlockBuf for Split<'_> {
-    #[inline(always)]
-    fn blocks_in(&self) -> &[Block] {
-        self.src_blocks
-    }
-    #[inline(always)]
-    fn blocks_out(&mut self) -> &mut [Block] {
-        self.dst_blocks
-    }
-    fn tail_in(&self) -> &[u8] {
-        self.src_tail
-    }
-    fn tail_out(&mut self) -> &mut [u8] {
-        self.dst_tail
+        self.tail.get_out()
     }
 }
 
