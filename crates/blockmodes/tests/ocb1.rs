@@ -3,9 +3,7 @@
 //! trips, a naive model of the paper's figure 2 for long messages, tampering
 //! and bad inputs.
 
-use aead::consts::{
-    U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16,
-};
+use aead::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};
 use aead::inout::InOutBuf;
 use aead::{Aead, AeadInOut, KeyInit};
 use blockmodes::gf128::{Block, double_be, half_be, ntz, xor};
@@ -82,19 +80,40 @@ where
         return;
     }
     // One-shot.
-    assert_eq!(ocb.encrypt(&v.nonce, &v.msg).unwrap(), sealed, "{name} encrypt");
-    assert_eq!(ocb.decrypt(&v.nonce, &sealed).unwrap(), v.msg, "{name} decrypt");
+    assert_eq!(
+        ocb.encrypt(&v.nonce, &v.msg).unwrap(),
+        sealed,
+        "{name} encrypt"
+    );
+    assert_eq!(
+        ocb.decrypt(&v.nonce, &sealed).unwrap(),
+        v.msg,
+        "{name} decrypt"
+    );
     // Detached, in place.
     let mut buf = v.msg.clone();
     let t = ocb.encrypt_in_place_detached(&v.nonce, &mut buf).unwrap();
-    assert_eq!((buf.as_slice(), t.as_slice()), (v.ct.as_slice(), tag), "{name} detached");
-    ocb.decrypt_in_place_detached(&v.nonce, &mut buf, tag).unwrap();
+    assert_eq!(
+        (buf.as_slice(), t.as_slice()),
+        (v.ct.as_slice(), tag),
+        "{name} detached"
+    );
+    ocb.decrypt_in_place_detached(&v.nonce, &mut buf, tag)
+        .unwrap();
     assert_eq!(buf, v.msg, "{name} detached decrypt");
     // The aead traits: Aead (Vec), in place with a Vec buffer, and inout
     // with separate buffers.
     let nonce = aead::Nonce::<Ocb1<C, T>>::try_from(v.nonce.as_slice()).unwrap();
-    assert_eq!(Aead::encrypt(&ocb, &nonce, v.msg.as_slice()).unwrap(), sealed, "{name}");
-    assert_eq!(Aead::decrypt(&ocb, &nonce, sealed.as_slice()).unwrap(), v.msg, "{name}");
+    assert_eq!(
+        Aead::encrypt(&ocb, &nonce, v.msg.as_slice()).unwrap(),
+        sealed,
+        "{name}"
+    );
+    assert_eq!(
+        Aead::decrypt(&ocb, &nonce, sealed.as_slice()).unwrap(),
+        v.msg,
+        "{name}"
+    );
     let mut vec_buf = v.msg.clone();
     ocb.encrypt_in_place(&nonce, b"", &mut vec_buf).unwrap();
     assert_eq!(vec_buf, sealed, "{name} encrypt_in_place");
@@ -104,7 +123,11 @@ where
     let t = ocb
         .encrypt_inout_detached(&nonce, b"", InOutBuf::new(&v.msg, &mut out).unwrap())
         .unwrap();
-    assert_eq!((out.as_slice(), t.as_slice()), (v.ct.as_slice(), tag), "{name} inout");
+    assert_eq!(
+        (out.as_slice(), t.as_slice()),
+        (v.ct.as_slice(), tag),
+        "{name} inout"
+    );
     let mut back = vec![0u8; v.ct.len()];
     ocb.decrypt_inout_detached(&nonce, b"", InOutBuf::new(&v.ct, &mut back).unwrap(), &t)
         .unwrap();
@@ -114,7 +137,11 @@ where
 #[test]
 fn vectors_all_interfaces() {
     let vs = vectors();
-    assert!(vs.len() >= 6, "expected the 6 OCB 1.0 vectors, got {}", vs.len());
+    assert!(
+        vs.len() >= 6,
+        "expected the 6 OCB 1.0 vectors, got {}",
+        vs.len()
+    );
     for v in &vs {
         match v.key.len() {
             16 => check_vector::<Aes128, U16>(v),
@@ -127,7 +154,10 @@ fn vectors_all_interfaces() {
 
 #[test]
 fn vectors_every_tag_length() {
-    for v in vectors().iter().filter(|v| v.key.len() == 16 && v.tag.len() == 16) {
+    for v in vectors()
+        .iter()
+        .filter(|v| v.key.len() == 16 && v.tag.len() == 16)
+    {
         for tau in 1..=16 {
             with_tag!(tau, T => check_vector::<Aes128, T>(v));
         }
@@ -138,7 +168,10 @@ fn vectors_every_tag_length() {
 fn aliases_match_generic_type() {
     let v = &vectors()[1];
     let a = Ocb1Aes128::new_from_slice(&v.key).unwrap();
-    assert_eq!(a.encrypt(&v.nonce, &v.msg).unwrap(), [v.ct.clone(), v.tag.clone()].concat());
+    assert_eq!(
+        a.encrypt(&v.nonce, &v.msg).unwrap(),
+        [v.ct.clone(), v.tag.clone()].concat()
+    );
     // The other aliases key up with their own key sizes.
     assert!(Ocb1Aes192::new_from_slice(&[7; 24]).is_ok());
     assert!(Ocb1Aes256::new_from_slice(&[7; 32]).is_ok());
@@ -196,7 +229,9 @@ fn model_agrees_with_vectors() {
 /// gear: one block, the 63-block head, 64-block groups, long messages.
 fn long_lengths() -> Vec<usize> {
     let mut v: Vec<usize> = (0..=80).collect();
-    for blocks in [62, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1000, 4096, 4097] {
+    for blocks in [
+        62, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1000, 4096, 4097,
+    ] {
         for delta in [-1isize, 1, 15, 16, 17] {
             v.push((16 * blocks as isize + delta) as usize);
         }
@@ -208,7 +243,9 @@ fn long_lengths() -> Vec<usize> {
 }
 
 fn message(len: usize, seed: u8) -> Vec<u8> {
-    (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect()
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .collect()
 }
 
 #[test]
@@ -298,8 +335,18 @@ fn check_width<N: aead::array::ArraySize>() {
         let msg = message(len, 9);
         let (c, t) = model_encrypt(&key, &nonce, &msg);
         let sealed = ocb.encrypt(&nonce, &msg).unwrap();
-        assert_eq!(sealed, [c, t.to_vec()].concat(), "width {}, len {len}", N::USIZE);
-        assert_eq!(ocb.decrypt(&nonce, &sealed).unwrap(), msg, "width {}, len {len}", N::USIZE);
+        assert_eq!(
+            sealed,
+            [c, t.to_vec()].concat(),
+            "width {}, len {len}",
+            N::USIZE
+        );
+        assert_eq!(
+            ocb.decrypt(&nonce, &sealed).unwrap(),
+            msg,
+            "width {}, len {len}",
+            N::USIZE
+        );
     }
 }
 
@@ -317,7 +364,9 @@ fn call_counts() {
     let (aes, count) = Counting::new(Aes128::new(&[0x11; 16].into()));
     let ocb = Ocb1::<_, U16>::from_cipher(aes);
     assert_eq!(count.get(), 1, "key setup: L = E_K(0)");
-    for len in [0usize, 1, 15, 16, 17, 32, 33, 48, 100, 1000, 1024, 1025, 4096, 5000] {
+    for len in [
+        0usize, 1, 15, 16, 17, 32, 33, 48, 100, 1000, 1024, 1025, 4096, 5000,
+    ] {
         let expected = len.div_ceil(16) as u64 + 2 + u64::from(len == 0);
         let msg = message(len, 1);
         count.reset();
@@ -331,7 +380,11 @@ fn call_counts() {
 
 /// Round trip of one message with tag size `T` through every interface,
 /// which must all agree.
-fn round_trip<T: TagSize>(key: &[u8; 16], nonce: &[u8; 16], msg: &[u8]) -> Result<(), TestCaseError> {
+fn round_trip<T: TagSize>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    msg: &[u8],
+) -> Result<(), TestCaseError> {
     let ocb = Ocb1::<Aes128, T>::new_from_slice(key).unwrap();
     let sealed = ocb.encrypt(nonce, msg).unwrap();
     prop_assert_eq!(sealed.len(), msg.len() + T::USIZE);
@@ -340,11 +393,15 @@ fn round_trip<T: TagSize>(key: &[u8; 16], nonce: &[u8; 16], msg: &[u8]) -> Resul
     let tag = ocb.encrypt_in_place_detached(nonce, &mut buf).unwrap();
     prop_assert_eq!(&buf[..], &sealed[..msg.len()]);
     prop_assert_eq!(tag.as_slice(), &sealed[msg.len()..]);
-    ocb.decrypt_in_place_detached(nonce, &mut buf, &tag).unwrap();
+    ocb.decrypt_in_place_detached(nonce, &mut buf, &tag)
+        .unwrap();
     prop_assert_eq!(&buf[..], msg);
     let n = aead::Nonce::<Ocb1<Aes128, T>>::from(*nonce);
     prop_assert_eq!(Aead::encrypt(&ocb, &n, msg).unwrap(), sealed.clone());
-    prop_assert_eq!(Aead::decrypt(&ocb, &n, sealed.as_slice()).unwrap(), msg.to_vec());
+    prop_assert_eq!(
+        Aead::decrypt(&ocb, &n, sealed.as_slice()).unwrap(),
+        msg.to_vec()
+    );
     Ok(())
 }
 
@@ -385,7 +442,11 @@ fn every_bit_flip_rejected_and_wiped() {
         for bit in 0..8 * sealed.len() {
             let mut bad = sealed.clone();
             bad[bit / 8] ^= 1 << (bit % 8);
-            assert_eq!(ocb.decrypt(&nonce, &bad), Err(Error::Authentication), "len {len} bit {bit}");
+            assert_eq!(
+                ocb.decrypt(&nonce, &bad),
+                Err(Error::Authentication),
+                "len {len} bit {bit}"
+            );
             let (ct, tag) = bad.split_at(len);
             let mut buf = ct.to_vec();
             assert_eq!(
@@ -393,18 +454,33 @@ fn every_bit_flip_rejected_and_wiped() {
                 Err(Error::Authentication),
                 "len {len} bit {bit}"
             );
-            assert!(buf.iter().all(|&b| b == 0), "detached buffer not wiped: len {len} bit {bit}");
+            assert!(
+                buf.iter().all(|&b| b == 0),
+                "detached buffer not wiped: len {len} bit {bit}"
+            );
             let tag_arr = aead::Tag::<Ocb1Aes128>::try_from(tag).unwrap();
             let mut buf = ct.to_vec();
-            assert!(ocb.decrypt_inout_detached(&n, b"", (&mut buf[..]).into(), &tag_arr).is_err());
-            assert!(buf.iter().all(|&b| b == 0), "inout buffer not wiped: len {len} bit {bit}");
+            assert!(
+                ocb.decrypt_inout_detached(&n, b"", (&mut buf[..]).into(), &tag_arr)
+                    .is_err()
+            );
+            assert!(
+                buf.iter().all(|&b| b == 0),
+                "inout buffer not wiped: len {len} bit {bit}"
+            );
             let mut out = vec![0xffu8; len];
             let io = InOutBuf::new(ct, &mut out).unwrap();
             assert!(ocb.decrypt_inout_detached(&n, b"", io, &tag_arr).is_err());
-            assert!(out.iter().all(|&b| b == 0), "separate output not wiped: len {len} bit {bit}");
+            assert!(
+                out.iter().all(|&b| b == 0),
+                "separate output not wiped: len {len} bit {bit}"
+            );
             let mut vec_buf = bad.clone();
             assert!(ocb.decrypt_in_place(&n, b"", &mut vec_buf).is_err());
-            assert!(vec_buf[..len].iter().all(|&b| b == 0), "Vec buffer not wiped: len {len} bit {bit}");
+            assert!(
+                vec_buf[..len].iter().all(|&b| b == 0),
+                "Vec buffer not wiped: len {len} bit {bit}"
+            );
         }
         // The untouched ciphertext still opens.
         assert_eq!(ocb.decrypt(&nonce, &sealed).unwrap(), msg);
@@ -429,19 +505,34 @@ fn bad_inputs_give_typed_errors() {
             Err(Error::InvalidKeyLength { got, .. }) if got == len
         ));
     }
-    assert!(matches!(Ocb1Aes256::new_from_slice(&[0; 16]), Err(Error::InvalidKeyLength { .. })));
-    assert!(matches!(Ocb1Aes192::new_from_slice(&[0; 32]), Err(Error::InvalidKeyLength { .. })));
+    assert!(matches!(
+        Ocb1Aes256::new_from_slice(&[0; 16]),
+        Err(Error::InvalidKeyLength { .. })
+    ));
+    assert!(matches!(
+        Ocb1Aes192::new_from_slice(&[0; 32]),
+        Err(Error::InvalidKeyLength { .. })
+    ));
 
     let ocb = Ocb1::<Aes128, U8>::new_from_slice(&[1; 16]).unwrap();
     // Nonce lengths, every interface that takes a slice.
     for len in [0usize, 1, 12, 15, 17, 32] {
         let nonce = vec![0u8; len];
-        let want = Error::InvalidNonceLength { expected: 16, got: len };
+        let want = Error::InvalidNonceLength {
+            expected: 16,
+            got: len,
+        };
         assert_eq!(ocb.encrypt(&nonce, b"abc"), Err(want.clone()));
         assert_eq!(ocb.decrypt(&nonce, &[0; 20]), Err(want.clone()));
         let mut buf = *b"unchanged";
-        assert_eq!(ocb.encrypt_in_place_detached(&nonce, &mut buf), Err(want.clone()));
-        assert_eq!(ocb.decrypt_in_place_detached(&nonce, &mut buf, &[0; 8]), Err(want));
+        assert_eq!(
+            ocb.encrypt_in_place_detached(&nonce, &mut buf),
+            Err(want.clone())
+        );
+        assert_eq!(
+            ocb.decrypt_in_place_detached(&nonce, &mut buf, &[0; 8]),
+            Err(want)
+        );
         assert_eq!(&buf, b"unchanged");
     }
     // Ciphertext shorter than the tag.
@@ -452,13 +543,20 @@ fn bad_inputs_give_typed_errors() {
         );
     }
     let mut short = vec![0u8; 7];
-    assert!(ocb.decrypt_in_place(&[0; 16].into(), b"", &mut short).is_err());
+    assert!(
+        ocb.decrypt_in_place(&[0; 16].into(), b"", &mut short)
+            .is_err()
+    );
     // Tag of the wrong length for the type.
     for len in [0usize, 1, 7, 9, 16, 17] {
         let mut buf = *b"unchanged";
         assert_eq!(
             ocb.decrypt_in_place_detached(&[0; 16], &mut buf, &vec![0; len]),
-            Err(Error::InvalidTagLength { min: 8, max: 8, got: len })
+            Err(Error::InvalidTagLength {
+                min: 8,
+                max: 8,
+                got: len
+            })
         );
         assert_eq!(&buf, b"unchanged");
     }
@@ -471,15 +569,24 @@ fn associated_data_is_refused() {
     let mut buf = b"message".to_vec();
     assert!(ocb.encrypt_in_place(&nonce, b"header", &mut buf).is_err());
     assert_eq!(buf, b"message", "nothing encrypted");
-    let payload = aead::Payload { msg: b"message", aad: b"header" };
+    let payload = aead::Payload {
+        msg: b"message",
+        aad: b"header",
+    };
     assert!(Aead::encrypt(&ocb, &nonce, payload).is_err());
     let sealed = Aead::encrypt(&ocb, &nonce, &b"message"[..]).unwrap();
-    let payload = aead::Payload { msg: &sealed, aad: b"x" };
+    let payload = aead::Payload {
+        msg: &sealed,
+        aad: b"x",
+    };
     assert!(Aead::decrypt(&ocb, &nonce, payload).is_err());
     let mut buf = sealed.clone();
     assert!(ocb.decrypt_in_place(&nonce, b"x", &mut buf).is_err());
     // Empty associated data is the plain scheme.
-    assert_eq!(Aead::decrypt(&ocb, &nonce, sealed.as_slice()).unwrap(), b"message");
+    assert_eq!(
+        Aead::decrypt(&ocb, &nonce, sealed.as_slice()).unwrap(),
+        b"message"
+    );
 }
 
 #[test]
