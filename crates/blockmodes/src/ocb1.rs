@@ -212,27 +212,29 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
         let mut checksum = BlockWork::<_, false>::run(&self.batch, io, &mut z, |n, w| {
             oracle::encrypt_par(&self.cipher, n, w)
         });
-        let z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
+        let mut z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // M[m]
-        let y_m = self.y_m(&z_m, len); // Y[m]
+        let mut y_m = self.y_m(&z_m, len); // Y[m]
         xor_in_place(&mut last, &y_m); // C[m] = M[m] xor Y[m] (first |M[m]| bytes)
         copy_prefix(io.tail_out(), &last);
         zero_after(&mut last, len); // C[m]0*
         xor_in_place(&mut checksum, &last);
         xor_in_place(&mut checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
         let tag = self.tag(&checksum, &z_m);
-        wipe_block(&mut last);
-        wipe_block(&mut checksum);
+        for secret in [&mut last, &mut checksum, &mut z_m, &mut y_m] {
+            wipe(secret);
+        }
         tag
     }
 
     /// `R = E_K(N xor L)`: the cursor on `Z[i] = gamma_i * L xor R`.
     fn start_offsets(&self, nonce: &Block) -> GrayCursor {
-        let n_xor_l = xor(nonce, self.batch.offsets().l(0));
+        let mut n_xor_l = xor(nonce, self.batch.offsets().l(0));
         let mut r = oracle::encrypt_block(&self.cipher, &n_xor_l);
         let cursor = GrayCursor::new(&r);
-        wipe_block(&mut r);
+        wipe(&mut n_xor_l);
+        wipe(&mut r);
         cursor
     }
 
@@ -353,8 +355,8 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
         if bool::from(expected.as_slice().ct_eq(tag)) {
             Ok(())
         } else {
-            wipe_bytes(io.blocks_out().as_flattened_mut());
-            wipe_bytes(io.tail_out());
+            wipe(io.blocks_out().as_flattened_mut());
+            wipe(io.tail_out());
             Err(Error::Authentication)
         }
     }
@@ -369,17 +371,18 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
         let mut checksum = BlockWork::<_, true>::run(&self.batch, io, &mut z, |n, w| {
             oracle::decrypt_par(&self.cipher, n, w)
         });
-        let z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
+        let mut z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // C[m]0*
-        let y_m = self.y_m(&z_m, len); // Y[m]
+        let mut y_m = self.y_m(&z_m, len); // Y[m]
         xor_in_place(&mut checksum, &last);
         xor_in_place(&mut checksum, &y_m); // Checksum ^= C[m]0* xor Y[m]
         xor_in_place(&mut last, &y_m); // M[m] = C[m] xor Y[m] (first |C[m]| bytes)
         copy_prefix(io.tail_out(), &last);
         let tag = self.tag(&checksum, &z_m);
-        wipe_block(&mut last);
-        wipe_block(&mut checksum);
+        for secret in [&mut last, &mut checksum, &mut z_m, &mut y_m] {
+            wipe(secret);
+        }
         tag
     }
 }
@@ -490,9 +493,10 @@ fn check_nonce(nonce: &[u8]) -> Result<Block> {
     })
 }
 
-/// Zero a buffer that held unauthenticated plaintext. Plain stores kept by
-/// a black box: as final as `zeroize`, and as fast as memset on long buffers.
-fn wipe_bytes(buf: &mut [u8]) {
+/// Zero memory that held secret or unauthenticated data: plain stores kept
+/// by a black box, as final as `zeroize` and as fast as memset (`zeroize`
+/// writes byte by byte, which shows in the cost of every message).
+fn wipe(buf: &mut [u8]) {
     buf.fill(0);
     core::hint::black_box(&*buf);
 }
@@ -532,13 +536,6 @@ fn zero_after(block: &mut Block, len: usize) {
     for b in block.iter_mut().skip(len) {
         *b = 0;
     }
-}
-
-/// Zero a block that held secret data (plain stores kept by a black box;
-/// `zeroize` writes byte by byte, which shows in the cost of short messages).
-fn wipe_block(b: &mut Block) {
-    *b = [0; 16];
-    core::hint::black_box(&*b);
 }
 
 /// The accepted key length in words, for [`Error::InvalidKeyLength`].
@@ -614,7 +611,7 @@ const BATCH: usize = 64;
 struct Aligned<T>(T);
 
 /// Blocks 1 .. m-1 around the cipher's parallel calls. Block `start` of a
-/// batch is block `i = start + 1`.
+/// batch is block `i = skip + start + 1` (see [`BlockWork::run`] for `skip`).
 ///
 /// * encryption (`DECRYPT = false`): `before`: input `M[i] xor Z[i]`,
 ///   `Checksum ^= M[i]`; `after`: `C[i] = E_K(..) xor Z[i]`;
@@ -718,10 +715,13 @@ impl<B: BlockBuf, const DECRYPT: bool> ParWork for BlockWork<'_, B, DECRYPT> {
             let len = chunk.len();
             self.offsets(first, len);
             let src = &self.io.blocks_in()[first..first + len];
-            xor2(chunk, src, &self.z.0[..len]); // M[i] xor Z[i] (or C[i] xor Z[i])
-            if !DECRYPT {
+            let z = &self.z.0[..len];
+            if DECRYPT {
+                xor2(chunk, src, z); // C[i] xor Z[i]
+            } else {
+                // M[i] xor Z[i]; Checksum ^= M[i]
                 self.sum_len = self.sum_len.max(len);
-                xor_assign(&mut self.sum.0[..len], src); // Checksum ^= M[i]
+                xor2_sum(chunk, src, z, &mut self.sum.0[..len], false);
             }
         }
     }
@@ -733,10 +733,13 @@ impl<B: BlockBuf, const DECRYPT: bool> ParWork for BlockWork<'_, B, DECRYPT> {
             let len = chunk.len();
             self.offsets(first, len);
             let out = &mut self.io.blocks_out()[first..first + len];
-            xor2(out, chunk, &self.z.0[..len]); // C[i] (or M[i]) = E_K(..) xor Z[i]
+            let z = &self.z.0[..len];
             if DECRYPT {
+                // M[i] = E_K^-1(..) xor Z[i]; Checksum ^= M[i]
                 self.sum_len = self.sum_len.max(len);
-                xor_assign(&mut self.sum.0[..len], out); // Checksum ^= M[i]
+                xor2_sum(out, chunk, z, &mut self.sum.0[..len], true);
+            } else {
+                xor2(out, chunk, z); // C[i] = E_K(..) xor Z[i]
             }
         }
     }
@@ -744,16 +747,9 @@ impl<B: BlockBuf, const DECRYPT: bool> ParWork for BlockWork<'_, B, DECRYPT> {
 
 impl<B, const DECRYPT: bool> Drop for BlockWork<'_, B, DECRYPT> {
     fn drop(&mut self) {
-        wipe(&mut self.z.0);
-        wipe(&mut self.sum.0);
+        wipe(self.z.0.as_flattened_mut());
+        wipe(self.sum.0.as_flattened_mut());
     }
-}
-
-/// Zero blocks with plain stores the compiler vectorizes, kept by a black
-/// box (`zeroize` writes byte by byte, about a cycle per byte).
-fn wipe(blocks: &mut [Block]) {
-    blocks.fill([0; 16]);
-    core::hint::black_box(&blocks);
 }
 
 /// `dst = a xor b` over whole slices of blocks, as one flat byte loop (the
@@ -766,11 +762,16 @@ fn xor2(dst: &mut [Block], a: &[Block], b: &[Block]) {
     }
 }
 
-/// `dst ^= a` over whole slices of blocks, as one flat byte loop.
+/// `dst = a xor b` and `sum ^= a` (or `sum ^= dst` with `sum_dst`) in one
+/// flat byte loop: each input is read once and the lanes of the Checksum
+/// take the blocks of the batch in order.
 #[inline(always)]
-fn xor_assign(dst: &mut [Block], a: &[Block]) {
-    for (d, x) in dst.as_flattened_mut().iter_mut().zip(a.as_flattened()) {
-        *d ^= x;
+fn xor2_sum(dst: &mut [Block], a: &[Block], b: &[Block], sum: &mut [Block], sum_dst: bool) {
+    let (dst, a, b) = (dst.as_flattened_mut(), a.as_flattened(), b.as_flattened());
+    for (((d, x), y), s) in dst.iter_mut().zip(a).zip(b).zip(sum.as_flattened_mut()) {
+        let out = x ^ y;
+        *d = out;
+        *s ^= if sum_dst { out } else { *x };
     }
 }
 
