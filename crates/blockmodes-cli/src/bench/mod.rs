@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 mod base;
 mod cwc;
+mod ocb1;
 mod pmac;
 mod xcbc;
 
@@ -27,7 +28,10 @@ pub type Case = Box<dyn FnMut()>;
 
 /// Every mode `bench` can measure, in the order it prints them.
 pub fn all_modes() -> Vec<&'static str> {
-    FAMILIES.iter().flat_map(|(modes, _)| modes.iter().copied()).collect()
+    FAMILIES
+        .iter()
+        .flat_map(|(modes, _)| modes.iter().copied())
+        .collect()
 }
 
 /// Each family of modes: its mode names and its case builder. One line per
@@ -35,6 +39,7 @@ pub fn all_modes() -> Vec<&'static str> {
 #[allow(clippy::type_complexity)]
 const FAMILIES: &[(&[&str], fn(&str, usize) -> Option<Case>)] = &[
     (base::MODES, base::make),
+    (ocb1::MODES, ocb1::make),
     (cwc::MODES, cwc::make),
     (pmac::MODES, pmac::make),
     (xcbc::MODES, xcbc::make),
