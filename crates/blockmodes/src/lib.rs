@@ -28,6 +28,7 @@ pub mod cwc;
 pub mod error;
 pub mod gf128;
 pub mod modular;
+pub mod ocb1;
 pub mod oracle;
 pub mod pmac;
 

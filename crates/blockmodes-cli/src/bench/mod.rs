@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 mod base;
 mod cwc;
+mod ocb1;
 mod pmac;
 mod xcbc;
 
@@ -38,6 +39,7 @@ pub fn all_modes() -> Vec<&'static str> {
 #[allow(clippy::type_complexity)]
 const FAMILIES: &[(&[&str], fn(&str, usize) -> Option<Case>)] = &[
     (base::MODES, base::make),
+    (ocb1::MODES, ocb1::make),
     (cwc::MODES, cwc::make),
     (pmac::MODES, pmac::make),
     (xcbc::MODES, xcbc::make),

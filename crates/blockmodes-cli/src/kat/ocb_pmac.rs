@@ -1,33 +1,76 @@
 //! `ocb1-aes` and `pmac-aes`.
 
 use blockmodes::Error;
+use blockmodes::ocb1::Ocb1;
 use blockmodes::pmac::{Pmac, TagSize};
 
 use super::{KatError, Outcome, Vector, expect_eq};
 
-pub fn ocb1(_v: &Vector) -> Result<Outcome, KatError> {
-    Err(KatError::UnknownScheme(
-        "ocb1-aes (not implemented yet)".into(),
-    ))
-}
-
-/// Run `$body` with `$T` bound to the typenum tag size of `$len` bytes
-/// (1..=16); evaluates to `None` for any other length.
+/// Run `$body` with `$T` bound to the typenum tag size `len` (1..=16 bytes);
+/// `None` for any other length.
 macro_rules! with_tag_size {
     ($len:expr, $T:ident => $body:expr) => {
-        with_tag_size!(@arms $len, $T, $body;
-            1 U1, 2 U2, 3 U3, 4 U4, 5 U5, 6 U6, 7 U7, 8 U8,
-            9 U9, 10 U10, 11 U11, 12 U12, 13 U13, 14 U14, 15 U15, 16 U16)
+        with_tag_size!(@ $len, $T, $body; U1 1, U2 2, U3 3, U4 4, U5 5, U6 6, U7 7, U8 8,
+            U9 9, U10 10, U11 11, U12 12, U13 13, U14 14, U15 15, U16 16)
     };
-    (@arms $len:expr, $T:ident, $body:expr; $($n:literal $u:ident),*) => {
+    (@ $len:expr, $T:ident, $body:expr; $($u:ident $n:literal),*) => {
         match $len {
             $($n => {
-                type $T = ::blockmodes::cipher::consts::$u;
+                type $T = ::aead::consts::$u;
                 Some($body)
             })*
             _ => None,
         }
     };
+}
+
+/// `ocb1-aes`: encrypt with tag length len(tag) must give ct || tag, and
+/// decrypt must give msg back; `invalid` vectors must be rejected by decrypt.
+pub fn ocb1(v: &Vector) -> Result<Outcome, KatError> {
+    let key = v.hex("key")?;
+    let nonce = v.hex("nonce")?;
+    let msg = v.hex("msg")?;
+    let ct = v.hex("ct")?;
+    let tag = v.hex("tag")?;
+    let valid = v.expects_valid()?;
+    let sealed = [ct.as_slice(), tag.as_slice()].concat();
+    let outcome = crate::with_aes!(key.len(), C => {
+        with_tag_size!(tag.len(), T => ocb1_check::<C, T>(&key, &nonce, &msg, &sealed, valid))
+            .unwrap_or_else(|| ocb1_unsupported_tag(tag.len(), valid))
+    })
+    .ok_or_else(|| v.bad_key_len("key"))?;
+    Ok(outcome)
+}
+
+/// A tag length outside 1..=16 cannot be produced: a `valid` vector fails,
+/// an `invalid` one counts as rejected.
+fn ocb1_unsupported_tag(len: usize, valid: bool) -> Outcome {
+    if valid {
+        Err(format!("tag length {len} is outside 1..=16 bytes"))
+    } else {
+        Ok(())
+    }
+}
+
+fn ocb1_check<C, T>(key: &[u8], nonce: &[u8], msg: &[u8], sealed: &[u8], valid: bool) -> Outcome
+where
+    C: blockmodes::oracle::BlockCipher128Dec + cipher::KeyInit,
+    T: blockmodes::ocb1::TagSize,
+{
+    let ocb = Ocb1::<C, T>::new_from_slice(key).map_err(|e| format!("key setup: {e}"))?;
+    let opened = ocb.decrypt(nonce, sealed);
+    if !valid {
+        return match opened {
+            Err(_) => Ok(()),
+            Ok(_) => Err("decrypt accepted an invalid vector".into()),
+        };
+    }
+    let got = ocb
+        .encrypt(nonce, msg)
+        .map_err(|e| format!("encrypt: {e}"))?;
+    expect_eq("encrypt (ct || tag)", &got, sealed)?;
+    let plain = opened.map_err(|e| format!("decrypt: {e}"))?;
+    expect_eq("decrypt", &plain, msg)
 }
 
 /// `pmac-aes`: PMAC with tag length len(tag) through the public API: the
