@@ -159,6 +159,7 @@ impl ChunkCipher for XcbcXorChunks {
 #[allow(unreachable_patterns)]
 pub fn chunk_cipher(mode: Mode, key: &[u8]) -> CliResult<Box<dyn ChunkCipher>> {
     match mode {
+        Mode::Ocb1 => aead_chunks::<blockmodes::ocb1::Ocb1Aes256>(key),
         Mode::XcbcXor => Ok(Box::new(XcbcXorChunks(
             blockmodes::xcbc::XcbcXorCtr::new_from_slice(key)
                 .map_err(|e| Failure::usage(format!("internal error: {e}")))?,

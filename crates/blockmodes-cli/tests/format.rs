@@ -56,6 +56,12 @@ struct Spec {
 /// The modes, each opened with the library's one-shot API.
 fn modes() -> Vec<Spec> {
     vec![
+        aead("ocb1", 1, 16, |key, nonce, sealed| {
+            blockmodes::ocb1::Ocb1Aes256::new_from_slice(key)
+                .ok()?
+                .decrypt(nonce, sealed)
+                .ok()
+        }),
         aead("cwc", 2, 11, |key, nonce, sealed| {
             blockmodes::cwc::CwcAes256::new_from_slice(key)
                 .ok()?

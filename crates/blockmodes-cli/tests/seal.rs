@@ -7,7 +7,7 @@ use common::*;
 use std::path::Path;
 
 /// The modes `seal --mode` offers.
-const MODES: &[&str] = &["cwc", "xcbc-xor"];
+const MODES: &[&str] = &["ocb1", "cwc", "xcbc-xor"];
 const HEADER: usize = 88;
 const CHUNK: usize = 64 * 1024;
 
