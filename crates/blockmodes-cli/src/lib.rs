@@ -28,6 +28,25 @@ macro_rules! with_aes {
     };
 }
 
+/// Run `$body` with `$T` bound to the typenum tag size `len` (1..=16 bytes);
+/// `None` for any other length.
+#[macro_export]
+macro_rules! with_tag_size {
+    ($len:expr, $T:ident => $body:expr) => {
+        $crate::with_tag_size!(@ $len, $T, $body; U1 1, U2 2, U3 3, U4 4, U5 5, U6 6, U7 7, U8 8,
+            U9 9, U10 10, U11 11, U12 12, U13 13, U14 14, U15 15, U16 16)
+    };
+    (@ $len:expr, $T:ident, $body:expr; $($u:ident $n:literal),*) => {
+        match $len {
+            $($n => {
+                type $T = ::blockmodes::cipher::consts::$u;
+                Some($body)
+            })*
+            _ => None,
+        }
+    };
+}
+
 pub mod failure;
 pub mod header;
 pub mod keyfile;

@@ -31,6 +31,7 @@ pub mod modular;
 pub mod ocb1;
 pub mod oracle;
 pub mod pmac;
+pub mod tag;
 
 pub use error::{Error, Result};
 pub use gf128::Block;

@@ -34,8 +34,8 @@
 
 use core::marker::PhantomData;
 
-use aead::array::{Array, ArraySize};
-use aead::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};
+use aead::array::Array;
+use aead::consts::U16;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, TagPosition};
 use cipher::typenum::Unsigned;
@@ -49,28 +49,7 @@ use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 /// The nonce length of OCB 1.0 in bytes (n = 128 bits).
 pub const NONCE_LEN: usize = 16;
 
-/// A tag of `T` bytes (the first tau = 8T bits of `E_K(Checksum xor Z[m])`).
-pub type Tag<T = U16> = Array<u8, T>;
-
-mod sealed {
-    pub trait Sealed {}
-}
-
-/// The tag sizes OCB 1.0 accepts: `U1` to `U16` (1 to 16 bytes). Any other
-/// size does not compile.
-///
-/// ```compile_fail
-/// // 17-byte tags are refused at compile time.
-/// let _ = blockmodes::ocb1::Ocb1::<blockmodes::Aes128, aead::consts::U17>::new_from_slice(&[0; 16]);
-/// ```
-pub trait TagSize: ArraySize + sealed::Sealed {}
-
-macro_rules! tag_sizes {
-    ($($u:ident),*) => { $( impl sealed::Sealed for $u {} impl TagSize for $u {} )* };
-}
-tag_sizes!(
-    U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16
-);
+pub use crate::tag::{Tag, TagSize};
 
 /// OCB 1.0 over the 128-bit block cipher `C`, with tags of `T` bytes
 /// (default 16; any of `U1..=U16`).

@@ -33,8 +33,8 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use digest::array::{Array, ArraySize};
-use digest::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};
+use digest::array::Array;
+use digest::consts::U16;
 use digest::typenum::Unsigned;
 use digest::{FixedOutput, FixedOutputReset, KeyInit, MacMarker, OutputSizeUser, Reset, Update};
 use rayon::prelude::*;
@@ -45,10 +45,7 @@ use crate::error::{Error, Result};
 use crate::gf128::{Block, GrayOffsets, half_be, xor, xor_in_place};
 use crate::oracle::{self, BlockCipher128, ParWork};
 
-/// A PMAC tag of `T` bytes (the first τ = 8·T bits of `E_K(X[m])`).
-///
-/// Compare tags with [`Pmac::verify`] (constant time), never with `==`.
-pub type Tag<T = U16> = Array<u8, T>;
+pub use crate::tag::{Tag, TagSize};
 
 /// PMAC with AES-128 and 16-byte tags (other tag sizes: `Pmac<Aes128, U8>`, ...).
 pub type PmacAes128 = Pmac<crate::Aes128>;
@@ -56,23 +53,6 @@ pub type PmacAes128 = Pmac<crate::Aes128>;
 pub type PmacAes192 = Pmac<crate::Aes192>;
 /// PMAC with AES-256 and 16-byte tags.
 pub type PmacAes256 = Pmac<crate::Aes256>;
-
-mod sealed {
-    pub trait Sealed {}
-}
-
-/// The tag sizes PMAC allows: `U1` to `U16` bytes (τ = 8..128 bits).
-pub trait TagSize: ArraySize + sealed::Sealed + Send + Sync + 'static {}
-
-macro_rules! tag_sizes {
-    ($($u:ident),*) => {$(
-        impl sealed::Sealed for $u {}
-        impl TagSize for $u {}
-    )*};
-}
-tag_sizes!(
-    U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16
-);
 
 /// Inputs of at least this many bytes are spread over threads by
 /// [`Pmac::mac_parallel`]; below it, threads cost more than they save.

@@ -5,28 +5,15 @@
 use blockmodes::cwc::{Cwc, CwcTagSize};
 use blockmodes::oracle::BlockCipher128;
 use cipher::KeyInit;
-use cipher::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};
 
 use super::{KatError, Outcome, Vector, expect_eq};
 use crate::with_aes;
-
-/// Run `$body` with `$T` bound to the tag size of `$len` bytes (1..=16).
-macro_rules! with_tag {
-    ($len:expr, $T:ident => $body:expr; $($n:literal $ty:ty),*) => {
-        match $len {
-            $( $n => { type $T = $ty; Some($body) } )*
-            _ => None,
-        }
-    };
-}
 
 pub fn cwc(v: &Vector) -> Result<Outcome, KatError> {
     let key = v.hex("key")?;
     let tag_len = v.hex("tag")?.len();
     let run = with_aes!(key.len(), C => {
-        with_tag!(tag_len, T => run::<C, T>(v, &key);
-            1 U1, 2 U2, 3 U3, 4 U4, 5 U5, 6 U6, 7 U7, 8 U8,
-            9 U9, 10 U10, 11 U11, 12 U12, 13 U13, 14 U14, 15 U15, 16 U16)
+        crate::with_tag_size!(tag_len, T => run::<C, T>(v, &key))
     })
     .ok_or_else(|| v.bad_key_len("key"))?;
     run.ok_or_else(|| KatError::Field {

@@ -6,24 +6,6 @@ use blockmodes::pmac::{Pmac, TagSize};
 
 use super::{KatError, Outcome, Vector, expect_eq};
 
-/// Run `$body` with `$T` bound to the typenum tag size `len` (1..=16 bytes);
-/// `None` for any other length.
-macro_rules! with_tag_size {
-    ($len:expr, $T:ident => $body:expr) => {
-        with_tag_size!(@ $len, $T, $body; U1 1, U2 2, U3 3, U4 4, U5 5, U6 6, U7 7, U8 8,
-            U9 9, U10 10, U11 11, U12 12, U13 13, U14 14, U15 15, U16 16)
-    };
-    (@ $len:expr, $T:ident, $body:expr; $($u:ident $n:literal),*) => {
-        match $len {
-            $($n => {
-                type $T = ::aead::consts::$u;
-                Some($body)
-            })*
-            _ => None,
-        }
-    };
-}
-
 /// `ocb1-aes`: encrypt with tag length len(tag) must give ct || tag, and
 /// decrypt must give msg back; `invalid` vectors must be rejected by decrypt.
 pub fn ocb1(v: &Vector) -> Result<Outcome, KatError> {
@@ -35,7 +17,7 @@ pub fn ocb1(v: &Vector) -> Result<Outcome, KatError> {
     let valid = v.expects_valid()?;
     let sealed = [ct.as_slice(), tag.as_slice()].concat();
     let outcome = crate::with_aes!(key.len(), C => {
-        with_tag_size!(tag.len(), T => ocb1_check::<C, T>(&key, &nonce, &msg, &sealed, valid))
+        crate::with_tag_size!(tag.len(), T => ocb1_check::<C, T>(&key, &nonce, &msg, &sealed, valid))
             .unwrap_or_else(|| ocb1_unsupported_tag(tag.len(), valid))
     })
     .ok_or_else(|| v.bad_key_len("key"))?;
@@ -83,7 +65,7 @@ pub fn pmac(v: &Vector) -> Result<Outcome, KatError> {
     let tag = v.hex("tag")?;
     let valid = v.expects_valid()?;
     let outcome = crate::with_aes!(key.len(), C => {
-        with_tag_size!(tag.len(), T => pmac_check::<C, T>(&key, &msg, &tag, valid))
+        crate::with_tag_size!(tag.len(), T => pmac_check::<C, T>(&key, &msg, &tag, valid))
             // A tag length PMAC does not allow: verify must refuse it.
             .unwrap_or_else(|| pmac_bad_tag_len::<C>(&key, &msg, &tag, valid))
     });
