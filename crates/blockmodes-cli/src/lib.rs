@@ -1,6 +1,12 @@
-//! The `blockmodes` command's library: the known-answer-test runner ([`kat`])
-//! and the benchmark ([`mod@bench`]), kept in a library so `cargo test` runs the
-//! same code as the command.
+//! The `blockmodes` command's library, kept in a library so `cargo test` runs
+//! the same code as the command:
+//! * [`kat`] and [`bench`](mod@bench): the known-answer-test runner and the benchmark;
+//! * [`keyfile`], [`header`], [`seal`]: `keygen`, and `seal` / `open` (the
+//!   file format of `docs/file-format.md`: header, keys, STREAM chunks);
+//! * [`macsum`]: `mac` / `verify`;
+//! * [`pipeline`], [`output`], [`progress`], [`failure`]: the parallel
+//!   read-transform-write pipeline, outputs that appear only when complete,
+//!   the progress bar, and the errors with their exit statuses.
 
 pub mod bench;
 pub mod kat;
