@@ -21,7 +21,8 @@
 //!
 //! Speed: encryption enciphers the CTR blocks in batches of the cipher's
 //! parallel width ([`encrypt_par`]) and hashes each batch of ciphertext as
-//! soon as it is written, while it is still in the first-level cache.
+//! soon as it is written, while it is still in the first-level cache. The
+//! hash runs on AVX-512 IFMA where the CPU has it ([`hash`]).
 //!
 //! ```
 //! use blockmodes::cwc::CwcAes128;
@@ -69,7 +70,7 @@ use crate::error::{Error, Result};
 use crate::gf128::{Block, xor};
 use crate::oracle::{BlockCipher128, ParWork, ecb_encrypt_blocks, encrypt_block, encrypt_par};
 use crate::{Aes128, Aes192, Aes256};
-use hash::{CHUNK_BYTES, CHUNKS_PER_GROUP, CwcHash, HashState, check_len};
+use hash::{CwcHash, HashState, STRIDE_BYTES, check_len};
 
 /// Length of the CWC nonce N in bytes (88 bits).
 pub const NONCE_BYTES: usize = 11;
@@ -396,6 +397,27 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
         self.hash.key_block()
     }
 
+    /// The same CWC with its hash forced onto the portable path
+    /// ([`CwcHash::portable`]): for tests and benchmark comparisons; the
+    /// output is the same.
+    ///
+    /// ```
+    /// use blockmodes::cwc::CwcAes128;
+    /// let cwc = CwcAes128::new_from_slice(&[3; 16])?;
+    /// let ct = cwc.encrypt(&[0; 11], b"A", b"message")?;
+    /// let portable = cwc.with_portable_hash();
+    /// assert!(!portable.hasher().uses_ifma());
+    /// assert_eq!(portable.encrypt(&[0; 11], b"A", b"message")?, ct);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn with_portable_hash(self) -> Self {
+        Self {
+            cipher: self.cipher,
+            hash: self.hash.portable(),
+            _tag: PhantomData,
+        }
+    }
+
     /// Hazmat: the CWC-HASH instance under this key's K_h.
     ///
     /// ```
@@ -556,8 +578,7 @@ impl ParWork for CtrWork<'_> {
         let to = self.data.len().min(from + keystream.len() * 16);
         xor_keystream(&mut self.data[from..to], keystream);
         if let Some((h, st)) = &mut self.hash {
-            const GROUP: usize = CHUNKS_PER_GROUP * CHUNK_BYTES;
-            let end = self.hashed + (to - self.hashed) / GROUP * GROUP;
+            let end = self.hashed + (to - self.hashed) / STRIDE_BYTES * STRIDE_BYTES;
             h.absorb_chunks(st, &self.data[self.hashed..end]);
             self.hashed = end;
         }

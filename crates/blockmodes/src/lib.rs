@@ -21,7 +21,7 @@
 //!   mod 2^127 - 1), written once.
 //! * [`oracle`]: the block cipher as an oracle, batched through its parallel backend.
 //! * one module per mode, named after its paper.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod cwc;
