@@ -328,7 +328,7 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
             buf.zeroize();
             return Err(Error::Authentication);
         }
-        self.ctr(base, 1, buf, None);
+        self.ctr(base, 1, buf);
         Ok(())
     }
 
@@ -474,8 +474,26 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
     fn seal(&self, base: u128, ad: &[u8], buf: &mut [u8]) -> Block {
         let mut st = HashState::default();
         self.hash.absorb_padded(&mut st, ad);
-        // counters 0 (the MAC block) ..= alpha, sigma hashed batch by batch
-        let (hashed, mut mac_pad) = self.ctr(base, 0, buf, Some(&mut st));
+        // Counters 0 (the MAC block) ..= alpha in segments of SEGMENT_BLOCKS
+        // counters; after each segment, the whole hash strides of sigma
+        // written so far are hashed while they are in the first-level cache.
+        let mut mac_pad = [0u8; 16];
+        let (mut counter, mut done, mut hashed) = (0usize, 0usize, 0usize);
+        loop {
+            let data_blocks = SEGMENT_BLOCKS - usize::from(counter == 0);
+            let end = buf.len().min(done + 16 * data_blocks);
+            let pad = self.ctr(base, counter, &mut buf[done..end]);
+            if counter == 0 {
+                mac_pad = pad;
+            }
+            (counter, done) = (counter + SEGMENT_BLOCKS, end);
+            let stride_end = hashed + (done - hashed) / STRIDE_BYTES * STRIDE_BYTES;
+            self.hash.absorb_chunks(&mut st, &buf[hashed..stride_end]);
+            hashed = stride_end;
+            if done == buf.len() {
+                break;
+            }
+        }
         self.hash.absorb_padded(&mut st, &buf[hashed..]);
         let mut hv = self.hash.finish(st, ad.len(), buf.len());
         let mut r = encrypt_block(&self.cipher, &hv);
@@ -500,32 +518,36 @@ impl<C: BlockCipher128, T: CwcTagSize> Cwc<C, T> {
 
     /// `buf ^= keystream` of counters `first, first + 1, ...`; with
     /// `first == 0` block 0's output is the MAC pad (returned), not
-    /// keystream. With `hash`, whole groups of the output (sigma) are hashed
-    /// as they are written; returns how many bytes were hashed.
-    fn ctr(
-        &self,
-        base: u128,
-        first: u32,
-        buf: &mut [u8],
-        hash: Option<&mut HashState>,
-    ) -> (usize, Block) {
+    /// keystream (else the returned block is all zero).
+    fn ctr(&self, base: u128, first: usize, buf: &mut [u8]) -> Block {
         let blocks = buf.len().div_ceil(16) + usize::from(first == 0);
         let mut work = CtrWork {
             prefix: base,
-            first: first as usize,
+            first,
             mac_block: first == 0,
             data: buf,
-            hash: hash.map(|st| (&self.hash, st)),
-            hashed: 0,
             mac_pad: [0; 16],
         };
         encrypt_par(&self.cipher, blocks, &mut work);
-        (work.hashed, work.mac_pad)
+        work.mac_pad
     }
 }
 
-/// The CTR batches of one message: counter blocks in, keystream XORed into
-/// the data out, ciphertext hashed right after.
+/// Counters per CTR segment of `Cwc::seal` (16 KiB of keystream): a
+/// multiple of the parallel backend's batch (64 blocks), small enough that
+/// the segment's ciphertext is still in the first-level cache when it is
+/// hashed right after.
+///
+/// Measured on the AVX-512 machine (AES-128, 16 KiB messages, best of
+/// several runs): hashing inside the cipher's batches, as each batch is
+/// written, 0.33 cycles/byte (the hash call in the middle of the cipher's
+/// code costs it its registers); segments of 128 / 256 / 512 / 1024
+/// counters: 0.34 / 0.31 / 0.30 / 0.28 (each segment costs the cipher's and
+/// the hash's set-up once).
+const SEGMENT_BLOCKS: usize = 1024;
+
+/// The CTR batches of one run of counters: counter blocks in, keystream
+/// XORed into the data out.
 struct CtrWork<'a> {
     /// `10^7 || N || 0^32` as a big-endian integer.
     prefix: u128,
@@ -534,8 +556,6 @@ struct CtrWork<'a> {
     /// Block 0 of the run is counter 0, the MAC pad, not keystream.
     mac_block: bool,
     data: &'a mut [u8],
-    hash: Option<(&'a CwcHash, &'a mut HashState)>,
-    hashed: usize,
     mac_pad: Block,
 }
 
@@ -577,11 +597,6 @@ impl ParWork for CtrWork<'_> {
         let from = first_block * 16;
         let to = self.data.len().min(from + keystream.len() * 16);
         xor_keystream(&mut self.data[from..to], keystream);
-        if let Some((h, st)) = &mut self.hash {
-            let end = self.hashed + (to - self.hashed) / STRIDE_BYTES * STRIDE_BYTES;
-            h.absorb_chunks(st, &self.data[self.hashed..end]);
-            self.hashed = end;
-        }
     }
 }
 

@@ -5,7 +5,8 @@
 //! would: `cwc-encrypt` and `gcm-encrypt` through the detached in-place
 //! calls; `cwc-decrypt` decrypts a valid ciphertext from one buffer into
 //! another through the in-out call (no copy); `cwc-hash` is
-//! CWC-HASH(empty A, message).
+//! CWC-HASH(empty A, message) on the path key setup picks (AVX-512 IFMA
+//! where the CPU has it), `cwc-hash-portable` the same on the portable path.
 
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
@@ -16,7 +17,13 @@ use blockmodes::cwc::hash::CwcHash;
 use super::Case;
 use super::base::key;
 
-pub const MODES: &[&str] = &["cwc-encrypt", "cwc-decrypt", "gcm-encrypt", "cwc-hash"];
+pub const MODES: &[&str] = &[
+    "cwc-encrypt",
+    "cwc-decrypt",
+    "gcm-encrypt",
+    "cwc-hash",
+    "cwc-hash-portable",
+];
 
 pub fn make(mode: &str, bytes: usize) -> Option<Case> {
     let mut buf = vec![0x5au8; bytes];
@@ -50,8 +57,11 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
                 std::hint::black_box((&buf, tag.ok()));
             }))
         }
-        "cwc-hash" => {
-            let hash = CwcHash::new_from_slice::<blockmodes::Aes128>(&key()).ok()?;
+        "cwc-hash" | "cwc-hash-portable" => {
+            let mut hash = CwcHash::new_from_slice::<blockmodes::Aes128>(&key()).ok()?;
+            if mode == "cwc-hash-portable" {
+                hash = hash.portable();
+            }
             Some(Box::new(move || {
                 std::hint::black_box(hash.hash(&[], std::hint::black_box(&buf)).ok());
             }))

@@ -396,9 +396,15 @@ mod tests {
     #[test]
     fn permutation_reads_each_limb() {
         // lane 5, y1: bytes 60..66 of the 96, the last two from the second load
-        assert_eq!(PERM_Y1[5].to_le_bytes()[..6], [65 + 32, 64 + 32, 63, 62, 61, 60]);
+        assert_eq!(
+            PERM_Y1[5].to_le_bytes()[..6],
+            [65 + 32, 64 + 32, 63, 62, 61, 60]
+        );
         assert_eq!(PERM_Y0[0].to_le_bytes()[..6], [11, 10, 9, 8, 7, 6]);
-        assert_eq!(PERM_Y0[7].to_le_bytes()[..6], [127, 126, 125, 124, 123, 122]);
+        assert_eq!(
+            PERM_Y0[7].to_le_bytes()[..6],
+            [127, 126, 125, 124, 123, 122]
+        );
     }
 
     #[test]
@@ -426,7 +432,17 @@ mod tests {
         let ones = vec![0xffu8; 3 * GROUP_BYTES + 11];
         for k in [0, 1, 2, P127 - 1, P127 - 2, 1 << 126, P127, (1 << 96) - 1] {
             let Some(pw) = powers(k) else { return };
-            for len in [0, 1, 12, 95, 96, 97, GROUP_BYTES, GROUP_BYTES + 1, ones.len()] {
+            for len in [
+                0,
+                1,
+                12,
+                95,
+                96,
+                97,
+                GROUP_BYTES,
+                GROUP_BYTES + 1,
+                ones.len(),
+            ] {
                 assert_eq!(
                     pw.absorb(P127 - 1, &ones[..len]),
                     horner(reduce127(k), P127 - 1, &ones[..len]),
