@@ -18,9 +18,9 @@
 //!   the power of chunk `l`: `Y K^e = y0 K^e + y1 (K^e 2^48)` is six 48x48-bit
 //!   products, each split by IFMA into its low 52 bits and its high bits:
 //!   **12 multiply-adds per 8 chunks**, into 12 accumulators (one per
-//!   limb pair and half, so no chain of dependent multiply-adds is longer
-//!   than 2 per 96 bytes), with no carry handling: after a group each lane is
-//!   below 2^56.
+//!   limb pair and half: each takes one multiply-add per 96 bytes, so the
+//!   4-cycle latency never limits the issue rate), with no carry handling:
+//!   after a group of 64 chunks each accumulator lane is below 2^55.
 //! * At the end of a group the accumulators are combined by weight
 //!   (`2^0`, `2^48`, `2^96`; `2^148 = 2^21 mod p`), summed across the lanes
 //!   and folded into `S`.
@@ -160,6 +160,10 @@ fn absorb_avx512(pw: &Powers, s: u128, data: &[u8]) -> u128 {
     let mut s = reduce127(s);
     let (groups, rest) = data.as_chunks::<GROUP_BYTES>();
     for group in groups {
+        // Read the powers from the key schedule in every group: without the
+        // barrier the compiler hoists the 48 power vectors out of the loop
+        // and copies them to the stack (a 3 KiB copy of key material per call).
+        let pw = core::hint::black_box(pw);
         let mut acc = Acc::new();
         let (vecs, _) = group.as_chunks::<VEC_BYTES>();
         for (b, v) in vecs.iter().enumerate() {
