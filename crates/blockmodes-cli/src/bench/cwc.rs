@@ -6,7 +6,8 @@
 //! calls; `cwc-decrypt` decrypts a valid ciphertext from one buffer into
 //! another through the in-out call (no copy); `cwc-hash` is
 //! CWC-HASH(empty A, message) on the path key setup picks (AVX-512 IFMA
-//! where the CPU has it), `cwc-hash-portable` the same on the portable path.
+//! where the CPU has it), `cwc-hash-portable` the same on the portable path;
+//! `cwc-encrypt-portable` is `cwc-encrypt` with the portable hash.
 
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
@@ -23,14 +24,18 @@ pub const MODES: &[&str] = &[
     "gcm-encrypt",
     "cwc-hash",
     "cwc-hash-portable",
+    "cwc-encrypt-portable",
 ];
 
 pub fn make(mode: &str, bytes: usize) -> Option<Case> {
     let mut buf = vec![0x5au8; bytes];
     let nonce11 = [0x11u8; 11];
     match mode {
-        "cwc-encrypt" => {
-            let cwc = CwcAes128::new_from_slice(&key()).ok()?;
+        "cwc-encrypt" | "cwc-encrypt-portable" => {
+            let mut cwc = CwcAes128::new_from_slice(&key()).ok()?;
+            if mode == "cwc-encrypt-portable" {
+                cwc = cwc.with_portable_hash();
+            }
             Some(Box::new(move || {
                 let tag = cwc.encrypt_in_place_detached(&nonce11, &[], &mut buf);
                 std::hint::black_box((&buf, tag.ok()));

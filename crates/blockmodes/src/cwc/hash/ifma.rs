@@ -43,12 +43,37 @@
 //!
 //! # The benchmark that justified it
 //!
-//! `blockmodes bench --modes cwc-hash,cwc-hash-portable,cwc-encrypt,gcm-encrypt
-//! --sizes 16K` on this machine (Xeon with AVX-512 IFMA, AES-128): the
-//! portable CWC-HASH (64-bit limbs, `u128` products) runs at about 0.50
-//! cycles/byte, above the 0.35 target, and made CWC encryption slower than
-//! AES-GCM (0.83x); this path hashes at about 0.2 cycles/byte (figures in
-//! the commit that introduced it and in the crate's bench notes).
+//! Issue 3 asks for CWC-HASH at <= 0.35 cycles/byte and CWC encryption at
+//! >= 1.3x the throughput of AES-GCM (RustCrypto `aes-gcm`), AES-128, 16 KiB
+//! messages, one core. The portable hash (64-bit limbs, `u128` products,
+//! lazy reduction) cannot reach either: `cwc-hash-portable` runs at about
+//! 0.50-0.52 cycles/byte and CWC encryption on it (`cwc-encrypt-portable`)
+//! at about 0.66-0.68, i.e. 0.9x GCM. On this machine (Xeon with AVX-512
+//! IFMA/VBMI and VAES; time-stamp-counter cycles at the nominal clock),
+//!
+//! ```text
+//! blockmodes bench --quick --sizes 16K --modes \
+//!   ecb,cwc-hash,cwc-hash-portable,cwc-encrypt,cwc-encrypt-portable,cwc-decrypt,gcm-encrypt
+//! ```
+//!
+//! best of several runs while other builds shared the 2 cores:
+//!
+//! | mode                 | GB/s | cycles/byte |
+//! |----------------------|-----:|------------:|
+//! | ecb (raw AES-128)    | 19.1 |       0.120 |
+//! | cwc-hash (this path) | 17.4 |       0.132 |
+//! | cwc-hash-portable    |  4.6 |       0.503 |
+//! | cwc-encrypt          |  8.2 |       0.282 |
+//! | cwc-encrypt-portable |  3.5 |       0.658 |
+//! | cwc-decrypt          |  7.3 |       0.314 |
+//! | gcm-encrypt          |  3.9 |       0.594 |
+//!
+//! CWC-HASH runs 3.8x faster than the portable path, within 10% of raw AES,
+//! and CWC encryption at about 2x AES-GCM. The kernel's floor is its 12
+//! multiply-adds per 96 bytes: this CPU retires one 512-bit multiply-add
+//! per ~0.78 time-stamp ticks (measured with 12 independent chains), so
+//! about 0.10 cycles/byte; the rest is the byte gathering and the reduction
+//! every 64 chunks. (A 128-chunk group measured slower: 0.15.)
 
 #![allow(unsafe_code)]
 
