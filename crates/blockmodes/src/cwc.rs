@@ -20,9 +20,11 @@
 //!   buffer is wiped and [`Error::Authentication`] is returned.
 //!
 //! Speed: encryption enciphers the CTR blocks in batches of the cipher's
-//! parallel width ([`encrypt_par`]) and hashes each batch of ciphertext as
-//! soon as it is written, while it is still in the first-level cache. The
-//! hash runs on AVX-512 IFMA where the CPU has it ([`hash`]).
+//! parallel width ([`encrypt_par`]), in segments of 16 KiB, and hashes each
+//! segment of ciphertext right after it is written, while it is still in
+//! the first-level cache. The hash runs on AVX-512 IFMA where the CPU has it
+//! ([`hash`]); decryption hashes all of sigma first (the tag is checked
+//! before anything is decrypted), then deciphers.
 //!
 //! ```
 //! use blockmodes::cwc::CwcAes128;
