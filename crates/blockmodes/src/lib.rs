@@ -29,6 +29,14 @@ pub mod gf128;
 pub mod modular;
 pub mod oracle;
 
+pub mod eme;
+pub mod ete;
+pub mod sector;
+pub mod ste;
+pub mod tweakable;
+pub mod wide;
+pub mod xex;
+
 pub use error::{Error, Result};
 pub use gf128::Block;
 

@@ -11,10 +11,18 @@ use std::path::Path;
 
 use serde_json::Value;
 
+mod disk;
 mod ocb_pmac;
 
 /// The schemes `kat` knows.
-pub const SCHEMES: &[&str] = &["ocb1-aes", "pmac-aes"];
+pub const SCHEMES: &[&str] = &[
+    "ocb1-aes",
+    "pmac-aes",
+    "xex-aes",
+    "eme-aes",
+    "ste-xex-aes",
+    "ete-eme-aes",
+];
 
 /// Why a file or vector could not be run at all (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -145,6 +153,10 @@ pub fn run_vector(scheme: &str, v: &Vector) -> Result<Outcome, KatError> {
     match scheme {
         "ocb1-aes" => ocb_pmac::ocb1(v),
         "pmac-aes" => ocb_pmac::pmac(v),
+        "xex-aes" => disk::xex_aes(v),
+        "eme-aes" => disk::eme_aes(v),
+        "ste-xex-aes" => disk::ste_xex_aes(v),
+        "ete-eme-aes" => disk::ete_eme_aes(v),
         _ => Err(KatError::UnknownScheme(scheme.to_owned())),
     }
 }
