@@ -23,8 +23,8 @@ use crate::error::{Error, Result};
 use crate::gf128::{Block, double_le, powers_x_le, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::{
-    DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, group_units, key_len_words,
-    unit_blocks,
+    DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_blocks, group_units,
+    key_len_words, unit_blocks, wipe, xor_blocks_fold, xor_blocks_to, xor_fold,
 };
 use crate::wide::{WideBlockCipher, WideBlockMode};
 
@@ -89,7 +89,15 @@ impl<C: BlockCipher128> Eme<C> {
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
         let m = blocks.len();
-        eme_group(&Enc(&self.cipher), &self.l, &[*tweak], m, blocks);
+        let mut scratch = Scratch::<1>::new();
+        eme_group(
+            &Enc(&self.cipher),
+            &self.l,
+            &[*tweak],
+            m,
+            blocks,
+            &mut scratch,
+        );
         Ok(())
     }
 
@@ -107,13 +115,14 @@ impl<C: BlockCipher128> Eme<C> {
         check_unit_numbers(first_unit, blocks.len() / m)?;
         let g = group_units(m);
         let mut tweaks = [[0u8; 16]; MAX_GROUP];
+        let mut scratch = Scratch::<MAX_GROUP>::new();
         for (k, group) in blocks.chunks_mut(g * m).enumerate() {
             let units = group.len() / m;
             let u0 = first_unit + (k * g) as u128;
             for (s, t) in tweaks[..units].iter_mut().enumerate() {
                 *t = (u0 + s as u128).to_le_bytes();
             }
-            eme_group(pass, &self.l, &tweaks[..units], m, group);
+            eme_group(pass, &self.l, &tweaks[..units], m, group, &mut scratch);
         }
         Ok(())
     }
@@ -125,7 +134,15 @@ impl<C: BlockCipher128Dec> Eme<C> {
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
         let m = blocks.len();
-        eme_group(&Dec(&self.cipher), &self.l, &[*tweak], m, blocks);
+        let mut scratch = Scratch::<1>::new();
+        eme_group(
+            &Dec(&self.cipher),
+            &self.l,
+            &[*tweak],
+            m,
+            blocks,
+            &mut scratch,
+        );
         Ok(())
     }
 }
@@ -137,7 +154,7 @@ impl<C> Drop for Eme<C> {
 }
 
 fn check_len(len: usize) -> Result<()> {
-    if len < 16 || len > MAX_BLOCKS * 16 || len % 16 != 0 {
+    if !(16..=MAX_BLOCKS * 16).contains(&len) || !len.is_multiple_of(16) {
         return Err(Error::InvalidLength(
             "EME data must be 16..=2048 bytes in multiples of 16",
         ));
@@ -150,53 +167,110 @@ fn one_unit(data: &mut [u8]) -> Result<&mut [Block]> {
     Ok(data.as_chunks_mut::<16>().0)
 }
 
+/// Per-call scratch space of EME for groups of up to `G` units (allocated
+/// once per call, not per group; wiped after use).
+struct Scratch<const G: usize> {
+    /// `PPP_1 ⊕ ... ⊕ PPP_m` per unit.
+    sums: [Block; G],
+    /// `MP` per unit.
+    mp: [Block; G],
+    /// `MC` per unit.
+    mc: [Block; G],
+    /// `2^(i-1) M` for one unit.
+    powers: [Block; MAX_BLOCKS],
+}
+
+impl<const G: usize> Scratch<G> {
+    fn new() -> Self {
+        Self {
+            sums: [[0; 16]; G],
+            mp: [[0; 16]; G],
+            mc: [[0; 16]; G],
+            powers: [[0; 16]; MAX_BLOCKS],
+        }
+    }
+}
+
+impl<const G: usize> Drop for Scratch<G> {
+    fn drop(&mut self) {
+        wipe(&mut self.sums);
+        wipe(&mut self.mp);
+        wipe(&mut self.mc);
+        wipe(&mut self.powers);
+    }
+}
+
 /// EME over `tweaks.len()` units of `m` blocks each, in direction `pass`
 /// (E or E^-1: the two directions are the same algorithm).
-fn eme_group<P: Pass>(
+fn eme_group<P: Pass, const G: usize>(
     pass: &P,
     l: &[Block; MAX_BLOCKS],
     tweaks: &[Block],
     m: usize,
     data: &mut [Block],
+    scratch: &mut Scratch<G>,
 ) {
-    let mut sums = [[0u8; 16]; MAX_GROUP];
+    let g = tweaks.len();
+    let sums = &mut scratch.sums[..g];
+    sums.fill([0; 16]);
     // First pass: PPP_i = E(P_i ⊕ L_i), and their sum per unit.
+    pass.run(data.len(), &mut FirstPass { data, l, m, sums });
+    // MP = ⊕ PPP_i ⊕ T; MC = E(MP): the group's only serial calls, together.
+    for ((p, s), t) in scratch.mp.iter_mut().zip(&scratch.sums[..g]).zip(tweaks) {
+        *p = xor(s, t);
+    }
+    scratch.mc[..g].copy_from_slice(&scratch.mp[..g]);
+    pass.blocks(&mut scratch.mc[..g]);
+    // Second pass (which first makes the CCC_i): C_i = E(CCC_i) ⊕ L_i.
     pass.run(
         data.len(),
-        &mut FirstPass {
+        &mut SecondPass {
             data,
             l,
             m,
-            sums: &mut sums,
-        },
-    );
-    // MP = ⊕ PPP_i ⊕ T; MC = E(MP), all units in one call; then the CCC_i.
-    pass.run(
-        tweaks.len(),
-        &mut Middle {
-            data,
             tweaks,
-            m,
-            sums: &sums,
+            mp: &scratch.mp[..g],
+            mc: &scratch.mc[..g],
+            powers: &mut scratch.powers,
         },
     );
-    // Second pass: C_i = E(CCC_i) ⊕ L_i.
-    pass.run(data.len(), &mut SecondPass { data, l, m });
-    sums.zeroize();
 }
 
-/// Split the batch `start..start + n` of a run of `m`-block units into its
-/// pieces within one unit: `f(unit, first block index in the unit, offset in
+/// The pieces of the batch `start..start + n` of a run of `m`-block units,
+/// each within one unit: `(unit, first block index in the unit, offset in
 /// the batch, length)`.
 #[inline(always)]
-fn pieces(start: usize, n: usize, m: usize, mut f: impl FnMut(usize, usize, usize, usize)) {
-    let (mut unit, mut j, mut off) = (start / m, start % m, 0);
-    while off < n {
-        let len = (m - j).min(n - off);
-        f(unit, j, off, len);
-        off += len;
-        unit += 1;
-        j = 0;
+fn pieces(start: usize, n: usize, m: usize) -> Pieces {
+    Pieces {
+        unit: start / m,
+        j: start % m,
+        off: 0,
+        n,
+        m,
+    }
+}
+
+struct Pieces {
+    unit: usize,
+    j: usize,
+    off: usize,
+    n: usize,
+    m: usize,
+}
+
+impl Iterator for Pieces {
+    type Item = (usize, usize, usize, usize);
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.off >= self.n {
+            return None;
+        }
+        let len = (self.m - self.j).min(self.n - self.off);
+        let piece = (self.unit, self.j, self.off, len);
+        self.off += len;
+        self.unit += 1;
+        self.j = 0;
+        Some(piece)
     }
 }
 
@@ -204,71 +278,24 @@ struct FirstPass<'a> {
     data: &'a mut [Block],
     l: &'a [Block; MAX_BLOCKS],
     m: usize,
-    sums: &'a mut [Block; MAX_GROUP],
+    sums: &'a mut [Block],
 }
 
 impl ParWork for FirstPass<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        let (data, l) = (&*self.data, self.l);
-        pieces(start, blocks.len(), self.m, |_, j, off, len| {
-            let input = &data[start + off..start + off + len];
-            for ((b, p), li) in blocks[off..off + len].iter_mut().zip(input).zip(&l[j..]) {
-                *b = xor(p, li);
-            }
-        });
+        for (_, j, off, len) in pieces(start, blocks.len(), self.m) {
+            let input = &self.data[start + off..start + off + len];
+            xor_blocks_to(&mut blocks[off..off + len], input, &self.l[j..j + len]);
+        }
     }
 
     #[inline(always)]
     fn after(&mut self, start: usize, blocks: &[Block]) {
-        self.data[start..start + blocks.len()].copy_from_slice(blocks);
-        let sums = &mut *self.sums;
-        pieces(start, blocks.len(), self.m, |unit, _, off, len| {
-            let mut acc = u128::from_ne_bytes(sums[unit]);
-            for b in &blocks[off..off + len] {
-                acc ^= u128::from_ne_bytes(*b);
-            }
-            sums[unit] = acc.to_ne_bytes();
-        });
-    }
-}
-
-struct Middle<'a> {
-    data: &'a mut [Block],
-    tweaks: &'a [Block],
-    m: usize,
-    sums: &'a [Block; MAX_GROUP],
-}
-
-impl ParWork for Middle<'_> {
-    /// `MP = SP ⊕ T`.
-    #[inline(always)]
-    fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        for (k, b) in blocks.iter_mut().enumerate() {
-            *b = xor(&self.sums[start + k], &self.tweaks[start + k]);
+        copy_blocks(&mut self.data[start..start + blocks.len()], blocks);
+        for (unit, _, off, len) in pieces(start, blocks.len(), self.m) {
+            self.sums[unit] = xor(&self.sums[unit], &xor_fold(&blocks[off..off + len]));
         }
-    }
-
-    /// `M = MP ⊕ MC`; `CCC_i = PPP_i ⊕ 2^(i-1)·M` (i >= 2);
-    /// `CCC_1 = MC ⊕ T ⊕ CCC_2 ⊕ ... ⊕ CCC_m`.
-    #[inline(always)]
-    fn after(&mut self, start: usize, blocks: &[Block]) {
-        let m = self.m;
-        let mut powers = [[0u8; 16]; MAX_BLOCKS];
-        for (k, mc) in blocks.iter().enumerate() {
-            let s = start + k;
-            let mp = xor(&self.sums[s], &self.tweaks[s]);
-            powers_x_le(&xor(&mp, mc), &mut powers[..m]);
-            let unit = &mut self.data[s * m..(s + 1) * m];
-            let mut acc = 0u128;
-            for (c, p) in unit[1..].iter_mut().zip(&powers[1..m]) {
-                let v = u128::from_ne_bytes(*c) ^ u128::from_ne_bytes(*p);
-                acc ^= v;
-                *c = v.to_ne_bytes();
-            }
-            unit[0] = (acc ^ u128::from_ne_bytes(xor(mc, &self.tweaks[s]))).to_ne_bytes();
-        }
-        powers.zeroize();
     }
 }
 
@@ -276,23 +303,42 @@ struct SecondPass<'a> {
     data: &'a mut [Block],
     l: &'a [Block; MAX_BLOCKS],
     m: usize,
+    tweaks: &'a [Block],
+    mp: &'a [Block],
+    mc: &'a [Block],
+    powers: &'a mut [Block; MAX_BLOCKS],
+}
+
+impl SecondPass<'_> {
+    /// For every unit: `M = MP ⊕ MC`; `CCC_i = PPP_i ⊕ 2^(i-1)·M` (i >= 2);
+    /// `CCC_1 = MC ⊕ T ⊕ CCC_2 ⊕ ... ⊕ CCC_m`.
+    #[inline(always)]
+    fn make_ccc(&mut self) {
+        let m = self.m;
+        let units = self.data.chunks_exact_mut(m);
+        for (((unit, mp), mc), t) in units.zip(self.mp).zip(self.mc).zip(self.tweaks) {
+            powers_x_le(&xor(mp, mc), &mut self.powers[..m]);
+            let sum = xor_blocks_fold(&mut unit[1..], &self.powers[1..m]);
+            unit[0] = xor(&sum, &xor(mc, t));
+        }
+    }
 }
 
 impl ParWork for SecondPass<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        blocks.copy_from_slice(&self.data[start..start + blocks.len()]);
+        if start == 0 {
+            self.make_ccc();
+        }
+        copy_blocks(blocks, &self.data[start..start + blocks.len()]);
     }
 
     #[inline(always)]
     fn after(&mut self, start: usize, blocks: &[Block]) {
-        let (data, l) = (&mut *self.data, self.l);
-        pieces(start, blocks.len(), self.m, |_, j, off, len| {
-            let out = &mut data[start + off..start + off + len];
-            for ((c, y), li) in out.iter_mut().zip(&blocks[off..off + len]).zip(&l[j..]) {
-                *c = xor(y, li);
-            }
-        });
+        for (_, j, off, len) in pieces(start, blocks.len(), self.m) {
+            let out = &mut self.data[start + off..start + off + len];
+            xor_blocks_to(out, &blocks[off..off + len], &self.l[j..j + len]);
+        }
     }
 }
 

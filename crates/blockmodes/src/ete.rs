@@ -165,7 +165,7 @@ where
 
     fn check_len(&self, len: usize) -> Result<()> {
         self.wide.check_len(len)?;
-        if len % 16 != 0 {
+        if !len.is_multiple_of(16) {
             return Err(Error::InvalidLength("EtE data units must be whole blocks"));
         }
         Ok(())

@@ -252,11 +252,14 @@ pub fn mul_x_pow_be(a: &Block, k: u64) -> Block {
 }
 
 /// `out[j] = a * x^j` for `j = 0..out.len()`, BE convention: the run of
-/// offsets `Δ, 2Δ, 4Δ, ...` of consecutive XEX blocks.
+/// offsets `Δ, 2Δ, 4Δ, ...` of consecutive XEX blocks (equal to doubling
+/// with [`double_be`] again and again).
 ///
-/// The first eight powers come from [`double_be`]; after that eight
-/// interleaved chains each step by `x^8`, so the work vectorises instead of
-/// waiting on one doubling after another. Constant time in `a`.
+/// Written for the vectoriser, without a chain of dependent doublings: the
+/// first eight powers `a * x^l` (l < 8) are computed side by side (shift by
+/// l, reduce the l bits shifted out), then the eight lanes each step by
+/// `x^8`, in the blocks' own byte layout so the output needs no byte swap.
+/// Constant time in `a`.
 ///
 /// ```
 /// use blockmodes::gf128::{double_be, powers_x_be};
@@ -268,20 +271,27 @@ pub fn mul_x_pow_be(a: &Block, k: u64) -> Block {
 /// ```
 #[inline(always)]
 pub fn powers_x_be(a: &Block, out: &mut [Block]) {
-    powers_x(
-        a,
-        out,
-        double_be,
-        |b| {
-            let v = u128::from_be_bytes(*b);
-            ((v >> 64) as u64, v as u64)
-        },
-        |hi, lo| (((hi as u128) << 64) | lo as u128).to_be_bytes(),
-    )
+    let v = u128::from_be_bytes(*a);
+    let (mut w0, mut w1) = first_powers((v >> 64) as u64, v as u64);
+    // To the block's byte layout, read as two little-endian words.
+    for l in 0..POWER_LANES {
+        (w0[l], w1[l]) = (w0[l].swap_bytes(), w1[l].swap_bytes());
+    }
+    // Times x^8 in BE is the block shifted one byte towards byte 0; the byte
+    // t = b[0] that falls off comes back as t * (x^7 + x^2 + x + 1) in the
+    // last two bytes: its low byte into b[15], its high byte into b[14].
+    powers_run(&mut w0, &mut w1, out, |w0, w1| {
+        let r = reduce_byte(w0 & 0xff);
+        (
+            (w0 >> 8) | (w1 << 56),
+            (w1 >> 8) ^ (r << 56) ^ ((r >> 8) << 48),
+        )
+    })
 }
 
 /// `out[j] = a * x^j` for `j = 0..out.len()`, LE convention: EME's
-/// `L_i = 2^(i-1) L` and `2^(i-1) M`. As [`powers_x_be`], with [`double_le`].
+/// `L_i = 2^(i-1) L` and `2^(i-1) M` (equal to repeated [`double_le`]). As
+/// [`powers_x_be`].
 ///
 /// ```
 /// use blockmodes::gf128::{double_le, powers_x_le};
@@ -292,51 +302,64 @@ pub fn powers_x_be(a: &Block, out: &mut [Block]) {
 /// ```
 #[inline(always)]
 pub fn powers_x_le(a: &Block, out: &mut [Block]) {
-    powers_x(
-        a,
-        out,
-        double_le,
-        |b| {
-            let v = u128::from_le_bytes(*b);
-            ((v >> 64) as u64, v as u64)
-        },
-        |hi, lo| (((hi as u128) << 64) | lo as u128).to_le_bytes(),
-    )
+    let v = u128::from_le_bytes(*a);
+    // In LE the block's two little-endian words are the value's low and
+    // high halves.
+    let (mut hi, mut lo) = first_powers((v >> 64) as u64, v as u64);
+    powers_run(&mut lo, &mut hi, out, |lo, hi| {
+        ((lo << 8) ^ reduce_byte(hi >> 56), (hi << 8) | (lo >> 56))
+    })
 }
 
-/// The two conventions differ only in byte order: as a 128-bit integer
-/// (high half `hi`, low half `lo`), multiplying by x^8 is the same shift and
-/// reduction by `x^128 = x^7 + x^2 + x + 1` in both.
+/// Lanes of [`powers_x_be`] / [`powers_x_le`].
+const POWER_LANES: usize = 8;
+
+/// `t * (x^7 + x^2 + x + 1)` for a polynomial t of degree < 8 (what
+/// `x^128` reduces to), carry-less.
 #[inline(always)]
-fn powers_x(
-    a: &Block,
-    out: &mut [Block],
-    double: impl Fn(&Block) -> Block,
-    split: impl Fn(&Block) -> (u64, u64),
-    join: impl Fn(u64, u64) -> Block,
-) {
-    const W: usize = 8;
-    let mut hi = [0u64; W];
-    let mut lo = [0u64; W];
-    let mut d = *a;
-    for l in 0..W.min(out.len()) {
-        (hi[l], lo[l]) = split(&d);
-        d = double(&d);
+fn reduce_byte(t: u64) -> u64 {
+    t ^ (t << 1) ^ (t << 2) ^ (t << 7)
+}
+
+/// `a * x^l` for l = 0..8 as (high, low) 64-bit halves of the 128-bit value
+/// `hi:lo` (the same in both conventions): shift by l and reduce the l bits
+/// shifted out, lane by lane (no dependency between lanes).
+#[inline(always)]
+fn first_powers(h0: u64, l0: u64) -> ([u64; POWER_LANES], [u64; POWER_LANES]) {
+    let mut hi = [0u64; POWER_LANES];
+    let mut lo = [0u64; POWER_LANES];
+    for l in 0..POWER_LANES {
+        // `(v >> 1) >> (63 - l)` is `v >> (64 - l)`, and 0 for l = 0.
+        hi[l] = (h0 << l) | ((l0 >> 1) >> (63 - l));
+        lo[l] = (l0 << l) ^ reduce_byte((h0 >> 1) >> (63 - l));
     }
-    let mut chunks = out.chunks_exact_mut(W);
+    (hi, lo)
+}
+
+/// Write the lanes (each a block as two little-endian words) to `out` and
+/// step every lane by x^8 with `step`.
+#[inline(always)]
+fn powers_run(
+    w0: &mut [u64; POWER_LANES],
+    w1: &mut [u64; POWER_LANES],
+    out: &mut [Block],
+    step: impl Fn(u64, u64) -> (u64, u64),
+) {
+    let write = |b: &mut Block, w0: u64, w1: u64| {
+        b[..8].copy_from_slice(&w0.to_le_bytes());
+        b[8..].copy_from_slice(&w1.to_le_bytes());
+    };
+    let mut chunks = out.chunks_exact_mut(POWER_LANES);
     for c in &mut chunks {
-        for l in 0..W {
-            c[l] = join(hi[l], lo[l]);
+        for l in 0..POWER_LANES {
+            write(&mut c[l], w0[l], w1[l]);
         }
-        // times x^8: the top byte t of each lane wraps round as t * (x^7 + x^2 + x + 1)
-        for l in 0..W {
-            let t = hi[l] >> 56;
-            hi[l] = (hi[l] << 8) | (lo[l] >> 56);
-            lo[l] = (lo[l] << 8) ^ t ^ (t << 1) ^ (t << 2) ^ (t << 7);
+        for l in 0..POWER_LANES {
+            (w0[l], w1[l]) = step(w0[l], w1[l]);
         }
     }
     for (l, b) in chunks.into_remainder().iter_mut().enumerate() {
-        *b = join(hi[l], lo[l]);
+        write(b, w0[l], w1[l]);
     }
 }
 

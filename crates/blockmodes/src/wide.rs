@@ -87,7 +87,7 @@ pub(crate) fn check_units<W: WideBlockCipher + ?Sized>(
     data: &[u8],
 ) -> Result<()> {
     w.check_len(unit_len)?;
-    if data.is_empty() || data.len() % unit_len != 0 {
+    if data.is_empty() || !data.len().is_multiple_of(unit_len) {
         return Err(Error::InvalidLength(
             "data must be a non-empty whole number of data units",
         ));

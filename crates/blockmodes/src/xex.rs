@@ -22,7 +22,7 @@ use crate::gf128::{Block, double_be, mul_x_pow_be, powers_x_be, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::{
     DataUnitCipher, Dec, Enc, InPlace, MAX_GROUP, Pass, check_unit_numbers, group_units,
-    key_len_words, unit_blocks,
+    key_len_words, unit_blocks, wipe, xor_blocks_to, xor_each,
 };
 use crate::tweakable::{FixedTweak, TweakableBlockCipher, Whitening};
 
@@ -127,7 +127,7 @@ impl<C: BlockCipher128> Xex<C> {
     /// ```
     pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (first, blocks) = self.run_setup(n, first_i, data)?;
-        xex_units(&Enc(&self.cipher), &[first], blocks.len(), blocks);
+        xex_run(&Enc(&self.cipher), &first, blocks);
         Ok(())
     }
 
@@ -166,23 +166,48 @@ impl<C: BlockCipher128> Xex<C> {
         let blocks = unit_blocks(unit_len, MAX_UNIT_LEN, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
-        let g = group_units(m);
-        let mut deltas = [[0u8; 16]; MAX_GROUP];
-        for (k, group) in blocks.chunks_mut(g * m).enumerate() {
-            let units = group.len() / m;
-            let u0 = first_unit + (k * g) as u128;
-            // E_K(N) for every unit of the group, in one batched call.
-            for (s, d) in deltas[..units].iter_mut().enumerate() {
-                *d = (u0 + s as u128).to_be_bytes();
-            }
-            oracle::encrypt_par(&self.cipher, units, &mut InPlace(&mut deltas[..units]));
-            // Δ of block 0 is 2 E_K(N).
-            for d in deltas[..units].iter_mut() {
-                *d = double_be(d);
-            }
-            xex_units(pass, &deltas[..units], m, group);
+        // Scratch sized to the call: one sector needs no 8 KiB of deltas.
+        if blocks.len() <= 64 {
+            self.units_in::<P, 64>(pass, first_unit, m, blocks);
+        } else {
+            self.units_in::<P, 512>(pass, first_unit, m, blocks);
         }
         Ok(())
+    }
+
+    /// `E_K(N)` for up to 64 units in one batched call (forward cipher in
+    /// both directions); then, for groups of units that stay in L1, their
+    /// deltas and the main pass. `D` blocks of scratch hold a group's deltas.
+    fn units_in<P: Pass, const D: usize>(
+        &self,
+        pass: &P,
+        first_unit: u128,
+        m: usize,
+        blocks: &mut [Block],
+    ) {
+        let g = group_units(m).min(D / m).max(1);
+        let mut en = [[0u8; 16]; MAX_GROUP];
+        let mut deltas = [[0u8; 16]; D];
+        for (k, many) in blocks.chunks_mut(MAX_GROUP * m).enumerate() {
+            let units = many.len() / m;
+            let u0 = first_unit + (k * MAX_GROUP) as u128;
+            for (s, e) in en[..units].iter_mut().enumerate() {
+                *e = (u0 + s as u128).to_be_bytes();
+            }
+            oracle::encrypt_par(&self.cipher, units, &mut InPlace(&mut en[..units]));
+            for (group, en) in many.chunks_mut(g * m).zip(en.chunks(g)) {
+                let n = group.len();
+                let mut work = GroupWork {
+                    data: group,
+                    en,
+                    m,
+                    deltas: &mut deltas[..n],
+                };
+                pass.run(n, &mut work);
+            }
+        }
+        wipe(&mut en);
+        wipe(&mut deltas);
     }
 }
 
@@ -201,67 +226,87 @@ impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (first, blocks) = self.run_setup(n, first_i, data)?;
-        xex_units(&Dec(&self.cipher), &[first], blocks.len(), blocks);
+        xex_run(&Dec(&self.cipher), &first, blocks);
         Ok(())
     }
 }
 
-/// Units of `m` blocks; block j of unit s gets `Δ = firsts[s] · x^j`.
-fn xex_units<P: Pass>(pass: &P, firsts: &[Block], m: usize, data: &mut [Block]) {
-    let mut work = XexWork {
+/// The main pass over a group of units: `C = E(M ⊕ Δ) ⊕ Δ`, where block j
+/// of unit s has `Δ = 2^(j+1) E_K(N_s)`. All the group's deltas are made at
+/// the first batch (inside the cipher's call, so with its vector features),
+/// long enough before they are read back.
+struct GroupWork<'a> {
+    data: &'a mut [Block],
+    en: &'a [Block],
+    m: usize,
+    deltas: &'a mut [Block],
+}
+
+impl ParWork for GroupWork<'_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        if start == 0 {
+            for (e, unit) in self.en.iter().zip(self.deltas.chunks_exact_mut(self.m)) {
+                powers_x_be(&double_be(e), unit);
+            }
+        }
+        let n = blocks.len();
+        xor_blocks_to(
+            blocks,
+            &self.data[start..start + n],
+            &self.deltas[start..start + n],
+        );
+    }
+    #[inline(always)]
+    fn after(&mut self, start: usize, blocks: &[Block]) {
+        let n = blocks.len();
+        xor_blocks_to(
+            &mut self.data[start..start + n],
+            blocks,
+            &self.deltas[start..start + n],
+        );
+    }
+}
+
+/// A run of blocks whose first delta is `first`: block j gets `first · x^j`.
+fn xex_run<P: Pass>(pass: &P, first: &Block, data: &mut [Block]) {
+    let mut work = RunWork {
         data,
-        firsts,
-        m,
-        next: [0; 16],
+        next: *first,
         deltas: [[0; 16]; 64],
     };
     pass.run(work.data.len(), &mut work);
 }
 
-/// The whitening of one batch: deltas computed in `before`, kept for `after`.
-struct XexWork<'a> {
+/// The whitening of one batch of a run: its deltas are made in `before`
+/// and kept for `after`.
+struct RunWork<'a> {
     data: &'a mut [Block],
-    firsts: &'a [Block],
-    m: usize,
-    /// Δ of the block after the previous batch, when a unit spans batches.
+    /// Δ of the first block of the next batch.
     next: Block,
     deltas: [Block; 64],
 }
 
-impl ParWork for XexWork<'_> {
+impl ParWork for RunWork<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
         let n = blocks.len();
-        let mut off = 0;
-        let (mut unit, mut j) = (start / self.m, start % self.m);
-        while off < n {
-            let len = (self.m - j).min(n - off);
-            let first = if j == 0 { self.firsts[unit] } else { self.next };
-            powers_x_be(&first, &mut self.deltas[off..off + len]);
-            self.next = double_be(&self.deltas[off + len - 1]);
-            off += len;
-            unit += 1;
-            j = 0;
-        }
-        let input = &self.data[start..start + n];
-        for ((b, x), d) in blocks.iter_mut().zip(input).zip(&self.deltas) {
-            *b = xor(x, d);
-        }
+        powers_x_be(&self.next, &mut self.deltas[..n]);
+        self.next = double_be(&self.deltas[n - 1]);
+        xor_blocks_to(blocks, &self.data[start..start + n], &self.deltas[..n]);
     }
 
     #[inline(always)]
     fn after(&mut self, start: usize, blocks: &[Block]) {
-        let out = &mut self.data[start..start + blocks.len()];
-        for ((o, y), d) in out.iter_mut().zip(blocks).zip(&self.deltas) {
-            *o = xor(y, d);
-        }
+        let n = blocks.len();
+        xor_blocks_to(&mut self.data[start..start + n], blocks, &self.deltas[..n]);
     }
 }
 
-impl Drop for XexWork<'_> {
+impl Drop for RunWork<'_> {
     fn drop(&mut self) {
-        self.deltas.zeroize();
-        self.next.zeroize();
+        wipe(&mut self.deltas);
+        wipe(core::slice::from_mut(&mut self.next));
     }
 }
 
@@ -272,9 +317,7 @@ pub struct XexDelta(Block);
 impl Whitening for XexDelta {
     #[inline(always)]
     fn before_encrypt(&self, blocks: &mut [Block]) {
-        for b in blocks {
-            *b = xor(b, &self.0);
-        }
+        xor_each(blocks, &self.0)
     }
     #[inline(always)]
     fn after_encrypt(&self, blocks: &mut [Block]) {

@@ -18,6 +18,7 @@
 use std::time::{Duration, Instant};
 
 mod base;
+mod disk;
 
 /// A benchmark case: one call processes one message.
 pub type Case = Box<dyn FnMut()>;
@@ -26,6 +27,7 @@ pub type Case = Box<dyn FnMut()>;
 pub fn all_modes() -> Vec<&'static str> {
     let mut v = Vec::new();
     v.extend_from_slice(base::MODES);
+    v.extend_from_slice(disk::MODES);
     v
 }
 
@@ -34,7 +36,7 @@ pub const DEFAULT_SIZES: &[usize] = &[64, 256, 1024, 4096, 16384, 1 << 20];
 
 /// Build the case for `mode` on messages of `bytes` bytes (AES-128).
 pub fn make(mode: &str, bytes: usize) -> Option<Case> {
-    base::make(mode, bytes)
+    base::make(mode, bytes).or_else(|| disk::make(mode, bytes))
 }
 
 /// One measured row.

@@ -48,7 +48,7 @@ fn check(v: &Vector, c: Cipher, times: u64) -> Result<Outcome, KatError> {
     let dec = dec.map_err(|e| format!("decrypt: {e}"));
     Ok(enc
         .and_then(|got| expect_eq("ct", &got, &ct))
-        .and_then(|()| dec)
+        .and(dec)
         .and_then(|got| expect_eq("pt", &got, &pt)))
 }
 
