@@ -1,5 +1,5 @@
 //! The `blockmodes` command's library: the known-answer-test runner ([`kat`])
-//! and the benchmark ([`bench`]), kept in a library so `cargo test` runs the
+//! and the benchmark ([`mod@bench`]), kept in a library so `cargo test` runs the
 //! same code as the command.
 
 pub mod bench;

@@ -1,4 +1,4 @@
-//! Arithmetic in GF(2^128) = GF(2)[x] / (x^128 + x^7 + x^2 + x + 1), in the
+//! Arithmetic in GF(2^128) = GF(2)\[x\] / (x^128 + x^7 + x^2 + x + 1), in the
 //! two byte conventions of `shared/spec/conventions.md`, written once.
 //!
 //! * **BE** (Rogaway's): the block is a big-endian 128-bit number whose most
