@@ -23,8 +23,8 @@ use crate::error::{Error, Result};
 use crate::gf128::{Block, double_le, powers_x_le, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::{
-    DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_blocks, group_units,
-    key_len_words, unit_blocks, wipe, xor_blocks_fold, xor_blocks_to, xor_fold,
+    DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, group_units,
+    key_len_words, unit_blocks, wipe, xor_blocks_to,
 };
 use crate::wide::{WideBlockCipher, WideBlockMode};
 
@@ -89,7 +89,7 @@ impl<C: BlockCipher128> Eme<C> {
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
         let m = blocks.len();
-        let mut scratch = Scratch::<1>::new();
+        let mut scratch = Scratch::<1, MAX_BLOCKS>::new();
         eme_group(
             &Enc(&self.cipher),
             &self.l,
@@ -115,7 +115,7 @@ impl<C: BlockCipher128> Eme<C> {
         check_unit_numbers(first_unit, blocks.len() / m)?;
         let g = group_units(m);
         let mut tweaks = [[0u8; 16]; MAX_GROUP];
-        let mut scratch = Scratch::<MAX_GROUP>::new();
+        let mut scratch = Scratch::<MAX_GROUP, 512>::new();
         for (k, group) in blocks.chunks_mut(g * m).enumerate() {
             let units = group.len() / m;
             let u0 = first_unit + (k * g) as u128;
@@ -134,7 +134,7 @@ impl<C: BlockCipher128Dec> Eme<C> {
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
         let m = blocks.len();
-        let mut scratch = Scratch::<1>::new();
+        let mut scratch = Scratch::<1, MAX_BLOCKS>::new();
         eme_group(
             &Dec(&self.cipher),
             &self.l,
@@ -167,31 +167,31 @@ fn one_unit(data: &mut [u8]) -> Result<&mut [Block]> {
     Ok(data.as_chunks_mut::<16>().0)
 }
 
-/// Per-call scratch space of EME for groups of up to `G` units (allocated
-/// once per call, not per group; wiped after use).
-struct Scratch<const G: usize> {
-    /// `PPP_1 ⊕ ... ⊕ PPP_m` per unit.
+/// Per-call scratch space of EME for groups of up to `G` units and `P`
+/// blocks (allocated once per call, not per group; wiped after use).
+struct Scratch<const G: usize, const P: usize> {
+    /// `SP = PPP_1 ⊕ ... ⊕ PPP_m` per unit.
     sums: [Block; G],
     /// `MP` per unit.
     mp: [Block; G],
     /// `MC` per unit.
     mc: [Block; G],
-    /// `2^(i-1) M` for one unit.
-    powers: [Block; MAX_BLOCKS],
+    /// `2^(i-1) M` for block i >= 2 of every unit of the group (0 for i = 1).
+    powers: [Block; P],
 }
 
-impl<const G: usize> Scratch<G> {
+impl<const G: usize, const P: usize> Scratch<G, P> {
     fn new() -> Self {
         Self {
             sums: [[0; 16]; G],
             mp: [[0; 16]; G],
             mc: [[0; 16]; G],
-            powers: [[0; 16]; MAX_BLOCKS],
+            powers: [[0; 16]; P],
         }
     }
 }
 
-impl<const G: usize> Drop for Scratch<G> {
+impl<const G: usize, const P: usize> Drop for Scratch<G, P> {
     fn drop(&mut self) {
         wipe(&mut self.sums);
         wipe(&mut self.mp);
@@ -202,13 +202,13 @@ impl<const G: usize> Drop for Scratch<G> {
 
 /// EME over `tweaks.len()` units of `m` blocks each, in direction `pass`
 /// (E or E^-1: the two directions are the same algorithm).
-fn eme_group<P: Pass, const G: usize>(
+fn eme_group<P: Pass, const G: usize, const Q: usize>(
     pass: &P,
     l: &[Block; MAX_BLOCKS],
     tweaks: &[Block],
     m: usize,
     data: &mut [Block],
-    scratch: &mut Scratch<G>,
+    scratch: &mut Scratch<G, Q>,
 ) {
     let g = tweaks.len();
     let sums = &mut scratch.sums[..g];
@@ -221,17 +221,19 @@ fn eme_group<P: Pass, const G: usize>(
     }
     scratch.mc[..g].copy_from_slice(&scratch.mp[..g]);
     pass.blocks(&mut scratch.mc[..g]);
-    // Second pass (which first makes the CCC_i): C_i = E(CCC_i) ⊕ L_i.
+    // Second pass: C_i = E(CCC_i) ⊕ L_i, with the CCC_i made on the way.
+    let n = data.len();
     pass.run(
-        data.len(),
+        n,
         &mut SecondPass {
             data,
             l,
             m,
             tweaks,
+            sums: &scratch.sums[..g],
             mp: &scratch.mp[..g],
             mc: &scratch.mc[..g],
-            powers: &mut scratch.powers,
+            powers: &mut scratch.powers[..n],
         },
     );
 }
@@ -292,9 +294,10 @@ impl ParWork for FirstPass<'_> {
 
     #[inline(always)]
     fn after(&mut self, start: usize, blocks: &[Block]) {
-        copy_blocks(&mut self.data[start..start + blocks.len()], blocks);
         for (unit, _, off, len) in pieces(start, blocks.len(), self.m) {
-            self.sums[unit] = xor(&self.sums[unit], &xor_fold(&blocks[off..off + len]));
+            let out = &mut self.data[start + off..start + off + len];
+            let sum = copy_fold(out, &blocks[off..off + len]);
+            self.sums[unit] = xor(&self.sums[unit], &sum);
         }
     }
 }
@@ -304,22 +307,31 @@ struct SecondPass<'a> {
     l: &'a [Block; MAX_BLOCKS],
     m: usize,
     tweaks: &'a [Block],
+    sums: &'a [Block],
     mp: &'a [Block],
     mc: &'a [Block],
-    powers: &'a mut [Block; MAX_BLOCKS],
+    powers: &'a mut [Block],
 }
 
 impl SecondPass<'_> {
-    /// For every unit: `M = MP ⊕ MC`; `CCC_i = PPP_i ⊕ 2^(i-1)·M` (i >= 2);
-    /// `CCC_1 = MC ⊕ T ⊕ CCC_2 ⊕ ... ⊕ CCC_m`.
+    /// For every unit: `M = MP ⊕ MC` and its powers `2^(i-1)·M` (i >= 2);
+    /// `CCC_1 = MC ⊕ T ⊕ CCC_2 ⊕ ... ⊕ CCC_m`, where the sum of the CCC_i is
+    /// `(SP ⊕ PPP_1) ⊕ (the sum of the powers)`, both already known. CCC_1
+    /// replaces PPP_1; the other CCC_i are made batch by batch.
     #[inline(always)]
     fn make_ccc(&mut self) {
         let m = self.m;
-        let units = self.data.chunks_exact_mut(m);
-        for (((unit, mp), mc), t) in units.zip(self.mp).zip(self.mc).zip(self.tweaks) {
-            powers_x_le(&xor(mp, mc), &mut self.powers[..m]);
-            let sum = xor_blocks_fold(&mut unit[1..], &self.powers[1..m]);
-            unit[0] = xor(&sum, &xor(mc, t));
+        let units = self
+            .data
+            .chunks_exact_mut(m)
+            .zip(self.powers.chunks_exact_mut(m));
+        let per_unit = self.mp.iter().zip(self.mc).zip(self.tweaks).zip(self.sums);
+        for ((unit, powers), (((mp, mc), t), sp)) in units.zip(per_unit) {
+            let big_m = xor(mp, mc);
+            let rest = xor(&powers_x_le(&big_m, powers), &big_m);
+            powers[0] = [0; 16];
+            let ccc_sum = xor(&xor(sp, &unit[0]), &rest);
+            unit[0] = xor(&ccc_sum, &xor(mc, t));
         }
     }
 }
@@ -330,7 +342,12 @@ impl ParWork for SecondPass<'_> {
         if start == 0 {
             self.make_ccc();
         }
-        copy_blocks(blocks, &self.data[start..start + blocks.len()]);
+        let n = blocks.len();
+        xor_blocks_to(
+            blocks,
+            &self.data[start..start + n],
+            &self.powers[start..start + n],
+        );
     }
 
     #[inline(always)]

@@ -258,8 +258,8 @@ pub fn mul_x_pow_be(a: &Block, k: u64) -> Block {
 /// Written for the vectoriser, without a chain of dependent doublings: the
 /// first eight powers `a * x^l` (l < 8) are computed side by side (shift by
 /// l, reduce the l bits shifted out), then the eight lanes each step by
-/// `x^8`, in the blocks' own byte layout so the output needs no byte swap.
-/// Constant time in `a`.
+/// `x^8`, in the blocks' own byte layout (times x^8 is a one-byte shift in
+/// BE), so the output needs no byte swap. Constant time in `a`.
 ///
 /// ```
 /// use blockmodes::gf128::{double_be, powers_x_be};
@@ -271,48 +271,80 @@ pub fn mul_x_pow_be(a: &Block, k: u64) -> Block {
 /// ```
 #[inline(always)]
 pub fn powers_x_be(a: &Block, out: &mut [Block]) {
+    const W: usize = 8;
     let v = u128::from_be_bytes(*a);
-    let (mut w0, mut w1) = first_powers((v >> 64) as u64, v as u64);
+    let (mut w0, mut w1) = first_powers::<W>((v >> 64) as u64, v as u64);
     // To the block's byte layout, read as two little-endian words.
-    for l in 0..POWER_LANES {
+    for l in 0..W {
         (w0[l], w1[l]) = (w0[l].swap_bytes(), w1[l].swap_bytes());
     }
-    // Times x^8 in BE is the block shifted one byte towards byte 0; the byte
-    // t = b[0] that falls off comes back as t * (x^7 + x^2 + x + 1) in the
-    // last two bytes: its low byte into b[15], its high byte into b[14].
-    powers_run(&mut w0, &mut w1, out, |w0, w1| {
-        let r = reduce_byte(w0 & 0xff);
-        (
-            (w0 >> 8) | (w1 << 56),
-            (w1 >> 8) ^ (r << 56) ^ ((r >> 8) << 48),
-        )
-    })
+    let mut chunks = out.chunks_exact_mut(W);
+    for c in &mut chunks {
+        for l in 0..W {
+            write_words(&mut c[l], w0[l], w1[l]);
+        }
+        // Times x^8 in BE: the block shifted one byte towards byte 0; the
+        // byte t = b[0] that falls off comes back as t * (x^7 + x^2 + x + 1)
+        // in the last two bytes: its low byte into b[15], its high byte
+        // into b[14].
+        for l in 0..W {
+            let r = reduce_byte(w0[l] & 0xff);
+            (w0[l], w1[l]) = (
+                (w0[l] >> 8) | (w1[l] << 56),
+                (w1[l] >> 8) ^ (r << 56) ^ ((r >> 8) << 48),
+            );
+        }
+    }
+    for (l, b) in chunks.into_remainder().iter_mut().enumerate() {
+        write_words(b, w0[l], w1[l]);
+    }
 }
 
 /// `out[j] = a * x^j` for `j = 0..out.len()`, LE convention: EME's
-/// `L_i = 2^(i-1) L` and `2^(i-1) M` (equal to repeated [`double_le`]). As
-/// [`powers_x_be`].
+/// `L_i = 2^(i-1) L` and `2^(i-1) M` (equal to repeated [`double_le`]).
+/// Returns the xor of all blocks written (EME's CCC_1 needs that sum; it is
+/// accumulated in the lanes, almost for free).
+///
+/// As [`powers_x_be`], with four lanes stepping by `x^4` (in LE the block's
+/// two little-endian words are the value's halves, so no byte swap).
 ///
 /// ```
-/// use blockmodes::gf128::{double_le, powers_x_le};
+/// use blockmodes::gf128::{double_le, powers_x_le, xor};
 /// let a = [0x81u8; 16];
 /// let mut out = [[0u8; 16]; 20];
-/// powers_x_le(&a, &mut out);
+/// let sum = powers_x_le(&a, &mut out);
 /// assert_eq!(out[19], (0..19).fold(a, |d, _| double_le(&d)));
+/// assert_eq!(sum, out.iter().fold([0; 16], |s, b| xor(&s, b)));
 /// ```
 #[inline(always)]
-pub fn powers_x_le(a: &Block, out: &mut [Block]) {
+pub fn powers_x_le(a: &Block, out: &mut [Block]) -> Block {
+    const W: usize = 4;
     let v = u128::from_le_bytes(*a);
-    // In LE the block's two little-endian words are the value's low and
-    // high halves.
-    let (mut hi, mut lo) = first_powers((v >> 64) as u64, v as u64);
-    powers_run(&mut lo, &mut hi, out, |lo, hi| {
-        ((lo << 8) ^ reduce_byte(hi >> 56), (hi << 8) | (lo >> 56))
-    })
+    let (mut hi, mut lo) = first_powers::<W>((v >> 64) as u64, v as u64);
+    let (mut s_lo, mut s_hi) = ([0u64; W], [0u64; W]);
+    let mut chunks = out.chunks_exact_mut(W);
+    for c in &mut chunks {
+        for l in 0..W {
+            write_words(&mut c[l], lo[l], hi[l]);
+            s_lo[l] ^= lo[l];
+            s_hi[l] ^= hi[l];
+        }
+        for l in 0..W {
+            let t = hi[l] >> 60;
+            hi[l] = (hi[l] << 4) | (lo[l] >> 60);
+            lo[l] = (lo[l] << 4) ^ reduce_byte(t);
+        }
+    }
+    for (l, b) in chunks.into_remainder().iter_mut().enumerate() {
+        write_words(b, lo[l], hi[l]);
+        s_lo[l] ^= lo[l];
+        s_hi[l] ^= hi[l];
+    }
+    let mut sum = [0u8; 16];
+    let fold = |s: [u64; W]| s.iter().fold(0, |a, b| a ^ b);
+    write_words(&mut sum, fold(s_lo), fold(s_hi));
+    sum
 }
-
-/// Lanes of [`powers_x_be`] / [`powers_x_le`].
-const POWER_LANES: usize = 8;
 
 /// `t * (x^7 + x^2 + x + 1)` for a polynomial t of degree < 8 (what
 /// `x^128` reduces to), carry-less.
@@ -321,14 +353,15 @@ fn reduce_byte(t: u64) -> u64 {
     t ^ (t << 1) ^ (t << 2) ^ (t << 7)
 }
 
-/// `a * x^l` for l = 0..8 as (high, low) 64-bit halves of the 128-bit value
-/// `hi:lo` (the same in both conventions): shift by l and reduce the l bits
-/// shifted out, lane by lane (no dependency between lanes).
+/// `a * x^l` for l = 0..W (W <= 8) as (high, low) 64-bit halves of the
+/// 128-bit value `hi:lo` (the same in both conventions): shift by l and
+/// reduce the l bits shifted out, lane by lane (no dependency between
+/// lanes).
 #[inline(always)]
-fn first_powers(h0: u64, l0: u64) -> ([u64; POWER_LANES], [u64; POWER_LANES]) {
-    let mut hi = [0u64; POWER_LANES];
-    let mut lo = [0u64; POWER_LANES];
-    for l in 0..POWER_LANES {
+fn first_powers<const W: usize>(h0: u64, l0: u64) -> ([u64; W], [u64; W]) {
+    let mut hi = [0u64; W];
+    let mut lo = [0u64; W];
+    for l in 0..W {
         // `(v >> 1) >> (63 - l)` is `v >> (64 - l)`, and 0 for l = 0.
         hi[l] = (h0 << l) | ((l0 >> 1) >> (63 - l));
         lo[l] = (l0 << l) ^ reduce_byte((h0 >> 1) >> (63 - l));
@@ -336,31 +369,11 @@ fn first_powers(h0: u64, l0: u64) -> ([u64; POWER_LANES], [u64; POWER_LANES]) {
     (hi, lo)
 }
 
-/// Write the lanes (each a block as two little-endian words) to `out` and
-/// step every lane by x^8 with `step`.
+/// Store a block given as its two little-endian words.
 #[inline(always)]
-fn powers_run(
-    w0: &mut [u64; POWER_LANES],
-    w1: &mut [u64; POWER_LANES],
-    out: &mut [Block],
-    step: impl Fn(u64, u64) -> (u64, u64),
-) {
-    let write = |b: &mut Block, w0: u64, w1: u64| {
-        b[..8].copy_from_slice(&w0.to_le_bytes());
-        b[8..].copy_from_slice(&w1.to_le_bytes());
-    };
-    let mut chunks = out.chunks_exact_mut(POWER_LANES);
-    for c in &mut chunks {
-        for l in 0..POWER_LANES {
-            write(&mut c[l], w0[l], w1[l]);
-        }
-        for l in 0..POWER_LANES {
-            (w0[l], w1[l]) = step(w0[l], w1[l]);
-        }
-    }
-    for (l, b) in chunks.into_remainder().iter_mut().enumerate() {
-        write(b, w0[l], w1[l]);
-    }
+fn write_words(b: &mut Block, w0: u64, w1: u64) {
+    b[..8].copy_from_slice(&w0.to_le_bytes());
+    b[8..].copy_from_slice(&w1.to_le_bytes());
 }
 
 #[cfg(test)]

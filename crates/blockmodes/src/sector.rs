@@ -474,36 +474,18 @@ fn fold4(acc: &[u8; 64]) -> Block {
     r
 }
 
-/// The xor of all blocks of `blocks`, four blocks at a time in a register.
+/// `dst.copy_from_slice(src)`, returning the xor of the blocks copied, in
+/// one pass.
 #[inline(always)]
-pub(crate) fn xor_fold(blocks: &[Block]) -> Block {
-    let mut acc = [0u8; 64];
-    let mut chunks = blocks.as_flattened().chunks_exact(64);
-    for c in &mut chunks {
-        if let Ok(c) = <&[u8; 64]>::try_from(c) {
-            for i in 0..64 {
-                acc[i] ^= c[i];
-            }
-        }
-    }
-    for (a, x) in acc.iter_mut().zip(chunks.remainder()) {
-        *a ^= *x;
-    }
-    fold4(&acc)
-}
-
-/// `dst[k] ^= src[k]`, returning the xor of the new `dst` blocks (EME's
-/// `CCC_i = PPP_i ⊕ 2^(i-1) M` and their sum), in one pass.
-#[inline(always)]
-pub(crate) fn xor_blocks_fold(dst: &mut [Block], src: &[Block]) -> Block {
+pub(crate) fn copy_fold(dst: &mut [Block], src: &[Block]) -> Block {
     let mut acc = [0u8; 64];
     let mut d_chunks = dst.as_flattened_mut().chunks_exact_mut(64);
     let mut s_chunks = src.as_flattened().chunks_exact(64);
     for (d, s) in (&mut d_chunks).zip(&mut s_chunks) {
         if let (Ok(d), Ok(s)) = (<&mut [u8; 64]>::try_from(d), <&[u8; 64]>::try_from(s)) {
             for i in 0..64 {
-                d[i] ^= s[i];
-                acc[i] ^= d[i];
+                d[i] = s[i];
+                acc[i] ^= s[i];
             }
         }
     }
@@ -512,8 +494,8 @@ pub(crate) fn xor_blocks_fold(dst: &mut [Block], src: &[Block]) -> Block {
         .zip(d_chunks.into_remainder())
         .zip(s_chunks.remainder())
     {
-        *d ^= *s;
-        *a ^= *d;
+        *d = *s;
+        *a ^= *s;
     }
     fold4(&acc)
 }
