@@ -483,8 +483,8 @@ pub(crate) fn copy_fold(dst: &mut [Block], src: &[Block]) -> Block {
     let mut s_chunks = src.as_flattened().chunks_exact(64);
     for (d, s) in (&mut d_chunks).zip(&mut s_chunks) {
         if let (Ok(d), Ok(s)) = (<&mut [u8; 64]>::try_from(d), <&[u8; 64]>::try_from(s)) {
+            *d = *s;
             for i in 0..64 {
-                d[i] = s[i];
                 acc[i] ^= s[i];
             }
         }
