@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::gf128::{Block, double_le, powers_x_le, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::{
-    DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, group_units,
+    DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, fold4, group_units,
     key_len_words, unit_blocks, wipe, xor_blocks_to,
 };
 use crate::wide::{WideBlockCipher, WideBlockMode};
@@ -170,7 +170,9 @@ fn one_unit(data: &mut [u8]) -> Result<&mut [Block]> {
 /// Per-call scratch space of EME for groups of up to `G` units and `P`
 /// blocks (allocated once per call, not per group; wiped after use).
 struct Scratch<const G: usize, const P: usize> {
-    /// `SP = PPP_1 ⊕ ... ⊕ PPP_m` per unit.
+    /// `SP = PPP_1 ⊕ ... ⊕ PPP_m` per unit, four blocks wide.
+    wide_sums: [[u8; 64]; G],
+    /// `SP` per unit.
     sums: [Block; G],
     /// `MP` per unit.
     mp: [Block; G],
@@ -183,6 +185,7 @@ struct Scratch<const G: usize, const P: usize> {
 impl<const G: usize, const P: usize> Scratch<G, P> {
     fn new() -> Self {
         Self {
+            wide_sums: [[0; 64]; G],
             sums: [[0; 16]; G],
             mp: [[0; 16]; G],
             mc: [[0; 16]; G],
@@ -193,6 +196,8 @@ impl<const G: usize, const P: usize> Scratch<G, P> {
 
 impl<const G: usize, const P: usize> Drop for Scratch<G, P> {
     fn drop(&mut self) {
+        self.wide_sums.fill([0; 64]);
+        core::hint::black_box(&mut self.wide_sums);
         wipe(&mut self.sums);
         wipe(&mut self.mp);
         wipe(&mut self.mc);
@@ -211,13 +216,20 @@ fn eme_group<P: Pass, const G: usize, const Q: usize>(
     scratch: &mut Scratch<G, Q>,
 ) {
     let g = tweaks.len();
-    let sums = &mut scratch.sums[..g];
-    sums.fill([0; 16]);
+    let sums = &mut scratch.wide_sums[..g];
+    sums.fill([0; 64]);
     // First pass: PPP_i = E(P_i ⊕ L_i), and their sum per unit.
     pass.run(data.len(), &mut FirstPass { data, l, m, sums });
     // MP = ⊕ PPP_i ⊕ T; MC = E(MP): the group's only serial calls, together.
-    for ((p, s), t) in scratch.mp.iter_mut().zip(&scratch.sums[..g]).zip(tweaks) {
-        *p = xor(s, t);
+    for (((p, sp), wide), t) in scratch
+        .mp
+        .iter_mut()
+        .zip(scratch.sums.iter_mut())
+        .zip(&scratch.wide_sums[..g])
+        .zip(tweaks)
+    {
+        *sp = fold4(wide);
+        *p = xor(sp, t);
     }
     scratch.mc[..g].copy_from_slice(&scratch.mp[..g]);
     pass.blocks(&mut scratch.mc[..g]);
@@ -280,7 +292,7 @@ struct FirstPass<'a> {
     data: &'a mut [Block],
     l: &'a [Block; MAX_BLOCKS],
     m: usize,
-    sums: &'a mut [Block],
+    sums: &'a mut [[u8; 64]],
 }
 
 impl ParWork for FirstPass<'_> {
@@ -296,8 +308,7 @@ impl ParWork for FirstPass<'_> {
     fn after(&mut self, start: usize, blocks: &[Block]) {
         for (unit, _, off, len) in pieces(start, blocks.len(), self.m) {
             let out = &mut self.data[start + off..start + off + len];
-            let sum = copy_fold(out, &blocks[off..off + len]);
-            self.sums[unit] = xor(&self.sums[unit], &sum);
+            copy_fold(out, &blocks[off..off + len], &mut self.sums[unit]);
         }
     }
 }

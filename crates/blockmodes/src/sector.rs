@@ -452,21 +452,28 @@ pub(crate) fn xor_blocks_to(dst: &mut [Block], a: &[Block], b: &[Block]) {
     }
 }
 
-/// `dst[k] ^= d` for every block (one 128-bit xor per block: measured faster
-/// here than building a 512-bit pattern first).
+/// `dst[k] ^= d` for every block, 64 bytes at a time: the stores must be as
+/// wide as the cipher's loads that follow (a 512-bit load of data written by
+/// 128-bit stores stalls).
 #[inline(always)]
 pub(crate) fn xor_each(dst: &mut [Block], d: &Block) {
-    for b in dst.iter_mut() {
-        for j in 0..16 {
-            b[j] ^= d[j];
+    let four = [*d; 4];
+    let pattern = four.as_flattened();
+    let mut chunks = dst.as_flattened_mut().chunks_exact_mut(64);
+    for c in &mut chunks {
+        for (x, p) in c.iter_mut().zip(pattern) {
+            *x ^= *p;
         }
+    }
+    for (x, p) in chunks.into_remainder().iter_mut().zip(pattern) {
+        *x ^= *p;
     }
 }
 
 /// Fold a 64-byte accumulator (four blocks) to one block (indexing only, so
 /// the accumulator stays in a register).
 #[inline(always)]
-fn fold4(acc: &[u8; 64]) -> Block {
+pub(crate) fn fold4(acc: &[u8; 64]) -> Block {
     let mut r = [0u8; 16];
     for i in 0..16 {
         r[i] = acc[i] ^ acc[16 + i] ^ acc[32 + i] ^ acc[48 + i];
@@ -474,30 +481,30 @@ fn fold4(acc: &[u8; 64]) -> Block {
     r
 }
 
-/// `dst.copy_from_slice(src)`, returning the xor of the blocks copied, in
-/// one pass.
+/// `dst.copy_from_slice(src)`, xoring the blocks copied into `acc` (four
+/// blocks wide: fold it with [`fold4`] when the sum is needed), in one pass.
 #[inline(always)]
-pub(crate) fn copy_fold(dst: &mut [Block], src: &[Block]) -> Block {
-    let mut acc = [0u8; 64];
+pub(crate) fn copy_fold(dst: &mut [Block], src: &[Block], acc: &mut [u8; 64]) {
+    let mut a = *acc;
     let mut d_chunks = dst.as_flattened_mut().chunks_exact_mut(64);
     let mut s_chunks = src.as_flattened().chunks_exact(64);
     for (d, s) in (&mut d_chunks).zip(&mut s_chunks) {
         if let (Ok(d), Ok(s)) = (<&mut [u8; 64]>::try_from(d), <&[u8; 64]>::try_from(s)) {
             *d = *s;
             for i in 0..64 {
-                acc[i] ^= s[i];
+                a[i] ^= s[i];
             }
         }
     }
-    for ((a, d), s) in acc
+    for ((x, d), s) in a
         .iter_mut()
         .zip(d_chunks.into_remainder())
         .zip(s_chunks.remainder())
     {
         *d = *s;
-        *a ^= *s;
+        *x ^= *s;
     }
-    fold4(&acc)
+    *acc = a;
 }
 
 /// `dst.copy_from_slice(src)` for blocks, as a loop the compiler inlines and

@@ -207,8 +207,13 @@ fn one(b: &mut Array<u8, U16>) -> &mut [Block] {
 }
 
 /// Run `par` on `blocks` (fewer than the parallel width) padded into one
-/// parallel batch when there are at least 4 of them (as `oracle` does), else
-/// `tail` on them as they are.
+/// parallel batch when there are at least [`PAD_FROM`] of them, else `tail`
+/// on them as they are (one-block calls, which pipeline: cheaper than a
+/// padded 64-lane call for a handful of blocks, such as EME's middle
+/// blocks).
+/// Fewest blocks worth padding into a full parallel call.
+const PAD_FROM: usize = 16;
+
 #[inline(always)]
 fn tail_batch<P: ParBlocksSizeUser<BlockSize = U16>>(
     blocks: &mut [CipherBlock<P>],
@@ -216,7 +221,7 @@ fn tail_batch<P: ParBlocksSizeUser<BlockSize = U16>>(
     tail: impl FnOnce(&mut [CipherBlock<P>]),
 ) {
     let n = blocks.len();
-    if n >= 4 && n < P::ParBlocksSize::USIZE {
+    if n >= PAD_FROM && n < P::ParBlocksSize::USIZE {
         let mut buf: ParBlocks<P> = Default::default();
         buf[..n].copy_from_slice(blocks);
         par(&mut buf);
