@@ -16,6 +16,8 @@
 //! bulk call ([`crate::sector::DataUnitCipher::encrypt_units`]) enciphers the
 //! `MP`s of a whole group of units in one batched call.
 
+use core::cell::RefCell;
+
 use cipher::KeyInit;
 use zeroize::Zeroize;
 
@@ -24,7 +26,7 @@ use crate::gf128::{Block, double_le, powers_x_le, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::{
     DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, fold4, group_units,
-    key_len_words, unit_blocks, wipe, xor_blocks_to,
+    key_len_words, unit_blocks, wipe, with_scratch, xor_blocks_to,
 };
 use crate::wide::{WideBlockCipher, WideBlockMode};
 
@@ -88,16 +90,7 @@ impl<C: BlockCipher128> Eme<C> {
     /// under the tweak T.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        let m = blocks.len();
-        let mut scratch = Scratch::<1, MAX_BLOCKS>::new();
-        eme_group(
-            &Enc(&self.cipher),
-            &self.l,
-            &[*tweak],
-            m,
-            blocks,
-            &mut scratch,
-        );
+        eme_one(&Enc(&self.cipher), &self.l, tweak, blocks);
         Ok(())
     }
 
@@ -114,16 +107,17 @@ impl<C: BlockCipher128> Eme<C> {
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
         let g = group_units(m);
-        let mut tweaks = [[0u8; 16]; MAX_GROUP];
-        let mut scratch = Scratch::<MAX_GROUP, 512>::new();
-        for (k, group) in blocks.chunks_mut(g * m).enumerate() {
-            let units = group.len() / m;
-            let u0 = first_unit + (k * g) as u128;
-            for (s, t) in tweaks[..units].iter_mut().enumerate() {
-                *t = (u0 + s as u128).to_le_bytes();
+        with_scratch(&SCRATCH, |scratch| {
+            for (k, group) in blocks.chunks_mut(g * m).enumerate() {
+                let units = group.len() / m;
+                let u0 = first_unit + (k * g) as u128;
+                for (s, t) in scratch.tweaks[..units].iter_mut().enumerate() {
+                    *t = (u0 + s as u128).to_le_bytes();
+                }
+                eme_group(pass, &self.l, units, m, group, scratch);
             }
-            eme_group(pass, &self.l, &tweaks[..units], m, group, &mut scratch);
-        }
+            scratch.wipe_used(g, m);
+        });
         Ok(())
     }
 }
@@ -133,16 +127,7 @@ impl<C: BlockCipher128Dec> Eme<C> {
     /// except in L).
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        let m = blocks.len();
-        let mut scratch = Scratch::<1, MAX_BLOCKS>::new();
-        eme_group(
-            &Dec(&self.cipher),
-            &self.l,
-            &[*tweak],
-            m,
-            blocks,
-            &mut scratch,
-        );
+        eme_one(&Dec(&self.cipher), &self.l, tweak, blocks);
         Ok(())
     }
 }
@@ -151,6 +136,16 @@ impl<C> Drop for Eme<C> {
     fn drop(&mut self) {
         self.l.zeroize();
     }
+}
+
+/// One unit under `tweak`.
+fn eme_one<P: Pass>(pass: &P, l: &[Block; MAX_BLOCKS], tweak: &Block, blocks: &mut [Block]) {
+    let m = blocks.len();
+    with_scratch(&SCRATCH, |scratch| {
+        scratch.tweaks[0] = *tweak;
+        eme_group(pass, l, 1, m, blocks, scratch);
+        scratch.wipe_used(1, m);
+    });
 }
 
 fn check_len(len: usize) -> Result<()> {
@@ -167,55 +162,67 @@ fn one_unit(data: &mut [u8]) -> Result<&mut [Block]> {
     Ok(data.as_chunks_mut::<16>().0)
 }
 
-/// Per-call scratch space of EME for groups of up to `G` units and `P`
-/// blocks (allocated once per call, not per group; wiped after use).
-struct Scratch<const G: usize, const P: usize> {
+/// Scratch space of EME for groups of up to 64 units and 512 blocks, kept
+/// per thread ([`with_scratch`]); each call wipes what it used.
+struct Scratch {
+    /// The tweaks of the group's units.
+    tweaks: [Block; MAX_GROUP],
     /// `SP = PPP_1 ⊕ ... ⊕ PPP_m` per unit, four blocks wide.
-    wide_sums: [[u8; 64]; G],
+    wide_sums: [[u8; 64]; MAX_GROUP],
     /// `SP` per unit.
-    sums: [Block; G],
+    sums: [Block; MAX_GROUP],
     /// `MP` per unit.
-    mp: [Block; G],
+    mp: [Block; MAX_GROUP],
     /// `MC` per unit.
-    mc: [Block; G],
+    mc: [Block; MAX_GROUP],
     /// `2^(i-1) M` for block i >= 2 of every unit of the group (0 for i = 1).
-    powers: [Block; P],
+    powers: [Block; GROUP_BLOCKS],
 }
 
-impl<const G: usize, const P: usize> Scratch<G, P> {
-    fn new() -> Self {
+/// Most blocks in a group.
+const GROUP_BLOCKS: usize = 512;
+
+impl Default for Scratch {
+    fn default() -> Self {
         Self {
-            wide_sums: [[0; 64]; G],
-            sums: [[0; 16]; G],
-            mp: [[0; 16]; G],
-            mc: [[0; 16]; G],
-            powers: [[0; 16]; P],
+            tweaks: [[0; 16]; MAX_GROUP],
+            wide_sums: [[0; 64]; MAX_GROUP],
+            sums: [[0; 16]; MAX_GROUP],
+            mp: [[0; 16]; MAX_GROUP],
+            mc: [[0; 16]; MAX_GROUP],
+            powers: [[0; 16]; GROUP_BLOCKS],
         }
     }
 }
 
-impl<const G: usize, const P: usize> Drop for Scratch<G, P> {
-    fn drop(&mut self) {
-        self.wide_sums.fill([0; 64]);
+impl Scratch {
+    /// Wipe what groups of `g` units of `m` blocks used.
+    fn wipe_used(&mut self, g: usize, m: usize) {
+        let g = g.min(MAX_GROUP);
+        self.wide_sums[..g].fill([0; 64]);
         core::hint::black_box(&mut self.wide_sums);
-        wipe(&mut self.sums);
-        wipe(&mut self.mp);
-        wipe(&mut self.mc);
-        wipe(&mut self.powers);
+        wipe(&mut self.sums[..g]);
+        wipe(&mut self.mp[..g]);
+        wipe(&mut self.mc[..g]);
+        wipe(&mut self.powers[..(g * m).min(GROUP_BLOCKS)]);
     }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
 }
 
 /// EME over `tweaks.len()` units of `m` blocks each, in direction `pass`
 /// (E or E^-1: the two directions are the same algorithm).
-fn eme_group<P: Pass, const G: usize, const Q: usize>(
+fn eme_group<P: Pass>(
     pass: &P,
     l: &[Block; MAX_BLOCKS],
-    tweaks: &[Block],
+    g: usize,
     m: usize,
     data: &mut [Block],
-    scratch: &mut Scratch<G, Q>,
+    scratch: &mut Scratch,
 ) {
-    let g = tweaks.len();
+    let tweaks = &scratch.tweaks[..g];
     let sums = &mut scratch.wide_sums[..g];
     sums.fill([0; 64]);
     // First pass: PPP_i = E(P_i ⊕ L_i), and their sum per unit.
@@ -241,7 +248,7 @@ fn eme_group<P: Pass, const G: usize, const Q: usize>(
             data,
             l,
             m,
-            tweaks,
+            tweaks: &scratch.tweaks[..g],
             sums: &scratch.sums[..g],
             mp: &scratch.mp[..g],
             mc: &scratch.mc[..g],

@@ -517,3 +517,17 @@ pub(crate) fn copy_blocks(dst: &mut [Block], src: &[Block]) {
         *d = *s;
     }
 }
+
+/// Per-thread scratch space of a disk cipher: allocated once per thread (not
+/// zeroed per call), handed to `f`, which must wipe what it used. If the
+/// thread's scratch is already in use (a cipher nested in another), `f`
+/// gets a fresh one.
+pub(crate) fn with_scratch<T: Default + 'static, R>(
+    key: &'static std::thread::LocalKey<core::cell::RefCell<Option<Box<T>>>>,
+    f: impl FnOnce(&mut T) -> R,
+) -> R {
+    key.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => f(slot.get_or_insert_with(Box::default)),
+        Err(_) => f(&mut Box::default()),
+    })
+}

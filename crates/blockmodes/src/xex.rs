@@ -14,6 +14,8 @@
 //!
 //! Decryption, too, computes `E_K(N)` with the **forward** cipher.
 
+use core::cell::RefCell;
+
 use cipher::{Key, KeyInit, KeySizeUser};
 use zeroize::Zeroize;
 
@@ -22,7 +24,7 @@ use crate::gf128::{Block, double_be, mul_x_pow_be, powers_x_be, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::{
     DataUnitCipher, Dec, Enc, InPlace, MAX_GROUP, Pass, check_unit_numbers, group_units,
-    key_len_words, unit_blocks, wipe, xor_blocks_to, xor_each,
+    key_len_words, unit_blocks, wipe, with_scratch, xor_blocks_to, xor_each,
 };
 use crate::tweakable::{FixedTweak, TweakableBlockCipher, Whitening};
 
@@ -166,49 +168,69 @@ impl<C: BlockCipher128> Xex<C> {
         let blocks = unit_blocks(unit_len, MAX_UNIT_LEN, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
-        // Scratch sized to the call: one sector needs no 8 KiB of deltas.
-        if blocks.len() <= 64 {
-            self.units_in::<P, 64>(pass, first_unit, m, blocks);
-        } else {
-            self.units_in::<P, 512>(pass, first_unit, m, blocks);
-        }
+        with_scratch(&SCRATCH, |scratch| {
+            self.units_in(pass, first_unit, m, blocks, scratch)
+        });
         Ok(())
     }
 
     /// `E_K(N)` for up to 64 units in one batched call (forward cipher in
     /// both directions); then, for groups of units that stay in L1, their
-    /// deltas and the main pass. `D` blocks of scratch hold a group's deltas.
-    fn units_in<P: Pass, const D: usize>(
+    /// deltas and the main pass.
+    fn units_in<P: Pass>(
         &self,
         pass: &P,
         first_unit: u128,
         m: usize,
         blocks: &mut [Block],
+        scratch: &mut Scratch,
     ) {
-        let g = group_units(m).min(D / m).max(1);
-        let mut en = [[0u8; 16]; MAX_GROUP];
-        let mut deltas = [[0u8; 16]; D];
+        let g = group_units(m);
+        let (mut most_units, mut most_blocks) = (0, 0);
         for (k, many) in blocks.chunks_mut(MAX_GROUP * m).enumerate() {
             let units = many.len() / m;
             let u0 = first_unit + (k * MAX_GROUP) as u128;
-            for (s, e) in en[..units].iter_mut().enumerate() {
+            for (s, e) in scratch.en[..units].iter_mut().enumerate() {
                 *e = (u0 + s as u128).to_be_bytes();
             }
-            oracle::encrypt_par(&self.cipher, units, &mut InPlace(&mut en[..units]));
-            for (group, en) in many.chunks_mut(g * m).zip(en.chunks(g)) {
+            let en = &mut scratch.en[..units];
+            oracle::encrypt_par(&self.cipher, units, &mut InPlace(en));
+            for (group, en) in many.chunks_mut(g * m).zip(scratch.en.chunks(g)) {
                 let n = group.len();
                 let mut work = GroupWork {
                     data: group,
                     en,
                     m,
-                    deltas: &mut deltas[..n],
+                    deltas: &mut scratch.deltas[..n],
                 };
                 pass.run(n, &mut work);
+                most_blocks = most_blocks.max(n);
             }
+            most_units = most_units.max(units);
         }
-        wipe(&mut en);
-        wipe(&mut deltas);
+        wipe(&mut scratch.en[..most_units]);
+        wipe(&mut scratch.deltas[..most_blocks]);
     }
+}
+
+/// Scratch space of XEX's sector path, kept per thread ([`with_scratch`]):
+/// `E_K(N)` of up to 64 units and the deltas of a group of 512 blocks.
+struct Scratch {
+    en: [Block; MAX_GROUP],
+    deltas: [Block; 512],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self {
+            en: [[0; 16]; MAX_GROUP],
+            deltas: [[0; 16]; 512],
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
 }
 
 impl<C: KeySizeUser> KeySizeUser for Xex<C> {
