@@ -30,6 +30,7 @@ pub mod modular;
 pub mod oracle;
 
 pub mod eme;
+pub mod eme2;
 pub mod ete;
 pub mod sector;
 pub mod ste;

@@ -28,11 +28,13 @@
 //! | `xex` | one AES key: 16, 24 or 32 bytes (XEX uses the same key for `E_K(N)` and the blocks, unlike XTS's two keys) |
 //! | `eme` | one AES key: 16, 24 or 32 bytes |
 //! | `ete` | 16 bytes only: StE compares message blocks with the key, so the key must be one block; EtE is AES-128 |
+//! | `eme2` | `K_AD ‖ K_ECB ‖ K_AES`: 48 bytes (AES-128) or 64 (AES-256); any sector size from 16 bytes, 4096 as one data unit, the sector number little-endian as associated data |
 
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 use rayon::prelude::*;
 
 use crate::eme::Eme;
+use crate::eme2::Eme2;
 use crate::error::{Error, Result};
 use crate::ete::EteEmeAes128;
 use crate::gf128::Block;
@@ -131,14 +133,15 @@ pub struct Sectors<D> {
 
 impl<D: DataUnitCipher> Sectors<D> {
     /// `cipher` over sectors of `sector_size` bytes: 16 to 2048 in
-    /// multiples of 16, or 4096 (two 2048-byte data units).
+    /// multiples of 16, or 4096 (two 2048-byte data units). EME2, which takes
+    /// longer data units, takes any multiple of 16 up to 64 KiB as one unit.
     pub fn new(cipher: D, sector_size: usize) -> Result<Self> {
         let (unit_len, units_per_sector) = match sector_size {
             4096 if D::MAX_UNIT_LEN < 4096 => (2048, 2),
             n if (16..=D::MAX_UNIT_LEN).contains(&n) && n.is_multiple_of(16) => (n, 1),
             _ => {
                 return Err(Error::InvalidLength(
-                    "sector size must be 16..=2048 bytes in multiples of 16, or 4096",
+                    "sector size must be 16..=2048 bytes in multiples of 16, or 4096 (EME2: a multiple of 16 up to 65536)",
                 ));
             }
         };
@@ -236,7 +239,8 @@ impl<D: DataUnitCipher + Send> SectorCipher for Sectors<D> {
     }
 }
 
-/// The disk ciphers by name, for [`aes_sectors`] (`"xex"`, `"eme"`, `"ete"`).
+/// The disk ciphers by name, for [`aes_sectors`] (`"xex"`, `"eme"`, `"ete"`,
+/// `"eme2"`).
 ///
 /// ```
 /// use blockmodes::sector::DiskCipher;
@@ -252,6 +256,9 @@ pub enum DiskCipher {
     Eme,
     /// EtE[EME, StE[XEX-AES-128]], the paper's J (key: 16 bytes only).
     Ete,
+    /// EME2-AES (key `K_AD ‖ K_ECB ‖ K_AES`: 48 or 64 bytes); takes whole
+    /// sectors of any size (4096 bytes: one data unit).
+    Eme2,
 }
 
 impl DiskCipher {
@@ -260,6 +267,7 @@ impl DiskCipher {
         match self {
             DiskCipher::Xex | DiskCipher::Eme => "16, 24 or 32",
             DiskCipher::Ete => "16",
+            DiskCipher::Eme2 => "48 or 64",
         }
     }
 }
@@ -271,8 +279,9 @@ impl core::str::FromStr for DiskCipher {
             "xex" => Ok(DiskCipher::Xex),
             "eme" => Ok(DiskCipher::Eme),
             "ete" => Ok(DiskCipher::Ete),
+            "eme2" => Ok(DiskCipher::Eme2),
             _ => Err(Error::InvalidParameter(
-                "unknown disk cipher (expected xex, eme or ete)",
+                "unknown disk cipher (expected xex, eme, ete or eme2)",
             )),
         }
     }
@@ -312,6 +321,8 @@ pub fn aes_sectors(
     }
     match (kind, key.len()) {
         (DiskCipher::Ete, _) => boxed(EteEmeAes128::new_from_slice(key)?, sector_size),
+        (DiskCipher::Eme2, 64) => boxed(Eme2::<Aes256>::new_from_slice(key)?, sector_size),
+        (DiskCipher::Eme2, _) => boxed(Eme2::<Aes128>::new_from_slice(key)?, sector_size),
         (_, 16) => by_len::<Aes128>(kind, key, sector_size),
         (_, 24) => by_len::<Aes192>(kind, key, sector_size),
         (_, 32) => by_len::<Aes256>(kind, key, sector_size),

@@ -685,3 +685,86 @@ fn xex_large_tweak_index() {
         assert_eq!(b, [5u8; 16]);
     }
 }
+
+// ---------------------------------------------------------------------------
+// EME2
+
+#[test]
+fn eme2_round_trips_any_length_and_ad() {
+    use blockmodes::eme2::Eme2;
+    let e = Eme2::<Aes128>::new_from_slice(&bytes(1, 48)).unwrap();
+    for len in (16..=300).chain([2047, 2048, 2049, 2063, 4096, 4097, 6000]) {
+        for ad_len in [0usize, 1, 15, 16, 17, 40] {
+            let ad = bytes(len as u64 + ad_len as u64, ad_len);
+            let plain = bytes(len as u64, len);
+            let mut d = plain.clone();
+            e.encrypt(&ad, &mut d).unwrap();
+            assert_ne!(d, plain, "len {len} ad {ad_len}");
+            e.decrypt(&ad, &mut d).unwrap();
+            assert_eq!(d, plain, "len {len} ad {ad_len}");
+        }
+    }
+    // The associated data matters, including its length.
+    let (mut a, mut b) = (bytes(9, 64), bytes(9, 64));
+    e.encrypt(&[0; 16], &mut a).unwrap();
+    e.encrypt(&[0; 15], &mut b).unwrap();
+    assert_ne!(a, b);
+}
+
+#[test]
+fn eme2_is_wide_block() {
+    use blockmodes::eme2::Eme2;
+    let e = Eme2::<Aes256>::new_from_slice(&bytes(2, 64)).unwrap();
+    for len in [16usize, 33, 512, 2063, 4096] {
+        let plain = bytes(len as u64, len);
+        let mut ct = plain.clone();
+        e.encrypt(b"ad", &mut ct).unwrap();
+        for pos in [0, len / 2, len - 1] {
+            let mut bad = ct.clone();
+            bad[pos] ^= 4;
+            e.decrypt(b"ad", &mut bad).unwrap();
+            // Every full block changes.
+            for (i, (x, y)) in bad.chunks_exact(16).zip(plain.chunks_exact(16)).enumerate() {
+                assert_ne!(x, y, "len {len} flip {pos}: block {i} unchanged");
+            }
+        }
+    }
+}
+
+#[test]
+fn eme2_sectors_and_errors() {
+    use blockmodes::eme2::Eme2;
+    let key = bytes(3, 48);
+    let disk = aes_sectors(DiskCipher::Eme2, &key, 4096).unwrap();
+    let e = Eme2::<Aes128>::new_from_slice(&key).unwrap();
+    let plain = bytes(4, 3 * 4096);
+    let mut d = plain.clone();
+    disk.encrypt_sectors(7, &mut d).unwrap();
+    // One data unit per 4096-byte sector, AD = the sector number LE.
+    let mut want = plain.clone();
+    for (k, s) in want.chunks_mut(4096).enumerate() {
+        e.encrypt(&(7u128 + k as u128).to_le_bytes(), s).unwrap();
+    }
+    assert_eq!(d, want);
+    disk.decrypt_sectors(7, &mut d).unwrap();
+    assert_eq!(d, plain);
+    for len in [0usize, 1, 15] {
+        let mut d = vec![5u8; len];
+        assert!(matches!(
+            e.encrypt(&[], &mut d),
+            Err(Error::InvalidLength(_))
+        ));
+        assert!(matches!(
+            e.decrypt(&[], &mut d),
+            Err(Error::InvalidLength(_))
+        ));
+    }
+    for len in [16usize, 32, 47, 49, 56, 63, 65] {
+        assert!(
+            aes_sectors(DiskCipher::Eme2, &vec![0; len], 512).is_err(),
+            "{len}"
+        );
+    }
+    assert!(aes_sectors(DiskCipher::Eme2, &bytes(5, 64), 4096).is_ok());
+    assert_eq!("eme2".parse::<DiskCipher>().unwrap(), DiskCipher::Eme2);
+}

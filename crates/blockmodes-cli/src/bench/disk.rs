@@ -1,6 +1,7 @@
-//! The disk ciphers over sectors, AES-128, one thread: XEX, EME and
-//! EtE[EME, StE[XEX]] through the sector interface's single-threaded bulk
-//! call, and XTS from the `xts-mode` crate as a peer.
+//! The disk ciphers over sectors, AES-128, one thread: XEX, EME,
+//! EtE[EME, StE[XEX]] and EME2 (whole 4096-byte sectors) through the sector
+//! interface's single-threaded bulk call, and XTS from the `xts-mode` crate
+//! as a peer.
 //!
 //! A message of `bytes` bytes for `<mode>-<size>` is `bytes / size` sectors
 //! of `size` bytes (numbered from 0) enciphered with
@@ -9,6 +10,7 @@
 
 use blockmodes::Aes128;
 use blockmodes::eme::Eme;
+use blockmodes::eme2::Eme2;
 use blockmodes::ete::EteEmeAes128;
 use blockmodes::sector::{DataUnitCipher, SectorCipher, Sectors};
 use blockmodes::xex::Xex;
@@ -22,6 +24,7 @@ pub const MODES: &[&str] = &[
     "eme-2048",
     "ete-eme-512",
     "ete-eme-2048",
+    "eme2-4096",
     "xts-512",
 ];
 
@@ -40,6 +43,11 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
         "xex" => sectors(Xex::<Aes128>::new_from_slice(&key).ok()?, size, len),
         "eme" => sectors(Eme::<Aes128>::new_from_slice(&key).ok()?, size, len),
         "ete-eme" => sectors(EteEmeAes128::new_from_slice(&key).ok()?, size, len),
+        "eme2" => sectors(
+            Eme2::<Aes128>::new_from_slice(&key.repeat(3)).ok()?,
+            size,
+            len,
+        ),
         "xts" => {
             let xts = xts_mode::Xts128::new(Aes128::new(&key.into()), Aes128::new(&[7; 16].into()));
             let mut buf = vec![0x5au8; len];

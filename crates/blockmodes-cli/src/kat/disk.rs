@@ -155,3 +155,36 @@ pub fn ete_eme_aes(v: &Vector) -> Result<Outcome, KatError> {
         1,
     )
 }
+
+/// EME2 with associated data (`tweak`, any length); key 48 (AES-128) or 64
+/// (AES-256) bytes.
+pub fn eme2_aes(v: &Vector) -> Result<Outcome, KatError> {
+    use blockmodes::eme2::Eme2;
+    let ad = v.hex("tweak")?;
+    let key = v.hex("key")?;
+    macro_rules! run {
+        ($c:ty) => {{
+            let e = Eme2::<$c>::new_from_slice(&key);
+            let enc = |d: &mut [u8]| e.as_ref().map_err(Clone::clone)?.encrypt(&ad, d);
+            let dec = |d: &mut [u8]| e.as_ref().map_err(Clone::clone)?.decrypt(&ad, d);
+            check(
+                v,
+                Cipher {
+                    enc: &enc,
+                    dec: &dec,
+                },
+                1,
+            )
+        }};
+    }
+    match key.len() {
+        48 => run!(blockmodes::Aes128),
+        64 => run!(blockmodes::Aes256),
+        _ if !v.expects_valid()? => Ok(Ok(())),
+        _ => Err(KatError::Field {
+            vector: v.name.clone(),
+            field: "key".into(),
+            problem: "has a length that is not 48 or 64 bytes",
+        }),
+    }
+}

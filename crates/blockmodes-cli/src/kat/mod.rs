@@ -22,6 +22,7 @@ pub const SCHEMES: &[&str] = &[
     "eme-aes",
     "ste-xex-aes",
     "ete-eme-aes",
+    "eme2-aes",
 ];
 
 /// Why a file or vector could not be run at all (exit status 2).
@@ -157,6 +158,7 @@ pub fn run_vector(scheme: &str, v: &Vector) -> Result<Outcome, KatError> {
         "eme-aes" => disk::eme_aes(v),
         "ste-xex-aes" => disk::ste_xex_aes(v),
         "ete-eme-aes" => disk::ete_eme_aes(v),
+        "eme2-aes" => disk::eme2_aes(v),
         _ => Err(KatError::UnknownScheme(scheme.to_owned())),
     }
 }
