@@ -57,9 +57,10 @@ impl<C: BlockCipher128> Eme<C> {
     /// EME over a keyed block cipher: computes `L = 2·E(0^128)` (forward
     /// cipher) and its doublings.
     pub fn from_cipher(cipher: C) -> Self {
-        let big_l = double_le(&oracle::encrypt_block(&cipher, &[0; 16]));
+        let mut big_l = double_le(&oracle::encrypt_block(&cipher, &[0; 16]));
         let mut l = [[0; 16]; MAX_BLOCKS];
         powers_x_le(&big_l, &mut l);
+        big_l.zeroize();
         Self { cipher, l }
     }
 

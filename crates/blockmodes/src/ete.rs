@@ -11,7 +11,7 @@
 //! J^-1(K, T, C) = ECB(WB^-1(T, C : F^-1(K, γ2, ·)) : F^-1(K, γ1, ·))
 //! ```
 //!
-//! [`EtE<W, F>`] is that transform for any `W: WideBlockMode<F::Fixed>` and
+//! [`EtE<W, F>`] is that transform for any `W: WideBlockMode<Fixed<F>>` and
 //! any [`TweakableBlockCipher`] F: both permutations `F(K, γ1, ·)` and
 //! `F(K, γ2, ·)` are fixed once per key ([`TweakableBlockCipher::fix_tweak`]),
 //! and W is built over the second, **including** whatever W derives from
@@ -38,9 +38,9 @@ use crate::gf128::Block;
 use crate::oracle::BlockCipher128Dec;
 use crate::sector::{DataUnitCipher, ecb_decrypt, ecb_encrypt, group_units};
 use crate::ste::{StE, SteFixed};
-use crate::tweakable::TweakableBlockCipher;
+use crate::tweakable::{Fixed, TweakableBlockCipher};
 use crate::wide::{WideBlockCipher, WideBlockMode, check_units};
-use crate::xex::{Xex, XexFixed, XexTweak};
+use crate::xex::{Xex, XexDelta, XexTweak};
 
 /// EtE[W, F]: the ECB layer `F(K, γ1, ·)` and the wide-block mode W over
 /// `F(K, γ2, ·)`.
@@ -59,18 +59,18 @@ use crate::xex::{Xex, XexFixed, XexTweak};
 /// ```
 pub struct EtE<W, F: TweakableBlockCipher> {
     /// `F(K, γ1, ·)`.
-    ecb: F::Fixed,
+    ecb: Fixed<F>,
     /// `WB(·, · : F(K, γ2, ·))`.
     wide: W,
 }
 
 /// The paper's J = EtE[EME, StE[XEX-AES-128]] with γ1 = t0, γ2 = t1.
-pub type EteEmeAes128 = EtE<Eme<SteFixed<XexFixed<Aes128>>>, StE<Xex<Aes128>>>;
+pub type EteEmeAes128 = EtE<Eme<SteFixed<Aes128, XexDelta>>, StE<Xex<Aes128>>>;
 
 impl<W, F> EtE<W, F>
 where
     F: TweakableBlockCipher,
-    W: WideBlockMode<F::Fixed>,
+    W: WideBlockMode<Fixed<F>>,
 {
     /// EtE over the keyed tweakable cipher `f`, with γ1 for the ECB layer and
     /// γ2 for the wide-block mode's block cipher. The two tweaks must differ
@@ -135,7 +135,7 @@ where
     }
 }
 
-impl<C> EtE<Eme<SteFixed<XexFixed<C>>>, StE<Xex<C>>>
+impl<C> EtE<Eme<SteFixed<C, XexDelta>>, StE<Xex<C>>>
 where
     C: BlockCipher128Dec + Clone + KeyInit + KeySizeUser<KeySize = U16>,
 {
@@ -159,7 +159,7 @@ where
 impl<W, F> WideBlockCipher for EtE<W, F>
 where
     F: TweakableBlockCipher,
-    W: WideBlockMode<F::Fixed>,
+    W: WideBlockMode<Fixed<F>>,
 {
     const MAX_LEN: usize = W::MAX_LEN;
 
@@ -187,8 +187,8 @@ where
 impl<W, F> DataUnitCipher for EtE<W, F>
 where
     F: TweakableBlockCipher,
-    F::Fixed: Sync,
-    W: WideBlockMode<F::Fixed> + Sync,
+    Fixed<F>: Sync,
+    W: WideBlockMode<Fixed<F>> + Sync,
 {
     const MAX_UNIT_LEN: usize = W::MAX_LEN;
 

@@ -29,7 +29,7 @@ use crate::Aes128;
 use crate::error::{Error, Result};
 use crate::gf128::Block;
 use crate::oracle::BlockCipher128Dec;
-use crate::tweakable::{FixedTweak, TweakableBlockCipher, Whitening};
+use crate::tweakable::{Fixed, FixedTweak, TweakableBlockCipher, Whitening};
 use crate::xex::{Xex, XexTweak};
 
 /// The spec's γ for StE over XEX: `(0^120 ‖ 0x01, 1)`.
@@ -129,12 +129,21 @@ where
 
 impl<E: TweakableBlockCipher> TweakableBlockCipher for StE<E> {
     type Tweak = E::Tweak;
-    type Fixed = SteFixed<E::Fixed>;
+    type Cipher = E::Cipher;
+    type Whitening = SteWhitening<E::Whitening>;
 
-    /// `F(K, T, ·)`; refuses γ.
-    fn fix_tweak(&self, tweak: &E::Tweak) -> Result<Self::Fixed> {
+    /// `F(K, T, ·)`: the inner `E(K, T, ·)` with the swap before enciphering
+    /// and after deciphering; refuses γ.
+    fn fix_tweak(&self, tweak: &E::Tweak) -> Result<Fixed<Self>> {
         self.check(tweak)?;
-        Ok(FixedTweak::new(self.e.fix_tweak(tweak)?, self.swap.clone()))
+        let (cipher, inner) = self.e.fix_tweak(tweak)?.into_parts();
+        Ok(FixedTweak::new(
+            cipher,
+            SteWhitening {
+                swap: self.swap.clone(),
+                inner,
+            },
+        ))
     }
 
     fn encrypt_block(&self, tweak: &E::Tweak, block: &mut Block) -> Result<()> {
@@ -151,9 +160,50 @@ impl<E: TweakableBlockCipher> TweakableBlockCipher for StE<E> {
     }
 }
 
-/// `F(K, T, ·)`: the inner cipher's fixed permutation `E(K, T, ·)` with the
-/// swap before enciphering and after deciphering.
-pub type SteFixed<X> = FixedTweak<X, SteSwap>;
+/// `F(K, T, ·)`: StE over a tweakable cipher whose fixed permutation is
+/// `C` with the whitening `W`.
+pub type SteFixed<C, W> = FixedTweak<C, SteWhitening<W>>;
+
+/// StE's whitening around the inner cipher's: the swap before enciphering
+/// (then the inner whitening) and after deciphering (after the inner
+/// whitening). When the inner whitening is a constant xor (XEX's Δ), the
+/// swap and the xor are one pass over the batch.
+#[derive(Clone)]
+pub struct SteWhitening<W> {
+    swap: SteSwap,
+    inner: W,
+}
+
+impl<W: Whitening> Whitening for SteWhitening<W> {
+    #[inline(always)]
+    fn before_encrypt(&self, blocks: &mut [Block]) {
+        match self.inner.xor_constant() {
+            Some(c) => self.swap.swap_xor(blocks, c, true),
+            None => {
+                self.swap.swap(blocks);
+                self.inner.before_encrypt(blocks);
+            }
+        }
+    }
+    #[inline(always)]
+    fn after_encrypt(&self, blocks: &mut [Block]) {
+        self.inner.after_encrypt(blocks)
+    }
+    #[inline(always)]
+    fn before_decrypt(&self, blocks: &mut [Block]) {
+        self.inner.before_decrypt(blocks)
+    }
+    #[inline(always)]
+    fn after_decrypt(&self, blocks: &mut [Block]) {
+        match self.inner.xor_constant() {
+            Some(c) => self.swap.swap_xor(blocks, c, false),
+            None => {
+                self.inner.after_decrypt(blocks);
+                self.swap.swap(blocks);
+            }
+        }
+    }
+}
 
 /// StE's swap of K and H (an involution: K ↦ H, H ↦ K, anything else
 /// unchanged), in constant time.
@@ -184,6 +234,27 @@ impl SteSwap {
     }
 }
 
+impl SteSwap {
+    /// One pass of the swap and a xor with `c`: `swap(M) ⊕ c` when
+    /// `swap_first`, else `swap(M ⊕ c)`.
+    #[inline(always)]
+    pub fn swap_xor(&self, blocks: &mut [Block], c: &Block, swap_first: bool) {
+        let (k0, k1) = words(&self.k);
+        let (h0, h1) = words(&self.h);
+        let (x0, x1) = (k0 ^ h0, k1 ^ h1);
+        let (c0, c1) = words(c);
+        let (pre0, pre1) = if swap_first { (0, 0) } else { (c0, c1) };
+        let (post0, post1) = if swap_first { (c0, c1) } else { (0, 0) };
+        for b in blocks {
+            let (m0, m1) = words(b);
+            let (m0, m1) = (m0 ^ pre0, m1 ^ pre1);
+            let mask = zero_mask((m0 ^ k0) | (m1 ^ k1)) | zero_mask((m0 ^ h0) | (m1 ^ h1));
+            b[..8].copy_from_slice(&(m0 ^ (x0 & mask) ^ post0).to_le_bytes());
+            b[8..].copy_from_slice(&(m1 ^ (x1 & mask) ^ post1).to_le_bytes());
+        }
+    }
+}
+
 /// The block as two little-endian words (this shape vectorizes).
 #[inline(always)]
 fn words(b: &Block) -> (u64, u64) {
@@ -199,21 +270,6 @@ fn words(b: &Block) -> (u64, u64) {
 #[inline(always)]
 fn zero_mask(d: u64) -> u64 {
     ((d | d.wrapping_neg()) >> 63).wrapping_sub(1)
-}
-
-impl Whitening for SteSwap {
-    #[inline(always)]
-    fn before_encrypt(&self, blocks: &mut [Block]) {
-        self.swap(blocks)
-    }
-    #[inline(always)]
-    fn after_encrypt(&self, _blocks: &mut [Block]) {}
-    #[inline(always)]
-    fn before_decrypt(&self, _blocks: &mut [Block]) {}
-    #[inline(always)]
-    fn after_decrypt(&self, blocks: &mut [Block]) {
-        self.swap(blocks)
-    }
 }
 
 impl Drop for SteSwap {

@@ -57,13 +57,16 @@ use crate::oracle::{self, BlockCipher128, BlockCipher128Dec};
 pub trait TweakableBlockCipher {
     /// The tweak space 𝒯.
     type Tweak: Copy + PartialEq + core::fmt::Debug;
-    /// The permutation `E(K, T, ·)` for one fixed tweak, with its inverse.
-    type Fixed: BlockCipher128Dec;
+    /// The block cipher inside (for XEX and StE over XEX: AES).
+    type Cipher: BlockCipher128Dec;
+    /// The per-tweak work around it (XEX: Δ; StE: the swap, then the inner
+    /// cipher's whitening).
+    type Whitening: Whitening;
 
     /// `E(K, T, ·)`: fix the tweak. Per-tweak work (XEX's Δ) is done here,
     /// once. Fails with a typed error if `tweak` is outside the tweak space
     /// (StE's γ: [`crate::Error::ForbiddenTweak`]; XEX's i = 0).
-    fn fix_tweak(&self, tweak: &Self::Tweak) -> Result<Self::Fixed>;
+    fn fix_tweak(&self, tweak: &Self::Tweak) -> Result<Fixed<Self>>;
 
     /// `E(K, T, M)` on one block, in place.
     fn encrypt_block(&self, tweak: &Self::Tweak, block: &mut Block) -> Result<()> {
@@ -80,6 +83,11 @@ pub trait TweakableBlockCipher {
     }
 }
 
+/// The block cipher `E(K, T, ·)` of a tweakable block cipher `E` with its
+/// tweak fixed.
+pub type Fixed<E> =
+    FixedTweak<<E as TweakableBlockCipher>::Cipher, <E as TweakableBlockCipher>::Whitening>;
+
 /// Work done on a batch of blocks around the inner cipher of a
 /// [`FixedTweak`]: XEX xors Δ on both sides, StE swaps K and H before
 /// enciphering and after deciphering.
@@ -95,6 +103,12 @@ pub trait Whitening {
     fn before_decrypt(&self, blocks: &mut [Block]);
     /// Applied to the outputs after the inner cipher deciphered them.
     fn after_decrypt(&self, blocks: &mut [Block]);
+
+    /// `Some(c)` if this whitening is `x ↦ x ⊕ c` on every side (XEX's Δ),
+    /// so a whitening around it can do both in one pass over the batch.
+    fn xor_constant(&self) -> Option<&Block> {
+        None
+    }
 }
 
 /// A tweakable block cipher with its tweak fixed: the block cipher
@@ -126,6 +140,12 @@ impl<C, W> FixedTweak<C, W> {
     /// The permutation `w.after ∘ cipher ∘ w.before`.
     pub fn new(cipher: C, whitening: W) -> Self {
         Self { cipher, whitening }
+    }
+
+    /// The cipher and the whitening (to wrap more whitening around the same
+    /// cipher, as StE does, in one layer).
+    pub fn into_parts(self) -> (C, W) {
+        (self.cipher, self.whitening)
     }
 }
 

@@ -128,8 +128,9 @@ impl<C: BlockCipher128> Xex<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
-        let (first, blocks) = self.run_setup(n, first_i, data)?;
+        let (mut first, blocks) = self.run_setup(n, first_i, data)?;
         xex_run(&Enc(&self.cipher), &first, blocks);
+        first.zeroize();
         Ok(())
     }
 
@@ -247,8 +248,9 @@ impl<C: BlockCipher128 + KeyInit> KeyInit for Xex<C> {
 impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
-        let (first, blocks) = self.run_setup(n, first_i, data)?;
+        let (mut first, blocks) = self.run_setup(n, first_i, data)?;
         xex_run(&Dec(&self.cipher), &first, blocks);
+        first.zeroize();
         Ok(())
     }
 }
@@ -353,6 +355,9 @@ impl Whitening for XexDelta {
     fn after_decrypt(&self, blocks: &mut [Block]) {
         self.before_encrypt(blocks)
     }
+    fn xor_constant(&self) -> Option<&Block> {
+        Some(&self.0)
+    }
 }
 
 impl Drop for XexDelta {
@@ -366,7 +371,8 @@ pub type XexFixed<C> = FixedTweak<C, XexDelta>;
 
 impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
     type Tweak = XexTweak;
-    type Fixed = XexFixed<C>;
+    type Cipher = C;
+    type Whitening = XexDelta;
 
     fn fix_tweak(&self, tweak: &XexTweak) -> Result<XexFixed<C>> {
         Ok(FixedTweak::new(
@@ -376,20 +382,22 @@ impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
     }
 
     fn encrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
-        let delta = self.delta(tweak)?;
+        let mut delta = self.delta(tweak)?;
         *block = xor(
             &oracle::encrypt_block(&self.cipher, &xor(block, &delta)),
             &delta,
         );
+        delta.zeroize();
         Ok(())
     }
 
     fn decrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
-        let delta = self.delta(tweak)?;
+        let mut delta = self.delta(tweak)?;
         *block = xor(
             &oracle::decrypt_block(&self.cipher, &xor(block, &delta)),
             &delta,
         );
+        delta.zeroize();
         Ok(())
     }
 }

@@ -10,9 +10,9 @@ use blockmodes::ete::{EtE, EteEmeAes128};
 use blockmodes::oracle::{Counting, encrypt_block};
 use blockmodes::sector::{DataUnitCipher, DiskCipher, SectorCipher, Sectors, aes_sectors};
 use blockmodes::ste::{ALPHA, StE, SteFixed, SteXexAes128, XEX_GAMMA};
-use blockmodes::tweakable::TweakableBlockCipher;
+use blockmodes::tweakable::{Fixed, TweakableBlockCipher};
 use blockmodes::wide::WideBlockCipher;
-use blockmodes::xex::{Xex, XexTweak};
+use blockmodes::xex::{Xex, XexDelta, XexTweak};
 use blockmodes::{Aes128, Aes256, Block, Error};
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeySizeUser};
 use proptest::prelude::*;
@@ -298,8 +298,9 @@ impl KeyInit for Recording {
 
 impl TweakableBlockCipher for Recording {
     type Tweak = XexTweak;
-    type Fixed = <Xex<Aes128> as TweakableBlockCipher>::Fixed;
-    fn fix_tweak(&self, t: &XexTweak) -> blockmodes::Result<Self::Fixed> {
+    type Cipher = Aes128;
+    type Whitening = XexDelta;
+    fn fix_tweak(&self, t: &XexTweak) -> blockmodes::Result<Fixed<Self>> {
         TWEAKS.with(|l| l.borrow_mut().push(*t));
         self.0.fix_tweak(t)
     }
@@ -328,12 +329,8 @@ fn f_never_calls_e_with_gamma() {
         f.decrypt_block(&t, &mut b).unwrap();
     }
     assert!(f.encrypt_block(&XEX_GAMMA, &mut b).is_err());
-    let j = EtE::<Eme<SteFixed<<Recording as TweakableBlockCipher>::Fixed>>, _>::new(
-        &f,
-        &XexTweak::T0,
-        &XexTweak::T1,
-    )
-    .unwrap();
+    let j =
+        EtE::<Eme<SteFixed<Aes128, XexDelta>>, _>::new(&f, &XexTweak::T0, &XexTweak::T1).unwrap();
     let mut sector = bytes(1, 512);
     sector[32..48].copy_from_slice(&key);
     j.encrypt(&[1; 16], &mut sector).unwrap();
