@@ -428,3 +428,243 @@ mod gray_batch_tests {
         assert_eq!(batch.offsets().next(&z_far, far), direct);
     }
 }
+
+/// `a * b` in GF(2^128), BE convention (Rogaway's: the most significant bit
+/// of byte 0 is the coefficient of x^127).
+///
+/// Bit by bit, built on [`double_be`]; constant time in both operands (each
+/// bit of `b` selects `a` with a mask). Slow (128 doublings): meant for
+/// per-key or per-tweak set-up, never for per-block work.
+///
+/// ```
+/// use blockmodes::gf128::{double_be, mul_be};
+/// let a = [0xa5u8; 16];
+/// let mut x = [0u8; 16];
+/// x[15] = 2; // the polynomial x
+/// assert_eq!(mul_be(&a, &x), double_be(&a));
+/// ```
+pub fn mul_be(a: &Block, b: &Block) -> Block {
+    let bv = u128::from_be_bytes(*b);
+    let av = u128::from_be_bytes(*a);
+    let mut acc = [0u8; 16];
+    for j in (0..128).rev() {
+        acc = double_be(&acc);
+        let mask = ((bv >> j) & 1).wrapping_neg();
+        acc = (u128::from_be_bytes(acc) ^ (av & mask)).to_be_bytes();
+    }
+    acc
+}
+
+/// `a * x^k` in GF(2^128), BE convention: `a` doubled `k` times (XEX's
+/// `2^i * E_K(N)`).
+///
+/// `k` is public: up to 128 the function doubles `k` times with
+/// [`double_be`]; beyond, it computes `x^k` by square-and-multiply with
+/// [`mul_be`] (constant time in `a`; the branches depend on `k` only).
+///
+/// ```
+/// use blockmodes::gf128::{double_be, mul_x_pow_be};
+/// let a = [0x3cu8; 16];
+/// assert_eq!(mul_x_pow_be(&a, 0), a);
+/// assert_eq!(mul_x_pow_be(&a, 2), double_be(&double_be(&a)));
+/// ```
+pub fn mul_x_pow_be(a: &Block, k: u64) -> Block {
+    if k <= 128 {
+        let mut r = *a;
+        for _ in 0..k {
+            r = double_be(&r);
+        }
+        return r;
+    }
+    let mut one = [0u8; 16];
+    one[15] = 1;
+    let mut base = one;
+    base[15] = 2; // x
+    let mut pow = one; // x^k, built bit by bit of k
+    let mut e = k;
+    while e > 0 {
+        if e & 1 == 1 {
+            pow = mul_be(&pow, &base);
+        }
+        base = mul_be(&base, &base);
+        e >>= 1;
+    }
+    mul_be(a, &pow)
+}
+
+/// `out[j] = a * x^j` for `j = 0..out.len()`, BE convention: the run of
+/// offsets `Δ, 2Δ, 4Δ, ...` of consecutive XEX blocks (equal to doubling
+/// with [`double_be`] again and again).
+///
+/// Written for the vectoriser, without a chain of dependent doublings: the
+/// first eight powers `a * x^l` (l < 8) are computed side by side (shift by
+/// l, reduce the l bits shifted out), then the eight lanes each step by
+/// `x^8`, in the blocks' own byte layout (times x^8 is a one-byte shift in
+/// BE), so the output needs no byte swap. Constant time in `a`.
+///
+/// ```
+/// use blockmodes::gf128::{double_be, powers_x_be};
+/// let a = [0x81u8; 16];
+/// let mut out = [[0u8; 16]; 20];
+/// powers_x_be(&a, &mut out);
+/// assert_eq!(out[0], a);
+/// assert_eq!(out[19], (0..19).fold(a, |d, _| double_be(&d)));
+/// ```
+#[inline(always)]
+pub fn powers_x_be(a: &Block, out: &mut [Block]) {
+    const W: usize = 8;
+    let v = u128::from_be_bytes(*a);
+    let (mut w0, mut w1) = first_powers::<W>((v >> 64) as u64, v as u64);
+    // To the block's byte layout, read as two little-endian words.
+    for l in 0..W {
+        (w0[l], w1[l]) = (w0[l].swap_bytes(), w1[l].swap_bytes());
+    }
+    let mut chunks = out.chunks_exact_mut(W);
+    for c in &mut chunks {
+        for l in 0..W {
+            write_words(&mut c[l], w0[l], w1[l]);
+        }
+        // Times x^8 in BE: the block shifted one byte towards byte 0; the
+        // byte t = b[0] that falls off comes back as t * (x^7 + x^2 + x + 1)
+        // in the last two bytes: its low byte into b[15], its high byte
+        // into b[14].
+        for l in 0..W {
+            let r = reduce_byte(w0[l] & 0xff);
+            (w0[l], w1[l]) = (
+                (w0[l] >> 8) | (w1[l] << 56),
+                (w1[l] >> 8) ^ (r << 56) ^ ((r >> 8) << 48),
+            );
+        }
+    }
+    for (l, b) in chunks.into_remainder().iter_mut().enumerate() {
+        write_words(b, w0[l], w1[l]);
+    }
+}
+
+/// `out[j] = a * x^j` for `j = 0..out.len()`, LE convention: EME's
+/// `L_i = 2^(i-1) L` and `2^(i-1) M` (equal to repeated [`double_le`]).
+/// Returns the xor of all blocks written (EME's CCC_1 needs that sum; it is
+/// accumulated in the lanes, almost for free).
+///
+/// As [`powers_x_be`], with four lanes stepping by `x^4` (in LE the block's
+/// two little-endian words are the value's halves, so no byte swap).
+///
+/// ```
+/// use blockmodes::gf128::{double_le, powers_x_le, xor};
+/// let a = [0x81u8; 16];
+/// let mut out = [[0u8; 16]; 20];
+/// let sum = powers_x_le(&a, &mut out);
+/// assert_eq!(out[19], (0..19).fold(a, |d, _| double_le(&d)));
+/// assert_eq!(sum, out.iter().fold([0; 16], |s, b| xor(&s, b)));
+/// ```
+#[inline(always)]
+pub fn powers_x_le(a: &Block, out: &mut [Block]) -> Block {
+    const W: usize = 4;
+    let v = u128::from_le_bytes(*a);
+    let (mut hi, mut lo) = first_powers::<W>((v >> 64) as u64, v as u64);
+    let (mut s_lo, mut s_hi) = ([0u64; W], [0u64; W]);
+    let mut chunks = out.chunks_exact_mut(W);
+    for c in &mut chunks {
+        for l in 0..W {
+            write_words(&mut c[l], lo[l], hi[l]);
+            s_lo[l] ^= lo[l];
+            s_hi[l] ^= hi[l];
+        }
+        for l in 0..W {
+            let t = hi[l] >> 60;
+            hi[l] = (hi[l] << 4) | (lo[l] >> 60);
+            lo[l] = (lo[l] << 4) ^ reduce_byte(t);
+        }
+    }
+    for (l, b) in chunks.into_remainder().iter_mut().enumerate() {
+        write_words(b, lo[l], hi[l]);
+        s_lo[l] ^= lo[l];
+        s_hi[l] ^= hi[l];
+    }
+    let mut sum = [0u8; 16];
+    let fold = |s: [u64; W]| s.iter().fold(0, |a, b| a ^ b);
+    write_words(&mut sum, fold(s_lo), fold(s_hi));
+    sum
+}
+
+/// `t * (x^7 + x^2 + x + 1)` for a polynomial t of degree < 8 (what
+/// `x^128` reduces to), carry-less.
+#[inline(always)]
+fn reduce_byte(t: u64) -> u64 {
+    t ^ (t << 1) ^ (t << 2) ^ (t << 7)
+}
+
+/// `a * x^l` for l = 0..W (W <= 8) as (high, low) 64-bit halves of the
+/// 128-bit value `hi:lo` (the same in both conventions): shift by l and
+/// reduce the l bits shifted out, lane by lane (no dependency between
+/// lanes).
+#[inline(always)]
+fn first_powers<const W: usize>(h0: u64, l0: u64) -> ([u64; W], [u64; W]) {
+    let mut hi = [0u64; W];
+    let mut lo = [0u64; W];
+    for l in 0..W {
+        // `(v >> 1) >> (63 - l)` is `v >> (64 - l)`, and 0 for l = 0.
+        hi[l] = (h0 << l) | ((l0 >> 1) >> (63 - l));
+        lo[l] = (l0 << l) ^ reduce_byte((h0 >> 1) >> (63 - l));
+    }
+    (hi, lo)
+}
+
+/// Store a block given as its two little-endian words.
+#[inline(always)]
+fn write_words(b: &mut Block, w0: u64, w1: u64) {
+    b[..8].copy_from_slice(&w0.to_le_bytes());
+    b[8..].copy_from_slice(&w1.to_le_bytes());
+}
+
+#[cfg(test)]
+mod mul_tests {
+    use super::*;
+
+    #[test]
+    fn mul_be_field_laws() {
+        let mut one = [0u8; 16];
+        one[15] = 1;
+        let a = [0x5au8; 16];
+        let mut b = [0u8; 16];
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = (i as u8).wrapping_mul(29).wrapping_add(3);
+        }
+        let c = [0xc3u8; 16];
+        assert_eq!(mul_be(&a, &one), a);
+        assert_eq!(mul_be(&a, &b), mul_be(&b, &a));
+        assert_eq!(
+            mul_be(&a, &xor(&b, &c)),
+            xor(&mul_be(&a, &b), &mul_be(&a, &c))
+        );
+        assert_eq!(mul_be(&mul_be(&a, &b), &c), mul_be(&a, &mul_be(&b, &c)));
+    }
+
+    #[test]
+    fn mul_x_pow_be_matches_doubling() {
+        let a = [0x9eu8; 16];
+        let mut d = a;
+        for k in 0..600u64 {
+            assert_eq!(mul_x_pow_be(&a, k), d, "k = {k}");
+            d = double_be(&d);
+        }
+    }
+
+    #[test]
+    fn powers_match_doubling() {
+        let a = [0xf3u8; 16];
+        for len in [0usize, 1, 3, 7, 8, 9, 15, 16, 17, 64, 128, 200] {
+            let mut be = vec![[0u8; 16]; len];
+            let mut le = vec![[0u8; 16]; len];
+            powers_x_be(&a, &mut be);
+            powers_x_le(&a, &mut le);
+            let (mut db, mut dl) = (a, a);
+            for j in 0..len {
+                assert_eq!(be[j], db, "be len {len} j {j}");
+                assert_eq!(le[j], dl, "le len {len} j {j}");
+                db = double_be(&db);
+                dl = double_le(&dl);
+            }
+        }
+    }
+}

@@ -39,6 +39,15 @@ pub mod oracle;
 pub mod pmac;
 pub mod tag;
 
+pub mod eme;
+pub mod eme2;
+pub mod ete;
+pub mod sector;
+pub mod ste;
+pub mod tweakable;
+pub mod wide;
+pub mod xex;
+
 pub use error::{Error, Result};
 pub use gf128::Block;
 

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 mod base;
 mod cwc;
+mod disk;
 mod ocb1;
 mod pmac;
 mod xcbc;
@@ -43,6 +44,7 @@ const FAMILIES: &[(&[&str], fn(&str, usize) -> Option<Case>)] = &[
     (cwc::MODES, cwc::make),
     (pmac::MODES, pmac::make),
     (xcbc::MODES, xcbc::make),
+    (disk::MODES, disk::make),
 ];
 
 /// The default message sizes: 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 1 MiB.

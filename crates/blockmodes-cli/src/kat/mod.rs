@@ -12,6 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 
 mod cwc;
+mod disk;
 mod ocb_pmac;
 mod xcbc;
 
@@ -28,6 +29,11 @@ pub const SCHEMES: &[&str] = &[
     "pxcbc-xor-ctr-aes",
     "xecb-mac-aes",
     "xecb-mac-ctr-aes",
+    "xex-aes",
+    "eme-aes",
+    "ste-xex-aes",
+    "ete-eme-aes",
+    "eme2-aes",
 ];
 
 /// Why a file or vector could not be run at all (exit status 2).
@@ -168,6 +174,11 @@ pub fn run_vector(scheme: &str, v: &Vector) -> Result<Outcome, KatError> {
         "pxcbc-xor-ctr-aes" => xcbc::pxcbc_ctr(v),
         "xecb-mac-aes" => xcbc::xecb(v),
         "xecb-mac-ctr-aes" => xcbc::xecb_ctr(v),
+        "xex-aes" => disk::xex_aes(v),
+        "eme-aes" => disk::eme_aes(v),
+        "ste-xex-aes" => disk::ste_xex_aes(v),
+        "ete-eme-aes" => disk::ete_eme_aes(v),
+        "eme2-aes" => disk::eme2_aes(v),
         _ => Err(KatError::UnknownScheme(scheme.to_owned())),
     }
 }
