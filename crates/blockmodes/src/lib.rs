@@ -61,3 +61,8 @@ pub use aes::{Aes128, Aes192, Aes256};
 pub mod pxcbc;
 pub mod xcbc;
 pub mod xecb;
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
