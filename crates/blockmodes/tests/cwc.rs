@@ -1,7 +1,7 @@
 //! CWC: the paper's vectors (with their intermediate values), the
-//! block-cipher call count, round trips, tampering, the fast CWC-HASH
-//! against a plain big-integer Horner evaluation written from the paper, and
-//! typed errors on bad input.
+//! block-cipher call count, round trips, tampering, the fast CWC-HASH (both
+//! its AVX-512 IFMA and its portable path) against a plain big-integer
+//! Horner evaluation written from the paper, and typed errors on bad input.
 
 // The reference big integer is written as plain schoolbook index loops.
 #![allow(clippy::needless_range_loop)]
@@ -136,11 +136,24 @@ where
         "{name}: AES(MCPT)"
     );
     assert_eq!(trace.tag.to_vec(), tag, "{name}: tag");
-    let hv = CwcHash::new_from_slice::<C>(&key)
-        .unwrap()
-        .hash(&ad, &ct)
-        .unwrap();
+    let h = CwcHash::new_from_slice::<C>(&key).unwrap();
+    let hv = h.hash(&ad, &ct).unwrap();
     assert_eq!(hv.to_vec(), hex_field(v, "hash_value"), "{name}: CwcHash");
+    // the portable path, for the hash and for the whole encryption
+    let hv = h.portable().hash(&ad, &ct).unwrap();
+    assert_eq!(hv.to_vec(), hex_field(v, "hash_value"), "{name}: portable");
+    let portable = cwc.clone().with_portable_hash();
+    assert!(!portable.hasher().uses_ifma());
+    assert_eq!(
+        portable.encrypt(&nonce, &ad, &msg).unwrap(),
+        ct_tag,
+        "{name}: portable encrypt"
+    );
+    assert_eq!(
+        portable.decrypt(&nonce, &ad, &ct_tag).unwrap(),
+        msg,
+        "{name}: portable decrypt"
+    );
     // the independent reference reproduces the paper too
     let k_h = reference_hash_key(&key);
     assert_eq!(
@@ -200,7 +213,8 @@ fn block_cipher_calls() {
     assert_eq!(count.get(), 1, "key setup: one call for K_h");
     let plain = CwcAes128::new_from_slice(&[3u8; 16]).unwrap();
     for len in [
-        0usize, 1, 11, 12, 15, 16, 17, 24, 100, 1023, 1024, 1025, 5000,
+        0usize, 1, 11, 12, 15, 16, 17, 24, 100, 1023, 1024, 1025, 5000, 16_368, 16_369, 16_384,
+        40_000,
     ] {
         let msg = vec![0xabu8; len];
         for ad_len in [0usize, 5, 40] {
@@ -248,7 +262,7 @@ fn lengths() -> impl Strategy<Value = usize> {
     ]
 }
 
-fn round_trip<T: blockmodes::cwc::CwcTagSize>(key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8]) {
+fn round_trip<T: blockmodes::cwc::TagSize>(key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8]) {
     let cwc = Cwc::<Aes128, T>::new_from_slice(key).unwrap();
     let ct = cwc.encrypt(nonce, ad, msg).unwrap();
     assert_eq!(ct.len(), msg.len() + T::USIZE);
@@ -296,7 +310,8 @@ proptest! {
         prop_assert_eq!(cwc.decrypt(&nonce, &ad, &ct).unwrap(), msg);
     }
 
-    /// The fast hash equals the big-integer Horner evaluation (lengths 0..10 000).
+    /// The fast hash, on both paths, equals the big-integer Horner
+    /// evaluation (lengths 0..10 000).
     #[test]
     fn fast_hash_equals_reference(
         key in any::<[u8; 16]>(),
@@ -308,12 +323,33 @@ proptest! {
         let sigma: Vec<u8> = (0..sigma_len).map(|_| {
             x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u8
         }).collect();
-        let fast = CwcHash::new_from_slice::<Aes128>(&key).unwrap().hash(&ad, &sigma).unwrap();
+        let h = CwcHash::new_from_slice::<Aes128>(&key).unwrap();
+        let p = h.clone().portable();
         let k_h = reference_hash_key(&key);
-        prop_assert_eq!(fast, reference_hash(&k_h, &ad, &sigma));
+        let expected = reference_hash(&k_h, &ad, &sigma);
+        prop_assert_eq!(h.hash(&ad, &sigma).unwrap(), expected);
+        prop_assert_eq!(p.hash(&ad, &sigma).unwrap(), expected);
         // the long input as A instead of sigma
-        prop_assert_eq!(CwcHash::from_key_block(&k_h).hash(&sigma, &ad).unwrap(),
-                        reference_hash(&k_h, &sigma, &ad));
+        let expected = reference_hash(&k_h, &sigma, &ad);
+        prop_assert_eq!(h.hash(&sigma, &ad).unwrap(), expected);
+        prop_assert_eq!(p.hash(&sigma, &ad).unwrap(), expected);
+    }
+
+    /// The AVX-512 IFMA path equals the portable one on random inputs
+    /// (lengths 0..10 000); skipped on CPUs without IFMA.
+    #[test]
+    fn ifma_equals_portable(
+        key in any::<[u8; 16]>(),
+        ad in proptest::collection::vec(any::<u8>(), 0..1000),
+        sigma in proptest::collection::vec(any::<u8>(), 0..10_000),
+    ) {
+        let h = CwcHash::from_key_block(&key);
+        if !ifma_here(&h) {
+            return Ok(());
+        }
+        let p = h.clone().portable();
+        prop_assert_eq!(h.hash(&ad, &sigma).unwrap(), p.hash(&ad, &sigma).unwrap());
+        prop_assert_eq!(h.hash(&sigma, &ad).unwrap(), p.hash(&sigma, &ad).unwrap());
     }
 
     /// Whole CWC-ENC against a reference built from the paper's algorithms
@@ -345,8 +381,10 @@ proptest! {
         let sigma = vec![!fill; sigma_len];
         let mut k_h = k;
         k_h[0] &= 0x7f;
-        prop_assert_eq!(CwcHash::from_key_block(&k).hash(&ad, &sigma).unwrap(),
-                        reference_hash(&k_h, &ad, &sigma));
+        let h = CwcHash::from_key_block(&k);
+        let expected = reference_hash(&k_h, &ad, &sigma);
+        prop_assert_eq!(h.hash(&ad, &sigma).unwrap(), expected);
+        prop_assert_eq!(h.portable().hash(&ad, &sigma).unwrap(), expected);
     }
 
     /// No input makes any API panic.
@@ -368,6 +406,95 @@ proptest! {
         let _ = cwc.encrypt_in_place_detached(&nonce, &ad, &mut buf);
         let _ = cwc.decrypt_in_place_detached(&nonce, &ad, &mut buf, &tag);
         let _ = cwc.hasher().hash(&ad, &data);
+    }
+}
+
+/// Whether `h` runs on AVX-512 IFMA; prints a note when it does not (the
+/// IFMA comparisons are then skipped: both sides would be the portable path).
+fn ifma_here(h: &CwcHash) -> bool {
+    if !h.uses_ifma() {
+        eprintln!("CPU without AVX-512 IFMA: IFMA-vs-portable comparison skipped");
+    }
+    h.uses_ifma()
+}
+
+/// Key setup picks the IFMA path exactly when the CPU has what it needs.
+#[test]
+fn ifma_chosen_by_cpu() {
+    let h = CwcHash::from_key_block(&[0x11; 16]);
+    #[cfg(target_arch = "x86_64")]
+    let expected = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512ifma")
+        && std::arch::is_x86_feature_detected!("avx512vbmi");
+    #[cfg(not(target_arch = "x86_64"))]
+    let expected = false;
+    assert_eq!(h.uses_ifma(), expected);
+    assert!(!h.clone().portable().uses_ifma());
+    let cwc = CwcAes128::new_from_slice(&[1; 16]).unwrap();
+    assert_eq!(cwc.hasher().uses_ifma(), expected);
+    assert!(!cwc.with_portable_hash().hasher().uses_ifma());
+}
+
+/// Extreme values through both paths and the reference: all-0xff chunks
+/// (the largest limbs), K_h = p - 1, 0, p (= 0 mod p), 1, 2^126, and lengths
+/// around the 8-chunk vectors and the 64- and 32-chunk groups.
+#[test]
+fn hash_extremes_both_paths() {
+    let ones = vec![0xffu8; 4000];
+    let mut keys = vec![[0xffu8; 16], [0u8; 16], [0x7fu8; 16]];
+    let mut p_minus_1 = [0xffu8; 16];
+    p_minus_1[0] = 0x7f;
+    p_minus_1[15] = 0xfe;
+    keys.push(p_minus_1);
+    let mut one = [0u8; 16];
+    one[15] = 1;
+    keys.push(one);
+    let mut two126 = [0u8; 16];
+    two126[0] = 0x40;
+    keys.push(two126);
+    let lengths = [
+        0usize, 1, 11, 12, 13, 95, 96, 97, 383, 384, 385, 767, 768, 769, 1535, 1536, 1537, 4000,
+    ];
+    for k in &keys {
+        let h = CwcHash::from_key_block(k);
+        let p = h.clone().portable();
+        let mut k_h = *k;
+        k_h[0] &= 0x7f;
+        for &a in &[0usize, 1, 12, 100, 769] {
+            for &m in &lengths {
+                let expected = reference_hash(&k_h, &ones[..a], &ones[..m]);
+                assert_eq!(
+                    h.hash(&ones[..a], &ones[..m]).unwrap(),
+                    expected,
+                    "{k:x?} {a} {m}"
+                );
+                assert_eq!(
+                    p.hash(&ones[..a], &ones[..m]).unwrap(),
+                    expected,
+                    "{k:x?} {a} {m}"
+                );
+            }
+        }
+    }
+}
+
+/// Messages over several CTR segments (16 KiB each) and hash groups:
+/// encryption equals the reference, on both hash paths, and decrypts.
+#[test]
+fn long_messages_equal_reference() {
+    let key = [0x6bu8; 16];
+    let nonce = [0x5cu8; 11];
+    let cwc = CwcAes128::new_from_slice(&key).unwrap();
+    let portable = cwc.clone().with_portable_hash();
+    for len in [16_368usize, 16_384, 16_385, 16_400, 33_000, 49_152 + 7] {
+        let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+        let ad = &msg[..len % 97];
+        let ct = cwc.encrypt(&nonce, ad, &msg).unwrap();
+        assert_eq!(ct, reference_encrypt(&key, &nonce, ad, &msg), "len {len}");
+        assert_eq!(portable.encrypt(&nonce, ad, &msg).unwrap(), ct, "len {len}");
+        assert_eq!(cwc.decrypt(&nonce, ad, &ct).unwrap(), msg, "len {len}");
+        assert_eq!(portable.decrypt(&nonce, ad, &ct).unwrap(), msg, "len {len}");
     }
 }
 

@@ -5,7 +5,9 @@
 //! would: `cwc-encrypt` and `gcm-encrypt` through the detached in-place
 //! calls; `cwc-decrypt` decrypts a valid ciphertext from one buffer into
 //! another through the in-out call (no copy); `cwc-hash` is
-//! CWC-HASH(empty A, message).
+//! CWC-HASH(empty A, message) on the path key setup picks (AVX-512 IFMA
+//! where the CPU has it), `cwc-hash-portable` the same on the portable path;
+//! `cwc-encrypt-portable` is `cwc-encrypt` with the portable hash.
 
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit};
@@ -16,14 +18,24 @@ use blockmodes::cwc::hash::CwcHash;
 use super::Case;
 use super::base::key;
 
-pub const MODES: &[&str] = &["cwc-encrypt", "cwc-decrypt", "gcm-encrypt", "cwc-hash"];
+pub const MODES: &[&str] = &[
+    "cwc-encrypt",
+    "cwc-decrypt",
+    "gcm-encrypt",
+    "cwc-hash",
+    "cwc-hash-portable",
+    "cwc-encrypt-portable",
+];
 
 pub fn make(mode: &str, bytes: usize) -> Option<Case> {
     let mut buf = vec![0x5au8; bytes];
     let nonce11 = [0x11u8; 11];
     match mode {
-        "cwc-encrypt" => {
-            let cwc = CwcAes128::new_from_slice(&key()).ok()?;
+        "cwc-encrypt" | "cwc-encrypt-portable" => {
+            let mut cwc = CwcAes128::new_from_slice(&key()).ok()?;
+            if mode == "cwc-encrypt-portable" {
+                cwc = cwc.with_portable_hash();
+            }
             Some(Box::new(move || {
                 let tag = cwc.encrypt_in_place_detached(&nonce11, &[], &mut buf);
                 std::hint::black_box((&buf, tag.ok()));
@@ -50,8 +62,11 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
                 std::hint::black_box((&buf, tag.ok()));
             }))
         }
-        "cwc-hash" => {
-            let hash = CwcHash::new_from_slice::<blockmodes::Aes128>(&key()).ok()?;
+        "cwc-hash" | "cwc-hash-portable" => {
+            let mut hash = CwcHash::new_from_slice::<blockmodes::Aes128>(&key()).ok()?;
+            if mode == "cwc-hash-portable" {
+                hash = hash.portable();
+            }
             Some(Box::new(move || {
                 std::hint::black_box(hash.hash(&[], std::hint::black_box(&buf)).ok());
             }))

@@ -2,7 +2,7 @@
 //! paper's intermediate values (hash key, hash value, AES(HVAL), MAC counter
 //! block, AES(MCPT)) where the vector carries them.
 
-use blockmodes::cwc::{Cwc, CwcTagSize};
+use blockmodes::cwc::{Cwc, TagSize};
 use blockmodes::oracle::BlockCipher128;
 use cipher::KeyInit;
 
@@ -23,7 +23,7 @@ pub fn cwc(v: &Vector) -> Result<Outcome, KatError> {
     })?
 }
 
-fn run<C: BlockCipher128 + KeyInit, T: CwcTagSize>(
+fn run<C: BlockCipher128 + KeyInit, T: TagSize>(
     v: &Vector,
     key: &[u8],
 ) -> Result<Outcome, KatError> {
@@ -46,7 +46,7 @@ fn run<C: BlockCipher128 + KeyInit, T: CwcTagSize>(
     Ok(check_valid(v, &cwc, &nonce, &ad, &msg, &ct_tag))
 }
 
-fn check_valid<C: BlockCipher128, T: CwcTagSize>(
+fn check_valid<C: BlockCipher128, T: TagSize>(
     v: &Vector,
     cwc: &Cwc<C, T>,
     nonce: &[u8],

@@ -27,12 +27,24 @@
 //! Everything is straight-line code on the data: no branch or table index
 //! depends on K_h, A or sigma (only on their lengths).
 //!
+//! # The AVX-512 IFMA path
+//!
+//! On x86-64 CPUs with AVX-512 IFMA (and F, BW, VBMI), checked once at key
+//! setup, the hash runs on a vector kernel instead (8 chunks per vector,
+//! 48-bit limbs, a reduction every 64 chunks; the crate's one `unsafe`
+//! module, `cwc/hash/ifma.rs`, documents it). It computes the same value;
+//! [`CwcHash::portable`] forces the portable path (for tests and
+//! benchmarks) and [`CwcHash::uses_ifma`] tells which path a hash takes.
+//!
 //! # Why not `universal_hash::UniversalHash`
 //!
 //! That trait hashes a sequence of equal blocks into a block of the same
 //! size. CWC-HASH reads 12-byte chunks but returns a 16-byte value, pads A
 //! and sigma separately, and ends with a length block that needs both
 //! lengths: it does not fit, so [`CwcHash`] has its own small API.
+
+#[cfg(target_arch = "x86_64")]
+mod ifma;
 
 use cipher::KeyInit;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -54,6 +66,13 @@ const _: () = assert!(CHUNKS_PER_GROUP >= 1 && CHUNKS_PER_GROUP <= 1 << 14);
 /// Bytes in one chunk X_i (96 bits).
 pub const CHUNK_BYTES: usize = 12;
 
+/// Whole groups of both paths: CWC encryption hashes sigma in pieces of a
+/// multiple of this many bytes, so every piece ends on a group boundary.
+pub(crate) const STRIDE_BYTES: usize = 2 * CHUNKS_PER_GROUP * CHUNK_BYTES;
+
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(STRIDE_BYTES.is_multiple_of(ifma::GROUP_BYTES));
+
 /// The longest A or sigma CWC accepts: 2^32 - 1 blocks of 16 bytes.
 pub const MAX_INPUT_BYTES: u64 = 16 * (u32::MAX as u64);
 
@@ -69,6 +88,9 @@ fn limbs(x: u128) -> Limbs {
 }
 
 /// CWC-HASH under one hash key K_h, with the key's powers precomputed.
+///
+/// Key setup also picks the implementation: the AVX-512 IFMA kernel when
+/// the CPU has it, else the portable one (see the [module docs](self)).
 ///
 /// ```
 /// use blockmodes::cwc::hash::CwcHash;
@@ -91,6 +113,9 @@ pub struct CwcHash {
     pow48: [Limbs; N],
     /// `pow96[i] = K_h^(N - i) * 2^96 mod p` (for the top limb of the running value).
     pow96: [Limbs; N],
+    /// The IFMA key schedule, present only when the CPU has AVX-512 IFMA.
+    #[cfg(target_arch = "x86_64")]
+    ifma: Option<ifma::Powers>,
 }
 
 impl core::fmt::Debug for CwcHash {
@@ -120,6 +145,8 @@ impl CwcHash {
             pow: [[0; 2]; N],
             pow48: [[0; 2]; N],
             pow96: [[0; 2]; N],
+            #[cfg(target_arch = "x86_64")]
+            ifma: ifma::Powers::new(k),
         };
         let mut p = k; // K_h^e, e = 1..=N
         for e in 1..=N {
@@ -167,6 +194,47 @@ impl CwcHash {
         Ok(Self::from_cipher(&cipher))
     }
 
+    /// The same hash on the portable path (64-bit limbs, `u128` products),
+    /// whatever the CPU: for tests and benchmark comparisons. The value of
+    /// every hash is the same on both paths.
+    ///
+    /// ```
+    /// use blockmodes::cwc::hash::CwcHash;
+    /// let h = CwcHash::from_key_block(&[0x42; 16]);
+    /// let p = h.clone().portable();
+    /// assert!(!p.uses_ifma());
+    /// assert_eq!(h.hash(b"A", b"sigma")?, p.hash(b"A", b"sigma")?);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn portable(mut self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &mut self.ifma {
+            p.zeroize();
+            self.ifma = None;
+        }
+        self
+    }
+
+    /// Whether this hash runs on the AVX-512 IFMA kernel (chosen at key
+    /// setup when the CPU has AVX-512 F, BW, IFMA and VBMI; never on other
+    /// architectures or after [`CwcHash::portable`]).
+    ///
+    /// ```
+    /// use blockmodes::cwc::hash::CwcHash;
+    /// let h = CwcHash::from_key_block(&[1; 16]);
+    /// println!("CWC-HASH on AVX-512 IFMA: {}", h.uses_ifma());
+    /// ```
+    pub fn uses_ifma(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.ifma.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
     /// `tostr(K_h, 128)`: the hash key as a block (its first bit is 0); the
     /// paper's test vectors print it as "HASH KEY".
     ///
@@ -208,6 +276,30 @@ impl CwcHash {
     /// ignored) into the running value.
     #[inline]
     pub(crate) fn absorb_chunks(&self, st: &mut HashState, data: &[u8]) {
+        let whole = data.len() - data.len() % CHUNK_BYTES;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &self.ifma {
+            st.s = p.absorb(st.s, &data[..whole]);
+            return;
+        }
+        self.absorb_chunks_portable(st, &data[..whole]);
+    }
+
+    /// Fold `data` padded with zero bytes to a multiple of 12 (A||0* or
+    /// sigma||0*).
+    #[inline]
+    pub(crate) fn absorb_padded(&self, st: &mut HashState, data: &[u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = &self.ifma {
+            st.s = p.absorb(st.s, data);
+            return;
+        }
+        self.absorb_padded_portable(st, data);
+    }
+
+    /// [`CwcHash::absorb_chunks`] on the portable path.
+    #[inline]
+    fn absorb_chunks_portable(&self, st: &mut HashState, data: &[u8]) {
         let mut groups = data.chunks_exact(N * CHUNK_BYTES);
         for g in &mut groups {
             st.s = self.fold_group::<N>(st.s, g);
@@ -219,12 +311,11 @@ impl CwcHash {
         }
     }
 
-    /// Fold `data` padded with zero bytes to a multiple of 12 (A||0* or
-    /// sigma||0*).
+    /// [`CwcHash::absorb_padded`] on the portable path.
     #[inline]
-    pub(crate) fn absorb_padded(&self, st: &mut HashState, data: &[u8]) {
+    fn absorb_padded_portable(&self, st: &mut HashState, data: &[u8]) {
         let whole = data.len() - data.len() % CHUNK_BYTES;
-        self.absorb_chunks(st, &data[..whole]);
+        self.absorb_chunks_portable(st, &data[..whole]);
         let tail = &data[whole..];
         if !tail.is_empty() {
             let mut last = [0u8; CHUNK_BYTES];
