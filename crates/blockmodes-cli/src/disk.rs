@@ -18,12 +18,15 @@ const UNIT_BYTES: usize = 64 * 1024;
 /// Bytes per batch handed to the worker threads.
 const BATCH_BYTES: usize = 8 << 20;
 
-/// The HKDF label and key length of each cipher's key.
-fn key_spec(c: DiskCipher) -> (&'static str, usize) {
+/// The HKDF label and key length of each cipher's key (`None` for a cipher
+/// of the library the command does not offer, such as EME2).
+#[allow(unreachable_patterns)]
+fn key_spec(c: DiskCipher) -> Option<(&'static str, usize)> {
     match c {
-        DiskCipher::Ete => ("blockmodes v1 disk ete-eme-aes128", 16),
-        DiskCipher::Eme => ("blockmodes v1 disk eme-aes256", 32),
-        DiskCipher::Xex => ("blockmodes v1 disk xex-aes256", 32),
+        DiskCipher::Ete => Some(("blockmodes v1 disk ete-eme-aes128", 16)),
+        DiskCipher::Eme => Some(("blockmodes v1 disk eme-aes256", 32)),
+        DiskCipher::Xex => Some(("blockmodes v1 disk xex-aes256", 32)),
+        _ => None,
     }
 }
 
@@ -103,7 +106,8 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
     }
     check_absent(&o.output, o.force)?;
     let key = MasterKey::read(&o.key_file)?;
-    let (label, len) = key_spec(o.cipher);
+    let (label, len) = key_spec(o.cipher)
+        .ok_or_else(|| Failure::usage("this disk cipher is not offered by the command"))?;
     let mut k = Zeroizing::new(vec![0u8; len]);
     key.derive(label, &mut k);
     drop(key);
