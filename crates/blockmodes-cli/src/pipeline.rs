@@ -310,7 +310,8 @@ fn reader(
             if filled == target {
                 break false;
             }
-            match input.read(&mut buf[filled..target]) {
+            let end = target.min(filled + READ_PIECE);
+            match input.read(&mut buf[filled..end]) {
                 Ok(0) => break true,
                 Ok(k) => filled += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -332,6 +333,12 @@ fn reader(
     }
 }
 
+/// Bytes per `read` call (as for writes: moderate sizes are faster here).
+const READ_PIECE: usize = 1 << 20;
+
+/// Bytes per `write` call.
+const WRITE_PIECE: usize = 256 * 1024;
+
 /// Write batches in order; the output is flushed at the end (also after a
 /// failure upstream, so that what verified is released).
 fn writer(
@@ -340,8 +347,12 @@ fn writer(
     free: Sender<Vec<u8>>,
 ) -> (Output, io::Result<()>) {
     for (buf, len) in rx.iter() {
-        if let Err(e) = output.write_all(buf.get(..len).unwrap_or_default()) {
-            return (output, Err(e));
+        // Moderate write sizes: on ext4 here, 8 MiB writes into the page
+        // cache ran 2 to 9 times slower than 256 KiB ones (measured with dd).
+        for piece in buf.get(..len).unwrap_or_default().chunks(WRITE_PIECE) {
+            if let Err(e) = output.write_all(piece) {
+                return (output, Err(e));
+            }
         }
         let _ = free.send(buf);
     }
