@@ -4,6 +4,7 @@
 //! * [`keyfile`], [`header`], [`seal`]: `keygen`, and `seal` / `open` (the
 //!   file format of `docs/file-format.md`: header, keys, STREAM chunks);
 //! * [`macsum`]: `mac` / `verify`;
+//! * [`disk`]: `disk encrypt` / `disk decrypt`;
 //! * [`pipeline`], [`output`], [`progress`], [`failure`]: the parallel
 //!   read-transform-write pipeline, outputs that appear only when complete,
 //!   the progress bar, and the errors with their exit statuses.
@@ -53,6 +54,7 @@ macro_rules! with_tag_size {
     };
 }
 
+pub mod disk;
 pub mod failure;
 pub mod header;
 pub mod keyfile;
