@@ -116,6 +116,15 @@ fn run_batches<P, W>(
 {
     let mut buf: ParBlocks<P> = Default::default();
     let mut start = 0;
+    // Full batches first, as slices of constant length: the compiler
+    // specializes `work` for the backend's width (fixed-length loops it
+    // can unroll and interleave with the cipher's rounds).
+    while n_blocks - start >= width {
+        work.before(start, Array::cast_slice_to_core_mut(&mut buf[..]));
+        par(&mut buf);
+        work.after(start, Array::cast_slice_to_core(&buf[..]));
+        start += width;
+    }
     while start < n_blocks {
         let k = width.min(n_blocks - start);
         {
@@ -426,5 +435,125 @@ pub fn encrypt_rounds<C: BlockCipher128>(
             rounds,
             work,
         });
+    }
+}
+
+/// The batch length of [`decrypt_par_b2b`]: at most this many blocks per
+/// [`ParWorkB2b::before`] call.
+pub const B2B_BATCH: usize = 64;
+
+/// The work of [`decrypt_par_b2b`]: as [`ParWork`], but the mode keeps each
+/// batch's cipher inputs in a buffer of its own and names where the outputs
+/// go, so `after` can still read the inputs (no copy of them) and the
+/// outputs can land straight in the caller's buffer.
+pub trait ParWorkB2b {
+    /// Prepare the inputs of blocks `start .. start + k` (`k <= B2B_BATCH`)
+    /// and return them with the slice that receives their outputs, both
+    /// `k` blocks long.
+    fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]);
+    /// The outputs of blocks `start .. start + k` are in place.
+    fn after(&mut self, start: usize, k: usize);
+}
+
+/// Decipher `n_blocks` blocks buffer to buffer, in batches of
+/// [`B2B_BATCH`] blocks prepared and consumed by `work`, through the
+/// backend's widest parallel call. Full batches reach `work` with a
+/// constant `k`, so the compiler specializes it for them.
+///
+/// ```
+/// use blockmodes::oracle::{B2B_BATCH, ParWorkB2b, decrypt_par_b2b};
+/// use blockmodes::Block;
+/// use cipher::{BlockCipherDecrypt, KeyInit};
+/// // ECB decryption of 100 blocks, the ciphertext kept intact.
+/// struct Ecb<'a> { ct: &'a [Block], pt: &'a mut [Block] }
+/// impl ParWorkB2b for Ecb<'_> {
+///     fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]) {
+///         (&self.ct[start..start + k], &mut self.pt[start..start + k])
+///     }
+///     fn after(&mut self, _start: usize, _k: usize) {}
+/// }
+/// let aes = aes::Aes128::new(&[7u8; 16].into());
+/// let ct = [[3u8; 16]; 100];
+/// let mut pt = [[0u8; 16]; 100];
+/// decrypt_par_b2b(&aes, 100, &mut Ecb { ct: &ct, pt: &mut pt });
+/// let mut b = cipher::Block::<aes::Aes128>::from(ct[99]);
+/// aes.decrypt_block(&mut b);
+/// assert_eq!(pt[99], <[u8; 16]>::from(b));
+/// ```
+#[inline]
+pub fn decrypt_par_b2b<C: BlockCipher128Dec>(
+    cipher: &C,
+    n_blocks: usize,
+    work: &mut impl ParWorkB2b,
+) {
+    struct Closure<'a, W> {
+        n_blocks: usize,
+        work: &'a mut W,
+    }
+    impl<W> BlockSizeUser for Closure<'_, W> {
+        type BlockSize = U16;
+    }
+    impl<W: ParWorkB2b> BlockCipherDecClosure for Closure<'_, W> {
+        #[inline(always)]
+        fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
+            let mut start = 0;
+            while self.n_blocks - start >= B2B_BATCH {
+                let (inp, out) = self.work.before(start, B2B_BATCH);
+                b2b_batch::<B>(
+                    inp,
+                    out,
+                    |i, o| backend.decrypt_par_blocks(InOut::from((i, o))),
+                    |b| backend.decrypt_block_inplace(b),
+                );
+                self.work.after(start, B2B_BATCH);
+                start += B2B_BATCH;
+            }
+            if start < self.n_blocks {
+                let k = self.n_blocks - start;
+                let (inp, out) = self.work.before(start, k);
+                b2b_batch::<B>(
+                    inp,
+                    out,
+                    |i, o| backend.decrypt_par_blocks(InOut::from((i, o))),
+                    |b| backend.decrypt_block_inplace(b),
+                );
+                self.work.after(start, k);
+            }
+        }
+    }
+    if n_blocks > 0 {
+        cipher.decrypt_with_backend(Closure { n_blocks, work });
+    }
+}
+
+/// `out = cipher(inp)` for one batch: whole backend widths through the
+/// parallel call, the rest one block at a time.
+#[inline(always)]
+fn b2b_batch<P>(
+    inp: &[Block],
+    out: &mut [Block],
+    mut par: impl FnMut(&ParBlocks<P>, &mut ParBlocks<P>),
+    mut one: impl FnMut(&mut CipherBlock<P>),
+) where
+    P: ParBlocksSizeUser<BlockSize = U16>,
+{
+    let width = P::ParBlocksSize::USIZE;
+    let k = inp.len().min(out.len());
+    let (inp, out) = (
+        Array::cast_slice_from_core(&inp[..k]),
+        Array::cast_slice_from_core_mut(&mut out[..k]),
+    );
+    let mut done = 0;
+    while k - done >= width {
+        let i = <&ParBlocks<P>>::try_from(&inp[done..done + width]);
+        let o = <&mut ParBlocks<P>>::try_from(&mut out[done..done + width]);
+        if let (Ok(i), Ok(o)) = (i, o) {
+            par(i, o);
+        }
+        done += width;
+    }
+    for (i, o) in inp[done..].iter().zip(out[done..].iter_mut()) {
+        *o = i.clone();
+        one(o);
     }
 }

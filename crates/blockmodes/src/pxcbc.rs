@@ -59,7 +59,7 @@ use crate::oracle::{
 use crate::xcbc::CounterState;
 use crate::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use crate::xcbc::keys::{self, Keys};
-use crate::xcbc::offsets::{wipe, xor_into};
+use crate::xcbc::offsets::{LaneOffsets, wipe, xor_into};
 use crate::xcbc::padding::{last_block, padded_blocks, too_long, unpad};
 
 /// The default segment length S, in blocks (`shared/spec/xcbc-xecb.md`).
@@ -721,8 +721,10 @@ struct EncGroup<'a, 'b> {
     round_base: usize,
     z: [Block; MAX_LANES],
     sum: [Block; MAX_LANES],
-    /// r0 + g + 1: r0^(s) of the group's first lane (lane l adds l).
-    r0g: u128,
+    /// i * r0^(s) of every lane (r0^(s) = r0 + g + 1 + lane).
+    offsets: LaneOffsets,
+    /// The round's y_i, before they are stored into the segments.
+    y: [Block; MAX_LANES],
 }
 
 impl<'a, 'b> EncGroup<'a, 'b> {
@@ -737,7 +739,8 @@ impl<'a, 'b> EncGroup<'a, 'b> {
             round_base: 0,
             z: [[0; 16]; MAX_LANES],
             sum: [[0; 16]; MAX_LANES],
-            r0g: 0,
+            offsets: LaneOffsets::new(),
+            y: [[0; 16]; MAX_LANES],
         }
     }
 
@@ -748,13 +751,13 @@ impl<'a, 'b> EncGroup<'a, 'b> {
         let first = r0.wrapping_add(g as u128 + 1);
         keys.z0_run(first, &mut self.z[..lanes]);
         self.sum[..lanes].copy_from_slice(&self.z[..lanes]); // z0^(s), for the check block
-        self.r0g = first;
+        self.offsets.start(first);
     }
 
     fn wipe(&mut self) {
         wipe(&mut self.z);
         wipe(&mut self.sum);
-        self.r0g.zeroize();
+        wipe(&mut self.y);
     }
 
     /// Round `round` of lanes `lane0 ..` reads only whole message blocks
@@ -827,39 +830,19 @@ impl ParWork for EncGroup<'_, '_> {
     fn after(&mut self, start: usize, blocks: &[Block]) {
         let round = self.round_base + start / self.lanes_now;
         let lane0 = start % self.lanes_now;
-        let k = blocks.len().min(MAX_LANES);
+        let k = blocks.len().min(MAX_LANES - lane0);
         self.z[lane0..lane0 + k].copy_from_slice(&blocks[..k]);
-        // y_i = z_i + i * r0^(s) with r0^(s) = r0 + g + 1 + lane: the round's
-        // i (r0 + g + 1), plus i * lane (small), stored straight into the
-        // lane's segment at position `round`, as two halves (a block stored
-        // in halves and reloaded whole would stall on store forwarding).
-        let i = round as u128 + 1;
-        let common = i.wrapping_mul(self.r0g);
-        let (ch, cl) = ((common >> 64) as u64, common as u64);
+        // y_i = z_i + i * r0^(s) for every lane at once (vectorized), then
+        // stored into each lane's segment at position `round`.
+        self.offsets.seek(round as u128 + 1);
+        let y = &mut self.y[..k];
+        self.offsets.add(lane0, &blocks[..k], y);
         let stride = self.layout.s + 1;
         let base = (self.group_first + lane0 - self.body_first) * stride + round;
-        for (l, z) in blocks[..k].iter().enumerate() {
-            let small = (i as u64).wrapping_mul((lane0 + l) as u64); // < 2^33 * 64
-            let (ol, c) = cl.overflowing_add(small);
-            let oh = ch.wrapping_add(c as u64);
-            let (zh, zl) = be_halves(z);
-            let (yl, c) = zl.overflowing_add(ol);
-            let yh = zh.wrapping_add(oh).wrapping_add(c as u64);
-            let y = &mut self.body[base + l * stride];
-            y[..8].copy_from_slice(&yh.to_be_bytes());
-            y[8..].copy_from_slice(&yl.to_be_bytes());
+        for (l, y) in y.iter().enumerate() {
+            self.body[base + l * stride] = *y;
         }
     }
-}
-
-/// The big-endian halves of a block.
-#[inline(always)]
-fn be_halves(b: &Block) -> (u64, u64) {
-    let mut h = [0u8; 8];
-    let mut l = [0u8; 8];
-    h.copy_from_slice(&b[..8]);
-    l.copy_from_slice(&b[8..]);
-    (u64::from_be_bytes(h), u64::from_be_bytes(l))
 }
 
 /// Decrypt `body` (the ciphertext after its header) with r0 into `out`;
