@@ -557,3 +557,120 @@ fn b2b_batch<P>(
         one(o);
     }
 }
+
+/// The work of [`encrypt_chains`]: independent chains enciphered in lock
+/// step, round by round.
+pub trait ChainWork {
+    /// Write round `r`'s inputs to `inputs` (one block per chain), given
+    /// `prev`, round `r - 1`'s outputs (zeros for round 0).
+    fn before(&mut self, r: usize, prev: &[Block], inputs: &mut [Block]);
+    /// Consume round `r`'s outputs.
+    fn after(&mut self, r: usize, outputs: &[Block]);
+}
+
+/// Encipher `lanes <= B2B_BATCH` independent chains in lock step for
+/// `rounds` rounds: round r enciphers block r of every chain, whose input
+/// may depend on the chain's previous output (CBC-like chains, pXCBC's
+/// segments).
+///
+/// Two batches take turns: round r + 1 is prepared and enciphered in one
+/// while the other still holds round r's outputs, and `work.after(r)` is
+/// called only then (the last round's at the end), so that the processor
+/// may run it alongside the cipher. Each round is one parallel call when
+/// `lanes` fills the backend's width; a narrower round of at least a
+/// quarter of the width fills a full call with dummy lanes, a narrower one
+/// goes one block at a time.
+///
+/// ```
+/// use blockmodes::oracle::{encrypt_chains, ChainWork};
+/// use blockmodes::Block;
+/// use cipher::{BlockCipherEncrypt, KeyInit};
+/// // CBC-MAC of two 3-block messages in lock step.
+/// struct TwoMacs { msgs: [[Block; 3]; 2], tags: [Block; 2] }
+/// impl ChainWork for TwoMacs {
+///     fn before(&mut self, r: usize, prev: &[Block], inputs: &mut [Block]) {
+///         for (lane, b) in inputs.iter_mut().enumerate() {
+///             *b = blockmodes::gf128::xor(&prev[lane], &self.msgs[lane][r]);
+///         }
+///     }
+///     fn after(&mut self, _r: usize, outputs: &[Block]) {
+///         self.tags.copy_from_slice(outputs);
+///     }
+/// }
+/// let aes = aes::Aes128::new(&[7u8; 16].into());
+/// let mut w = TwoMacs { msgs: [[[1; 16]; 3], [[2; 16]; 3]], tags: [[0; 16]; 2] };
+/// encrypt_chains(&aes, 2, 3, &mut w);
+/// let mut one = cipher::Block::<aes::Aes128>::default();
+/// for _ in 0..3 {
+///     for x in one.iter_mut() { *x ^= 2; }
+///     aes.encrypt_block(&mut one);
+/// }
+/// assert_eq!(w.tags[1], <[u8; 16]>::from(one));
+/// ```
+#[inline]
+pub fn encrypt_chains<C: BlockCipher128>(
+    cipher: &C,
+    lanes: usize,
+    rounds: usize,
+    work: &mut impl ChainWork,
+) {
+    struct Closure<'a, W> {
+        lanes: usize,
+        rounds: usize,
+        work: &'a mut W,
+    }
+    impl<W> BlockSizeUser for Closure<'_, W> {
+        type BlockSize = U16;
+    }
+    impl<W: ChainWork> BlockCipherEncClosure for Closure<'_, W> {
+        #[inline(always)]
+        fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+            let width = B::ParBlocksSize::USIZE;
+            let lanes = self.lanes;
+            let mut bufs = [[[0u8; 16]; B2B_BATCH]; 2];
+            for r in 0..self.rounds {
+                let (a, b) = bufs.split_at_mut(1);
+                let (cur, prev) = if r % 2 == 0 {
+                    (&mut a[0], &b[0])
+                } else {
+                    (&mut b[0], &a[0])
+                };
+                self.work.before(r, &prev[..lanes], &mut cur[..lanes]);
+                let blocks = Array::cast_slice_from_core_mut(&mut cur[..]);
+                let mut done = 0;
+                while done < lanes {
+                    let k = (lanes - done).min(width);
+                    let whole = blocks.get_mut(done..done + width);
+                    match whole.map(<&mut ParBlocks<B>>::try_from) {
+                        // A full call, with dummy lanes if k < width.
+                        Some(Ok(b)) if width > 1 && 4 * k >= width => {
+                            backend.encrypt_par_blocks_inplace(b)
+                        }
+                        _ => {
+                            for b in blocks[done..done + k].iter_mut() {
+                                backend.encrypt_block_inplace(b);
+                            }
+                        }
+                    }
+                    done += k;
+                }
+                if r > 0 {
+                    self.work.after(r - 1, &prev[..lanes]);
+                }
+            }
+            let last = &bufs[(self.rounds - 1) % 2];
+            self.work.after(self.rounds - 1, &last[..lanes]);
+            let buf = bufs.as_flattened_mut();
+            buf.fill([0; 16]);
+            zeroize::optimization_barrier(buf);
+        }
+    }
+    let lanes = lanes.min(B2B_BATCH);
+    if lanes > 0 && rounds > 0 {
+        cipher.encrypt_with_backend(Closure {
+            lanes,
+            rounds,
+            work,
+        });
+    }
+}
