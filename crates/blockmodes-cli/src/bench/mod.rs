@@ -27,7 +27,10 @@ pub type Case = Box<dyn FnMut()>;
 
 /// Every mode `bench` can measure, in the order it prints them.
 pub fn all_modes() -> Vec<&'static str> {
-    FAMILIES.iter().flat_map(|(modes, _)| modes.iter().copied()).collect()
+    FAMILIES
+        .iter()
+        .flat_map(|(modes, _)| modes.iter().copied())
+        .collect()
 }
 
 /// Each family of modes: its mode names and its case builder. One line per

@@ -183,7 +183,12 @@ impl ParWorkB2b for DecChain<'_> {
             // The last batch: blocks up to n, then the check block.
             let body = n - start;
             let (tail, zz) = (&self.tail[..k], &self.zz[..k]);
-            xor_and_sum(&tail[..body], &zz[..body], &mut self.out[start..], &mut self.sum);
+            xor_and_sum(
+                &tail[..body],
+                &zz[..body],
+                &mut self.out[start..],
+                &mut self.sum,
+            );
             self.check = xor(&tail[body], &zz[body]);
         }
         self.zz[0] = self.zz[k];

@@ -273,9 +273,10 @@ impl LaneOffsets {
 
     /// Lanes `0 .. BATCH` with `r0^(l) = first + l`, at index 0.
     pub(crate) fn start(&mut self, first: u128) {
-        for (l, (h, lo)) in self.step_hi.iter_mut().zip(self.step_lo.iter_mut()).enumerate() {
-            let r = first.wrapping_add(l as u128);
-            (*h, *lo) = ((r >> 64) as u64, r as u64);
+        let (fh, fl) = ((first >> 64) as u64, first as u64);
+        let steps = self.step_hi.iter_mut().zip(self.step_lo.iter_mut());
+        for (l, (h, lo)) in steps.enumerate() {
+            (*h, *lo) = add128::<true>(fh, fl, 0, l as u64);
         }
         self.hi.fill(0);
         self.lo.fill(0);
@@ -319,7 +320,12 @@ impl LaneOffsets {
 
 impl Drop for LaneOffsets {
     fn drop(&mut self) {
-        for t in [&mut self.step_hi, &mut self.step_lo, &mut self.hi, &mut self.lo] {
+        for t in [
+            &mut self.step_hi,
+            &mut self.step_lo,
+            &mut self.hi,
+            &mut self.lo,
+        ] {
             t.fill(0);
             zeroize::optimization_barrier(t);
         }
