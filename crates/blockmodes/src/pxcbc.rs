@@ -54,12 +54,12 @@ use crate::gf128::{Block, xor, xor_in_place};
 use crate::modular::{to_block, to_int};
 use crate::oracle::{
     BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, decrypt_par, encrypt_block,
-    encrypt_rounds, par_width,
+    ChainWork, encrypt_chains, par_width,
 };
 use crate::xcbc::CounterState;
 use crate::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use crate::xcbc::keys::{self, Keys};
-use crate::xcbc::offsets::{wipe, xor_into};
+use crate::xcbc::offsets::{LaneOffsets, wipe};
 use crate::xcbc::padding::{last_block, padded_blocks, too_long, unpad};
 
 /// The default segment length S, in blocks (`shared/spec/xcbc-xecb.md`).
@@ -671,7 +671,9 @@ fn seal<C: BlockCipher128 + Sync>(
 }
 
 /// Encrypt segments `first..end` (0-based) into `body`, which starts at
-/// segment `first`: groups of up to one backend width in lock step.
+/// segment `first`: groups of up to one backend width in lock step, all
+/// lanes of a group with the same number of rounds (only the message's last
+/// segment may be shorter; it goes in a group of its own).
 fn encrypt_segments<C: BlockCipher128>(
     keys: &Keys<C>,
     r0: u128,
@@ -686,43 +688,39 @@ fn encrypt_segments<C: BlockCipher128>(
     let mut work = EncGroup::new(stream, layout, body, first);
     let mut g = first;
     while g < end {
-        let lanes = width.min(end - g);
+        let same = if layout.seg_len(end - 1) == layout.s { end } else { end - 1 };
+        let lanes = if g < same { width.min(same - g) } else { 1 };
         work.start_group(keys, r0, g, lanes);
-        // All lanes run n_s + 1 rounds (data, then the check block); only
-        // the message's last segment may be shorter, and it is the last lane.
-        let short = layout.seg_len(g + lanes - 1) + 1;
-        let full = layout.seg_len(g) + 1;
-        work.lanes_now = lanes;
-        work.round_base = 0;
-        encrypt_rounds(&keys.f, lanes, short, &mut work);
-        if full > short {
-            work.lanes_now = lanes - 1;
-            work.round_base = short;
-            encrypt_rounds(&keys.f, lanes - 1, full - short, &mut work);
-        }
+        // n_s data rounds, then the check block.
+        encrypt_chains(&keys.f, lanes, layout.seg_len(g) + 1, &mut work);
         g += lanes;
     }
     work.wipe();
 }
 
 /// Up to [`MAX_LANES`] segment chains in lock step (round r = block r + 1 of
-/// every segment). Per lane: z_{i-1} and z0^(s) (for the check block, which
-/// is xored from the segment's plaintext in one pass at its round).
+/// every segment, the last round the check block). The chaining values
+/// z_{i-1} stay in [`encrypt_chains`]' batch; here: z0^(s), the check
+/// block's running xor, and i * r0^(s) per lane.
 struct EncGroup<'a, 'b> {
     stream: &'a Stream<'b>,
     layout: Layout,
+    /// Message blocks x_1 .. (whole blocks only).
+    msg: &'a [Block],
     body: &'a mut [Block],
     /// The segment `body` starts at.
     body_first: usize,
-    /// The group's first segment.
+    /// The group's first segment, and its segment length n_s.
     group_first: usize,
-    /// Lanes of the current `encrypt_rounds` call, and its first round.
-    lanes_now: usize,
-    round_base: usize,
-    z: [Block; MAX_LANES],
-    sum: [Block; MAX_LANES],
-    /// r0 + g + 1: r0^(s) of the group's first lane (lane l adds l).
-    r0g: u128,
+    seg_len: usize,
+    /// z0^(s) per lane.
+    z0: [Block; MAX_LANES],
+    /// z0^(s) xor the lane's x_i so far: the check block at the last round.
+    sums: [Block; MAX_LANES],
+    /// i * r0^(s) of every lane (r0^(s) = r0 + g + 1 + lane).
+    offsets: LaneOffsets,
+    /// The round's y_i, before they are stored into the segments.
+    y: [Block; MAX_LANES],
 }
 
 impl<'a, 'b> EncGroup<'a, 'b> {
@@ -730,14 +728,15 @@ impl<'a, 'b> EncGroup<'a, 'b> {
         Self {
             stream,
             layout: *layout,
+            msg: stream.msg.as_chunks::<16>().0,
             body,
             body_first: first,
             group_first: first,
-            lanes_now: 0,
-            round_base: 0,
-            z: [[0; 16]; MAX_LANES],
-            sum: [[0; 16]; MAX_LANES],
-            r0g: 0,
+            seg_len: 0,
+            z0: [[0; 16]; MAX_LANES],
+            sums: [[0; 16]; MAX_LANES],
+            offsets: LaneOffsets::new(),
+            y: [[0; 16]; MAX_LANES],
         }
     }
 
@@ -745,121 +744,94 @@ impl<'a, 'b> EncGroup<'a, 'b> {
     /// parallel call), with s = g + lane + 1 the paper's 1-based index.
     fn start_group<C: BlockCipher128>(&mut self, keys: &Keys<C>, r0: u128, g: usize, lanes: usize) {
         self.group_first = g;
+        self.seg_len = self.layout.seg_len(g);
         let first = r0.wrapping_add(g as u128 + 1);
-        keys.z0_run(first, &mut self.z[..lanes]);
-        self.sum[..lanes].copy_from_slice(&self.z[..lanes]); // z0^(s), for the check block
-        self.r0g = first;
+        keys.z0_run(first, &mut self.z0[..lanes]);
+        self.sums = self.z0;
+        self.offsets.start(first);
     }
 
     fn wipe(&mut self) {
-        wipe(&mut self.z);
-        wipe(&mut self.sum);
-        self.r0g.zeroize();
+        wipe(&mut self.z0);
+        wipe(&mut self.sums);
+        wipe(&mut self.y);
     }
 
-    /// Round `round` of lanes `lane0 ..` reads only whole message blocks
-    /// (no length block, padded block or check block): the fast path.
+    /// Round `round` reads only whole message blocks in every lane (no
+    /// length block, padded block or check block): the fast path.
     #[inline(always)]
-    fn ordinary(&self, round: usize, lane0: usize, k: usize) -> bool {
+    fn ordinary(&self, round: usize, lanes: usize) -> bool {
         let s = self.layout.s;
-        let first_seg = self.group_first + lane0;
-        let last_seg = first_seg + k - 1;
-        let j0 = first_seg * s + round; // plaintext block index of the first lane
-        round < self.layout.seg_len(last_seg) && j0 >= 1 && last_seg * s + round <= self.stream.full
+        let j0 = self.group_first * s + round; // plaintext block of lane 0
+        let j_last = (self.group_first + lanes - 1) * s + round;
+        round < self.seg_len && j0 >= 1 && j_last <= self.stream.full
     }
 }
 
-impl EncGroup<'_, '_> {
-    /// The check block of segment `seg`: z0^(s) (in `sum`) xor its plaintext
-    /// blocks, xored here in one contiguous pass when they are all message
-    /// blocks.
+impl ChainWork for EncGroup<'_, '_> {
+    /// `inputs = z_{round} xor x_{round+1}` for every lane, with z_{round}
+    /// in `prev` (round 0: z0^(s)).
     #[inline(always)]
-    fn check_block(&self, lane: usize) -> Block {
+    fn before(&mut self, round: usize, prev: &[Block], blocks: &mut [Block]) {
+        let lanes = blocks.len();
+        let prev = if round == 0 { &self.z0[..lanes] } else { &prev[..lanes] };
         let s = self.layout.s;
-        let seg = self.group_first + lane;
-        let (from, to) = (seg * s, seg * s + self.layout.seg_len(seg));
-        let mut sum = self.sum[lane];
-        if from >= 1 && to - 1 <= self.stream.full {
-            let bytes = &self.stream.msg[16 * (from - 1)..16 * (to - 1)];
-            xor_into(bytes.as_chunks::<16>().0, &mut sum);
-        } else {
-            for j in from..to {
-                xor_in_place(&mut sum, &self.stream.block(j));
+        if self.ordinary(round, lanes) {
+            // x of lane l is message block (g + l) S + round - 1: a stride
+            // of S blocks, gathered four lanes (one 512-bit vector) at a time.
+            let first = self.group_first * s + round - 1;
+            let span = &self.msg[first..=first + (lanes - 1) * s];
+            let (b4, rest) = blocks.as_chunks_mut::<4>();
+            let (p4, p_rest) = prev.as_chunks::<4>();
+            for (c, (b, p)) in b4.iter_mut().zip(p4).enumerate() {
+                // Four loads combined in a register (a partly filled array
+                // would go through the stack and stall the 512-bit reload).
+                let l = 4 * c;
+                let x = [span[l * s], span[(l + 1) * s], span[(l + 2) * s], span[(l + 3) * s]];
+                *b = *p;
+                for (b, x) in b.as_flattened_mut().iter_mut().zip(x.as_flattened()) {
+                    *b ^= x;
+                }
             }
-        }
-        sum
-    }
-}
-
-impl ParWork for EncGroup<'_, '_> {
-    #[inline(always)]
-    fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        let round = self.round_base + start / self.lanes_now;
-        let lane0 = start % self.lanes_now;
-        let k = blocks.len();
-        let s = self.layout.s;
-        if self.ordinary(round, lane0, k) {
-            // x_i of lane l is message block (g + l) S + round - 1: a stride of S blocks.
-            let first = (self.group_first + lane0) * s + round - 1;
-            let msg = self.stream.msg;
-            let z = &self.z[lane0..lane0 + k];
-            for (l, (b, z)) in blocks.iter_mut().zip(z).enumerate() {
-                let at = 16 * (first + l * s);
-                let mut x = [0u8; 16];
-                x.copy_from_slice(&msg[at..at + 16]);
-                *b = xor(&x, z);
+            for (l, (b, p)) in rest.iter_mut().zip(p_rest).enumerate() {
+                *b = xor(p, &span[(4 * b4.len() + l) * s]);
+            }
+            // The check blocks' running xor: x = input xor z, in a pass of
+            // its own (so x need not be kept).
+            let sums = self.sums[..lanes].as_flattened_mut();
+            let rows = sums.iter_mut().zip(prev.as_flattened());
+            for ((sum, p), b) in rows.zip(blocks.as_flattened()) {
+                *sum ^= p ^ b;
             }
             return;
         }
-        for (l, b) in blocks.iter_mut().enumerate() {
-            let lane = lane0 + l;
+        for (lane, (b, p)) in blocks.iter_mut().zip(prev).enumerate() {
             let seg = self.group_first + lane;
-            let x = if round < self.layout.seg_len(seg) {
-                self.stream.block(seg * s + round)
+            if round < self.seg_len {
+                let x = self.stream.block(seg * s + round);
+                xor_in_place(&mut self.sums[lane], &x);
+                *b = xor(p, &x);
             } else {
-                self.check_block(lane) // x_{n_s+1}
-            };
-            *b = xor(&x, &self.z[lane]);
+                *b = xor(p, &self.sums[lane]); // x_{n_s+1}, the check block
+            }
         }
     }
 
+    /// y_{round+1} = z_{round+1} + (round + 1) r0^(s) for every lane at
+    /// once (vectorized), then stored into each lane's segment.
     #[inline(always)]
-    fn after(&mut self, start: usize, blocks: &[Block]) {
-        let round = self.round_base + start / self.lanes_now;
-        let lane0 = start % self.lanes_now;
-        let k = blocks.len().min(MAX_LANES);
-        self.z[lane0..lane0 + k].copy_from_slice(&blocks[..k]);
-        // y_i = z_i + i * r0^(s) with r0^(s) = r0 + g + 1 + lane: the round's
-        // i (r0 + g + 1), plus i * lane (small), stored straight into the
-        // lane's segment at position `round`, as two halves (a block stored
-        // in halves and reloaded whole would stall on store forwarding).
-        let i = round as u128 + 1;
-        let common = i.wrapping_mul(self.r0g);
-        let (ch, cl) = ((common >> 64) as u64, common as u64);
+    fn after(&mut self, round: usize, blocks: &[Block]) {
+        let lanes = blocks.len().min(MAX_LANES);
+        self.offsets.seek(round as u128 + 1);
+        let y = &mut self.y[..lanes];
+        self.offsets.add(0, &blocks[..lanes], y);
         let stride = self.layout.s + 1;
-        let base = (self.group_first + lane0 - self.body_first) * stride + round;
-        for (l, z) in blocks[..k].iter().enumerate() {
-            let small = (i as u64).wrapping_mul((lane0 + l) as u64); // < 2^33 * 64
-            let (ol, c) = cl.overflowing_add(small);
-            let oh = ch.wrapping_add(c as u64);
-            let (zh, zl) = be_halves(z);
-            let (yl, c) = zl.overflowing_add(ol);
-            let yh = zh.wrapping_add(oh).wrapping_add(c as u64);
-            let y = &mut self.body[base + l * stride];
-            y[..8].copy_from_slice(&yh.to_be_bytes());
-            y[8..].copy_from_slice(&yl.to_be_bytes());
+        let base = (self.group_first - self.body_first) * stride + round;
+        let dst = self.body[base..].chunks_mut(stride).map(|c| &mut c[0]);
+        for (d, y) in dst.zip(y.iter()) {
+            *d = *y;
         }
     }
-}
-
-/// The big-endian halves of a block.
-#[inline(always)]
-fn be_halves(b: &Block) -> (u64, u64) {
-    let mut h = [0u8; 8];
-    let mut l = [0u8; 8];
-    h.copy_from_slice(&b[..8]);
-    l.copy_from_slice(&b[8..]);
-    (u64::from_be_bytes(h), u64::from_be_bytes(l))
 }
 
 /// Decrypt `body` (the ciphertext after its header) with r0 into `out`;
@@ -1113,3 +1085,4 @@ fn open_to_vec(
     out.truncate(n);
     Ok(out)
 }
+

@@ -286,6 +286,120 @@ fn absorb_par<C: BlockCipher128 + Sync>(
     xor_in_place(w, &part);
 }
 
+/// One-shot MAC of a whole message under r0: `w = r0 xor y_1 xor ... xor
+/// y_n` (the last block padded) and, with `Y0`, `y0 = f(r0)` too, all in
+/// one pass through the backend (y0 rides as one more block after x_n).
+fn mac_one_shot<C: BlockCipher128, const Y0: bool>(f: &C, r0: u128, msg: &[u8]) -> (Block, Block) {
+    struct OneShot<'a> {
+        /// x_1 .. x_{n-1}
+        full: &'a [Block],
+        /// x_n, padded
+        last: Block,
+        r0: u128,
+        offsets: Offsets,
+        w: Block,
+        y0: Block,
+    }
+    impl OneShot<'_> {
+        /// The input of block `idx` (0-based) beyond the full blocks.
+        #[inline(always)]
+        fn extra(&self, idx: usize) -> Block {
+            if idx == self.full.len() {
+                // x_n + n r0
+                let n = idx as u128 + 1;
+                to_block(to_int(&self.last).wrapping_add(self.r0.wrapping_mul(n)))
+            } else {
+                to_block(self.r0) // y0 = f(r0)
+            }
+        }
+    }
+    impl ParWork for OneShot<'_> {
+        #[inline(always)]
+        fn before(&mut self, start: usize, batch: &mut [Block]) {
+            let k = batch.len();
+            if start + k <= self.full.len() {
+                // A batch of message blocks only: the fast path.
+                let xs = &self.full[start..start + k];
+                self.offsets.apply::<true>(start as u128 + 1, xs, batch);
+                return;
+            }
+            let rest = &self.full[start.min(self.full.len())..];
+            let body = k.min(rest.len());
+            self.offsets
+                .apply::<true>(start as u128 + 1, &rest[..body], &mut batch[..body]);
+            for (j, b) in batch.iter_mut().enumerate().skip(body) {
+                *b = self.extra(start + j);
+            }
+        }
+        #[inline(always)]
+        fn after(&mut self, start: usize, batch: &[Block]) {
+            // Blocks 0 .. n - 1 are the y_i; block n (if any) is y0.
+            let n = self.full.len() + 1;
+            if start + batch.len() <= n {
+                xor_into(batch, &mut self.w);
+                return;
+            }
+            let ys = batch.len().min(n.saturating_sub(start));
+            xor_into(&batch[..ys], &mut self.w);
+            if ys < batch.len() {
+                self.y0 = batch[ys];
+            }
+        }
+    }
+    let (full, _) = msg.as_chunks::<16>();
+    let mut work = OneShot {
+        full,
+        last: last_block(&msg[16 * full.len()..]),
+        r0,
+        offsets: Offsets::new(r0),
+        w: to_block(r0),
+        y0: [0; 16],
+    };
+    encrypt_par(f, full.len() + 1 + Y0 as usize, &mut work);
+    let res = (work.y0, work.w);
+    work.last.zeroize();
+    work.r0.zeroize();
+    work.w.zeroize();
+    res
+}
+
+/// The tag `header || w`.
+fn tag_of(header: &Block, w: &Block) -> Tag {
+    let mut tag = [0u8; TAG_LEN];
+    tag[..16].copy_from_slice(header);
+    tag[16..].copy_from_slice(w);
+    tag
+}
+
+/// XECB$-MAC in one pass: `f(r0) || w`.
+fn sign_with_r0<C: BlockCipher128>(f: &C, r0: u128, msg: &[u8]) -> Tag {
+    let (y0, mut w) = mac_one_shot::<C, true>(f, r0, msg);
+    let tag = tag_of(&y0, &w);
+    w.zeroize();
+    tag
+}
+
+/// XECB-MAC in one pass: `ctr || w` with `r0 = f(ctr)`.
+fn sign_with_counter<C: BlockCipher128>(f: &C, ctr: u128, msg: &[u8]) -> Tag {
+    let ctr = to_block(ctr);
+    let mut r0 = to_int(&encrypt_block(f, &ctr));
+    let (_, mut w) = mac_one_shot::<C, false>(f, r0, msg);
+    let tag = tag_of(&ctr, &w);
+    r0.zeroize();
+    w.zeroize();
+    tag
+}
+
+/// Check `tag` (whose header gave r0) against `msg` in one pass.
+fn verify_one_shot<C: BlockCipher128>(f: &C, r0: u128, msg: &[u8], tag: &Tag) -> Result<()> {
+    let (_, mut w) = mac_one_shot::<C, false>(f, r0, msg);
+    let mut got = tag_of(&header(tag), &w);
+    let res = check(&got, tag);
+    w.zeroize();
+    got.zeroize();
+    res
+}
+
 /// The state of one MAC computation: r0 (in the offset table), the header
 /// of the tag, the blocks absorbed so far, a partial block, and w.
 struct Accumulator<'a, C> {
@@ -506,9 +620,10 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn sign(&self, msg: &[u8]) -> Result<Tag> {
-        let mut s = self.signer()?;
-        s.update(msg);
-        Ok(s.finalize())
+        let mut r0 = random_r0()?;
+        let tag = sign_with_r0(&self.f, r0, msg);
+        r0.zeroize();
+        Ok(tag)
     }
 
     /// A streaming signer under a fresh random r0.
@@ -579,9 +694,11 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
-        let mut v = self.verifier(tag)?;
-        v.update(msg);
-        v.verify()
+        let tag = parse_tag(tag)?;
+        let mut r0 = self.r0_of(&tag);
+        let res = verify_one_shot(&self.f, r0, msg, &tag);
+        r0.zeroize();
+        res
     }
 
     /// [`verify`](Self::verify) spread over the rayon thread pool for inputs
@@ -738,9 +855,11 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
-        let mut v = self.verifier(tag)?;
-        v.update(msg);
-        v.verify()
+        let tag = parse_tag(tag)?;
+        let mut r0 = self.r0_of(&tag);
+        let res = verify_one_shot(&self.f, r0, msg, &tag);
+        r0.zeroize();
+        res
     }
 
     /// [`verify`](Self::verify) spread over the rayon thread pool for large inputs.
@@ -937,9 +1056,8 @@ impl<C: BlockCipher128> XecbMacCtrSigner<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn sign(&mut self, msg: &[u8]) -> Result<Tag> {
-        let mut s = self.signer()?;
-        s.update(msg);
-        Ok(s.finalize())
+        let ctr = self.counter.take(1)?;
+        Ok(sign_with_counter(&self.keys.f, ctr, msg))
     }
 
     /// [`sign`](Self::sign) spread over the rayon thread pool for large inputs.
@@ -1334,17 +1452,13 @@ pub mod hazmat {
 
     impl<C: BlockCipher128> SignWithR0 for XecbMac<C> {
         fn sign_with_r0(&self, r0: &Block, msg: &[u8]) -> Tag {
-            let mut s = self.signer_with_r0(to_int(r0));
-            s.update(msg);
-            s.finalize()
+            super::sign_with_r0(&self.f, to_int(r0), msg)
         }
     }
 
     impl<C: BlockCipher128> SignWithCounter for XecbMacCtr<C> {
         fn sign_with_counter(&self, ctr: &Block, msg: &[u8]) -> Tag {
-            let mut s = self.signer_with_counter(to_int(ctr));
-            s.update(msg);
-            s.finalize()
+            super::sign_with_counter(&self.f, to_int(ctr), msg)
         }
     }
 }

@@ -14,9 +14,11 @@ use zeroize::Zeroize;
 
 use crate::gf128::{Block, xor, xor_in_place};
 use crate::modular::{to_block, to_int};
-use crate::oracle::{BlockCipher128, BlockCipher128Dec, ParWork, decrypt_par, encrypt_rounds};
+use crate::oracle::{
+    BlockCipher128, BlockCipher128Dec, ParWork, ParWorkB2b, decrypt_par_b2b, encrypt_rounds,
+};
 
-use super::offsets::{BATCH, Offsets, wipe, xor_and_sum};
+use super::offsets::{BATCH, Offsets, wipe, xor_and_sum, xor_in_and_sum};
 
 use super::padding::last_block;
 
@@ -97,12 +99,14 @@ impl<const CHECK: bool> ParWork for EncChain<'_, CHECK> {
     }
 }
 
-/// Decrypt `ct` = `y_1 .. y_m` (whole blocks) with r0 and z0 into `out`
-/// (`m * 16` bytes): `x_i = f^-1(y_i - i * r0) xor z_{i-1}`.
+/// Decrypt `ct` = `y_1 .. y_n` (whole blocks) and, if `CHECK`, the check
+/// block `y_{n+1}` after them, with r0 and z0: `out` (`n * 16` bytes)
+/// receives `x_i = f^-1(y_i - i * r0) xor z_{i-1}`, all blocks in one pass
+/// through the parallel backend (the check block rides in the last batch).
 ///
-/// Returns `z0 xor x_1 xor ... xor x_m` and z_m (for the check block that
-/// follows, if any).
-pub(crate) fn decrypt<C: BlockCipher128Dec>(
+/// Returns `z0 xor x_1 xor ... xor x_n` and `x_{n+1}` (zeros without
+/// `CHECK`): the XOR check holds when they are equal.
+pub(crate) fn decrypt<C: BlockCipher128Dec, const CHECK: bool>(
     f: &C,
     r0: u128,
     z0: &Block,
@@ -111,71 +115,82 @@ pub(crate) fn decrypt<C: BlockCipher128Dec>(
 ) -> (Block, Block) {
     let (ct, _) = ct.as_chunks::<16>();
     let (out, _) = out.as_chunks_mut::<16>();
-    debug_assert_eq!(ct.len(), out.len());
+    debug_assert_eq!(ct.len(), out.len() + CHECK as usize);
     let mut work = DecChain {
         ct,
         out,
         zz: [[0; 16]; BATCH + 1],
+        tail: [[0; 16]; BATCH],
         sum: *z0,
+        check: [0; 16],
         offsets: Offsets::new(r0),
     };
     work.zz[0] = *z0;
-    decrypt_par(f, ct.len(), &mut work);
-    let res = (work.sum, work.zz[0]);
+    decrypt_par_b2b(f, ct.len(), &mut work);
+    let res = (work.sum, work.check);
     wipe(&mut work.zz);
-    work.sum.zeroize();
+    wipe(&mut work.tail);
+    wipe(core::slice::from_mut(&mut work.sum));
+    wipe(core::slice::from_mut(&mut work.check));
     res
 }
 
 /// The batched inverse chain: `before` computes the batch's z_i as the
-/// cipher's inputs and keeps them for `after`, which needs z_{i-1} next to
-/// f^-1(z_i).
+/// cipher's inputs and keeps them (the cipher writes f^-1(z_i) straight
+/// into the output); `after` xors in z_{i-1}.
 struct DecChain<'a> {
+    /// y_1 .. y_n (y_{n+1})
     ct: &'a [Block],
+    /// x_1 .. x_n
     out: &'a mut [Block],
     /// `zz[0]`: z of the block before the batch (z0 at the start);
     /// `zz[1..=k]`: the batch's z_i.
     zz: [Block; BATCH + 1],
+    /// The cipher's outputs for the batch holding the check block.
+    tail: [Block; BATCH],
     /// z0 xor x_1 xor x_2 xor ...
     sum: Block,
+    /// x_{n+1}, the decrypted check block.
+    check: Block,
     /// i * r0
     offsets: Offsets,
 }
 
-impl ParWork for DecChain<'_> {
+impl ParWorkB2b for DecChain<'_> {
     #[inline(always)]
-    fn before(&mut self, start: usize, blocks: &mut [Block]) {
-        let k = blocks.len();
+    fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]) {
         // z_i = y_i - i * r0, i = start + 1 ..
-        let ys = &self.ct[start..start + k];
-        self.offsets.apply::<false>(start as u128 + 1, ys, blocks);
-        if k <= BATCH {
-            self.zz[1..=k].copy_from_slice(blocks);
+        let ct = self.ct;
+        let zs = &mut self.zz[1..=k];
+        self.offsets
+            .apply::<false>(start as u128 + 1, &ct[start..start + k], zs);
+        let zs = &self.zz[1..=k];
+        if start + k <= self.out.len() {
+            (zs, &mut self.out[start..start + k])
+        } else {
+            (zs, &mut self.tail[..k])
         }
     }
 
     #[inline(always)]
-    fn after(&mut self, start: usize, blocks: &[Block]) {
-        let k = blocks.len();
-        let out = &mut self.out[start..start + k];
-        if k <= BATCH {
-            xor_and_sum(blocks, &self.zz[..k], out, &mut self.sum);
-            self.zz[0] = self.zz[k];
+    fn after(&mut self, start: usize, k: usize) {
+        let n = self.out.len();
+        if start + k <= n {
+            // x_i = f^-1(z_i) xor z_{i-1}, in place.
+            let out = &mut self.out[start..start + k];
+            xor_in_and_sum(out, &self.zz[..k], &mut self.sum);
         } else {
-            // A backend wider than BATCH (none exists today): recompute the
-            // batch's z_{i-1} from the ciphertext, in `out`.
-            out[0] = self.zz[0];
-            let ys = &self.ct[start..start + k - 1];
-            self.offsets
-                .apply::<false>(start as u128 + 1, ys, &mut out[1..]);
-            let y_last = self.ct[start + k - 1];
-            let z_last =
-                to_int(&y_last).wrapping_sub(self.offsets.r0().wrapping_mul((start + k) as u128));
-            for (x, d) in out.iter_mut().zip(blocks) {
-                xor_in_place(x, d);
-                xor_in_place(&mut self.sum, x);
-            }
-            self.zz[0] = to_block(z_last);
+            // The last batch: blocks up to n, then the check block.
+            let body = n - start;
+            let (tail, zz) = (&self.tail[..k], &self.zz[..k]);
+            xor_and_sum(
+                &tail[..body],
+                &zz[..body],
+                &mut self.out[start..],
+                &mut self.sum,
+            );
+            self.check = xor(&tail[body], &zz[body]);
         }
+        self.zz[0] = self.zz[k];
     }
 }

@@ -4,26 +4,35 @@
 //! XCBC decryption computes `z_i = y_i - i * r0` and XECB `x_i + i * r0` for
 //! every block. Done one block at a time with `u128`, each is a serial
 //! add-with-carry between byte swaps, more work than the block cipher itself
-//! on a VAES machine. Here the offsets come from a per-message table of
-//! `j * r0` (j = 1..=64) plus one multiple of r0 per batch of 64, and the
-//! 128-bit additions are written on 64-bit halves with explicit carries:
-//! a loop the compiler turns into AVX-512 code inside the cipher's backend.
-
-use zeroize::Zeroize;
+//! on a VAES machine. Here the offsets of a batch of 64 consecutive blocks
+//! live in a table of high and low 64-bit halves (structure of arrays); the
+//! next batch's table is this one plus `64 * r0`, one vectorized pass.
+//!
+//! A full batch goes through fixed-length passes over stack arrays
+//! ([`add_batch`]): byte swaps of 32-bit words, the words paired into
+//! 64-bit halves, the 128-bit additions with explicit carries, and back.
+//! Inside the cipher's backend (AVX-512F without the byte-shuffle
+//! extension) the compiler turns each pass into a few 512-bit instructions
+//! per four blocks and interleaves them with the AES rounds.
 
 use crate::gf128::Block;
 
 /// The batch length of the table.
 pub(crate) const BATCH: usize = 64;
 
-/// `j * r0` for `j = 1..=BATCH`, as high and low 64-bit halves.
+/// `i * r0` for `i = pos .. pos + len` (`len <= BATCH`), as high and low
+/// 64-bit halves.
 pub(crate) struct Offsets {
     r0: u128,
     hi: [u64; BATCH],
     lo: [u64; BATCH],
-    /// Entries filled so far (the table is filled lazily, so short
-    /// messages pay only for the entries they use).
+    /// The block index of entry 0.
+    pos: u128,
+    /// Entries filled (the table is filled lazily, so short messages pay
+    /// only for the entries they use).
     len: usize,
+    /// `0x00ff_00ff`, hidden from the optimiser (see [`bswap32`]).
+    mask: u32,
 }
 
 #[inline(always)]
@@ -44,6 +53,85 @@ fn from_halves(h: u64, l: u64) -> Block {
     b
 }
 
+/// `(h, l) + (th, tl)` (`ADD`) or `(h, l) - (th, tl)` (`!ADD`) mod 2^128,
+/// on 64-bit halves with an explicit carry.
+#[inline(always)]
+fn add128<const ADD: bool>(h: u64, l: u64, th: u64, tl: u64) -> (u64, u64) {
+    if ADD {
+        let (s, c) = l.overflowing_add(tl);
+        (h.wrapping_add(th).wrapping_add(c as u64), s)
+    } else {
+        let (s, b) = l.overflowing_sub(tl);
+        (h.wrapping_sub(th).wrapping_sub(b as u64), s)
+    }
+}
+
+/// `out[j] = x[j] + (hi[j], lo[j])` (`ADD`) or `x[j] - (hi[j], lo[j])`
+/// (`!ADD`), mod 2^128 on big-endian blocks, one block at a time: the
+/// short runs' path.
+#[inline(always)]
+fn add_halves<const ADD: bool>(hi: &[u64], lo: &[u64], x: &[Block], out: &mut [Block]) {
+    for (((x, o), th), tl) in x.iter().zip(out.iter_mut()).zip(hi).zip(lo) {
+        let (xh, xl) = be_halves(x);
+        let (zh, zl) = add128::<ADD>(xh, xl, *th, *tl);
+        *o = from_halves(zh, zl);
+    }
+}
+
+/// The byte swap of a 32-bit word as two rotations and a bitwise select
+/// on `mask = 0x00ff_00ff` (three AVX-512F instructions per sixteen words).
+/// With the mask a visible constant the compiler would recognise a byte
+/// swap and, lacking AVX-512BW's 512-bit byte shuffle, emit 256-bit
+/// shuffles, inserts and extracts, all on one execution port.
+#[inline(always)]
+fn bswap32(w: u32, mask: u32) -> u32 {
+    let a = w.rotate_left(8); // bytes 3, 1 land in place
+    let b = w.rotate_left(24); // bytes 2, 0 land in place
+    b ^ ((a ^ b) & mask)
+}
+
+/// `out[j] = x[j] + (hi[j], lo[j])` (`ADD`) or `x[j] - (hi[j], lo[j])`
+/// (`!ADD`) for a full batch, in fixed-length passes the compiler
+/// vectorizes: the byte-swapped 32-bit words of the batch, paired into
+/// 64-bit halves (high word first), the 128-bit additions, and back.
+#[inline(always)]
+fn add_batch<const ADD: bool>(
+    hi: &[u64; BATCH],
+    lo: &[u64; BATCH],
+    mask: u32,
+    x: &[Block; BATCH],
+    out: &mut [Block; BATCH],
+) {
+    // Block j is w[4j] (most significant) .. w[4j + 3].
+    let mut w = [0u32; 4 * BATCH];
+    let (words, _) = x.as_flattened().as_chunks::<4>();
+    for (w, b) in w.iter_mut().zip(words) {
+        *w = bswap32(u32::from_ne_bytes(*b), mask);
+    }
+    let mut h = [0u64; BATCH];
+    let mut l = [0u64; BATCH];
+    for j in 0..BATCH {
+        // (high word, low word): a 64-bit lane rotated by 32, which the
+        // compiler folds into one permute of 32-bit lanes.
+        h[j] = ((w[4 * j + 1] as u64) << 32 | w[4 * j] as u64).rotate_left(32);
+        l[j] = ((w[4 * j + 3] as u64) << 32 | w[4 * j + 2] as u64).rotate_left(32);
+    }
+    for j in 0..BATCH {
+        (h[j], l[j]) = add128::<ADD>(h[j], l[j], hi[j], lo[j]);
+    }
+    for j in 0..BATCH {
+        let (a, b) = (h[j].rotate_left(32), l[j].rotate_left(32));
+        w[4 * j] = a as u32;
+        w[4 * j + 1] = (a >> 32) as u32;
+        w[4 * j + 2] = b as u32;
+        w[4 * j + 3] = (b >> 32) as u32;
+    }
+    let (words, _) = out.as_flattened_mut().as_chunks_mut::<4>();
+    for (b, w) in words.iter_mut().zip(w.iter()) {
+        *b = bswap32(*w, mask).to_ne_bytes();
+    }
+}
+
 impl Offsets {
     /// The (lazily filled) table for `r0`.
     #[inline]
@@ -52,7 +140,9 @@ impl Offsets {
             r0,
             hi: [0; BATCH],
             lo: [0; BATCH],
+            pos: 0,
             len: 0,
+            mask: core::hint::black_box(0x00ff_00ff),
         }
     }
 
@@ -62,18 +152,53 @@ impl Offsets {
         self.r0
     }
 
-    /// Fill the table up to `k` entries.
+    /// Make the table hold the offsets of blocks `first .. first + k`
+    /// (`k <= BATCH`) from entry 0 on.
     #[inline(always)]
-    fn fill(&mut self, k: usize) {
-        if self.len >= k {
+    fn seek(&mut self, first: u128, k: usize) {
+        if first == self.pos && k <= self.len {
             return;
         }
-        let mut m = self.r0.wrapping_mul(self.len as u128);
-        for j in self.len..k {
-            m = m.wrapping_add(self.r0);
-            self.hi[j] = (m >> 64) as u64;
-            self.lo[j] = m as u64;
+        if self.len == BATCH && first == self.pos.wrapping_add(BATCH as u128) {
+            self.advance();
+        } else {
+            self.fill(first, k);
         }
+    }
+
+    /// The next batch: every entry plus `BATCH * r0`, one vectorized pass.
+    #[inline(always)]
+    fn advance(&mut self) {
+        let step = self.r0.wrapping_mul(BATCH as u128);
+        let (sh, sl) = ((step >> 64) as u64, step as u64);
+        for (h, l) in self.hi.iter_mut().zip(self.lo.iter_mut()) {
+            (*h, *l) = add128::<true>(*h, *l, sh, sl);
+        }
+        self.pos = self.pos.wrapping_add(BATCH as u128);
+    }
+
+    /// Fill entries `0 .. k` from scratch for blocks `first ..`: four
+    /// interleaved chains of `+ 4 r0`.
+    #[inline(never)]
+    fn fill(&mut self, first: u128, k: usize) {
+        let k = k.min(BATCH);
+        let mut m = [0u128; 4];
+        for (j, m) in m.iter_mut().enumerate() {
+            *m = self.r0.wrapping_mul(first.wrapping_add(j as u128));
+        }
+        let step = self.r0.wrapping_mul(4);
+        for j in (0..k).step_by(4) {
+            for (t, m) in m.iter_mut().enumerate() {
+                if j + t < k {
+                    self.hi[j + t] = (*m >> 64) as u64;
+                    self.lo[j + t] = *m as u64;
+                }
+                *m = m.wrapping_add(step);
+            }
+        }
+        m.fill(0);
+        zeroize::optimization_barrier(&m);
+        self.pos = first;
         self.len = k;
     }
 
@@ -87,96 +212,202 @@ impl Offsets {
         input: &[Block],
         out: &mut [Block],
     ) {
-        let mut first = first;
-        for (chunk, out) in input.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
-            self.fill(chunk.len());
-            // base = (first - 1) r0, so block j gets base + (j + 1) r0 = base + table[j].
-            let base = self.r0.wrapping_mul(first.wrapping_sub(1));
-            let (bh, bl) = ((base >> 64) as u64, base as u64);
-            let rows = chunk
-                .iter()
-                .zip(out.iter_mut())
-                .zip(self.hi.iter().zip(&self.lo));
-            for ((x, o), (th, tl)) in rows {
-                let (ol, c1) = tl.overflowing_add(bl);
-                let oh = th.wrapping_add(bh).wrapping_add(c1 as u64);
-                let (xh, xl) = be_halves(x);
-                let (zh, zl) = if ADD {
-                    let (l, c2) = xl.overflowing_add(ol);
-                    (xh.wrapping_add(oh).wrapping_add(c2 as u64), l)
-                } else {
-                    let (l, b2) = xl.overflowing_sub(ol);
-                    (xh.wrapping_sub(oh).wrapping_sub(b2 as u64), l)
-                };
-                *o = from_halves(zh, zl);
-            }
-            first = first.wrapping_add(BATCH as u128);
+        let n = input.len().min(out.len());
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(BATCH);
+            self.apply_run::<ADD>(
+                first.wrapping_add(done as u128),
+                &input[done..done + k],
+                &mut out[done..done + k],
+            );
+            done += k;
+        }
+    }
+
+    /// As [`apply`](Self::apply) for one run of at most [`BATCH`] blocks.
+    #[inline(always)]
+    fn apply_run<const ADD: bool>(&mut self, first: u128, input: &[Block], out: &mut [Block]) {
+        let k = input.len().min(out.len()).min(BATCH);
+        self.seek(first, k);
+        let full = (
+            <&[Block; BATCH]>::try_from(input),
+            <&mut [Block; BATCH]>::try_from(&mut *out),
+        );
+        if let (Ok(x), Ok(o)) = full {
+            add_batch::<ADD>(&self.hi, &self.lo, self.mask, x, o);
+        } else {
+            let (hi, lo) = (&self.hi[..k], &self.lo[..k]);
+            add_halves::<ADD>(hi, lo, &input[..k], &mut out[..k]);
         }
     }
 }
 
-/// Blocks per step of the xor passes: sixteen blocks as four 512-bit
-/// vectors, so the accumulator's four independent chains hide the latency
-/// of the (stack-resident) accumulator.
-const STEP: usize = 16 * 16;
+/// The offsets `i * r0^(l)` of up to [`BATCH`] chains in lock step, all at
+/// the same index i (pXCBC's segments, lane l with its own r0^(l)), as
+/// high and low 64-bit halves; the next index adds every lane's r0^(l) in
+/// one vectorized pass.
+pub(crate) struct LaneOffsets {
+    step_hi: [u64; BATCH],
+    step_lo: [u64; BATCH],
+    hi: [u64; BATCH],
+    lo: [u64; BATCH],
+    /// The index the table holds.
+    i: u128,
+    /// `0x00ff_00ff`, hidden from the optimiser (see [`bswap32`]).
+    mask: u32,
+}
+
+impl LaneOffsets {
+    /// An empty table.
+    pub(crate) fn new() -> Self {
+        Self {
+            step_hi: [0; BATCH],
+            step_lo: [0; BATCH],
+            hi: [0; BATCH],
+            lo: [0; BATCH],
+            i: 0,
+            mask: core::hint::black_box(0x00ff_00ff),
+        }
+    }
+
+    /// Lanes `0 .. BATCH` with `r0^(l) = first + l`, at index 0.
+    pub(crate) fn start(&mut self, first: u128) {
+        let (fh, fl) = ((first >> 64) as u64, first as u64);
+        let steps = self.step_hi.iter_mut().zip(self.step_lo.iter_mut());
+        for (l, (h, lo)) in steps.enumerate() {
+            (*h, *lo) = add128::<true>(fh, fl, 0, l as u64);
+        }
+        self.hi.fill(0);
+        self.lo.fill(0);
+        self.i = 0;
+    }
+
+    /// Move the table to index `i`.
+    #[inline(always)]
+    pub(crate) fn seek(&mut self, i: u128) {
+        if i == self.i.wrapping_add(1) {
+            let rows = self.hi.iter_mut().zip(self.lo.iter_mut());
+            for ((h, l), (sh, sl)) in rows.zip(self.step_hi.iter().zip(&self.step_lo)) {
+                (*h, *l) = add128::<true>(*h, *l, *sh, *sl);
+            }
+        } else if i != self.i {
+            let rows = self.hi.iter_mut().zip(self.lo.iter_mut());
+            for ((h, l), (sh, sl)) in rows.zip(self.step_hi.iter().zip(&self.step_lo)) {
+                let r = ((*sh as u128) << 64 | *sl as u128).wrapping_mul(i);
+                (*h, *l) = ((r >> 64) as u64, r as u64);
+            }
+        }
+        self.i = i;
+    }
+
+    /// `y[j] = z[j] + i * r0^(lane0 + j)` (mod 2^128, big-endian blocks).
+    #[inline(always)]
+    pub(crate) fn add(&self, lane0: usize, z: &[Block], y: &mut [Block]) {
+        let full = (
+            <&[Block; BATCH]>::try_from(z),
+            <&mut [Block; BATCH]>::try_from(&mut *y),
+        );
+        if let (0, (Ok(z), Ok(y))) = (lane0, full) {
+            add_batch::<true>(&self.hi, &self.lo, self.mask, z, y);
+            return;
+        }
+        let k = z.len().min(y.len()).min(BATCH.saturating_sub(lane0));
+        let (hi, lo) = (&self.hi[lane0..lane0 + k], &self.lo[lane0..lane0 + k]);
+        add_halves::<true>(hi, lo, &z[..k], &mut y[..k]);
+    }
+}
+
+impl Drop for LaneOffsets {
+    fn drop(&mut self) {
+        for t in [
+            &mut self.step_hi,
+            &mut self.step_lo,
+            &mut self.hi,
+            &mut self.lo,
+        ] {
+            t.fill(0);
+            zeroize::optimization_barrier(t);
+        }
+    }
+}
 
 /// `out[j] = a[j] xor b[j]` for every j, and `sum ^= out[j]`: the xor pass
-/// of a batch, sixteen blocks at a time.
+/// of a batch, then the sum over what it wrote (two plain passes, so the
+/// sum's accumulator stays in a register: in the same loop as the stores the
+/// compiler keeps it on the stack and every step waits on store forwarding).
 #[inline(always)]
 pub(crate) fn xor_and_sum(a: &[Block], b: &[Block], out: &mut [Block], sum: &mut Block) {
     let n = a.len().min(b.len()).min(out.len());
-    let full = n - n % 16;
-    let (a16, _) = a[..full].as_flattened().as_chunks::<STEP>();
-    let (b16, _) = b[..full].as_flattened().as_chunks::<STEP>();
-    let (o16, _) = out[..full].as_flattened_mut().as_chunks_mut::<STEP>();
-    let mut acc = [0u8; STEP];
-    for ((a, b), o) in a16.iter().zip(b16).zip(o16.iter_mut()) {
-        for t in 0..STEP {
+    let out = &mut out[..n];
+    let (a4, a_rest) = a[..n].as_flattened().as_chunks::<64>();
+    let (b4, b_rest) = b[..n].as_flattened().as_chunks::<64>();
+    let (o4, o_rest) = out.as_flattened_mut().as_chunks_mut::<64>();
+    for ((a, b), o) in a4.iter().zip(b4).zip(o4.iter_mut()) {
+        for t in 0..64 {
             o[t] = a[t] ^ b[t];
-            acc[t] ^= o[t];
         }
     }
-    let mut s = u128::from_ne_bytes(*sum) ^ fold(&acc);
-    for j in full..n {
-        out[j] = crate::gf128::xor(&a[j], &b[j]);
-        s ^= u128::from_ne_bytes(out[j]);
+    for ((a, b), o) in a_rest.iter().zip(b_rest).zip(o_rest.iter_mut()) {
+        *o = a ^ b;
     }
-    *sum = s.to_ne_bytes();
+    xor_into(out, sum);
 }
 
-/// `sum ^= blocks[0] xor blocks[1] xor ...`, sixteen blocks at a time.
+/// `out[j] ^= b[j]` for every j, then `sum ^= out[j]` (two plain passes,
+/// as in [`xor_and_sum`]).
 #[inline(always)]
-pub(crate) fn xor_into(blocks: &[Block], sum: &mut Block) {
-    let full = blocks.len() - blocks.len() % 16;
-    let (b16, _) = blocks[..full].as_flattened().as_chunks::<STEP>();
-    let mut acc = [0u8; STEP];
-    for b in b16 {
-        for t in 0..STEP {
-            acc[t] ^= b[t];
+pub(crate) fn xor_in_and_sum(out: &mut [Block], b: &[Block], sum: &mut Block) {
+    let n = b.len().min(out.len());
+    let out = &mut out[..n];
+    let (b4, b_rest) = b[..n].as_flattened().as_chunks::<64>();
+    let (o4, o_rest) = out.as_flattened_mut().as_chunks_mut::<64>();
+    for (o, b) in o4.iter_mut().zip(b4) {
+        for t in 0..64 {
+            o[t] ^= b[t];
         }
     }
-    let mut s = u128::from_ne_bytes(*sum) ^ fold(&acc);
-    for b in &blocks[full..] {
+    for (o, b) in o_rest.iter_mut().zip(b_rest) {
+        *o ^= b;
+    }
+    xor_into(out, sum);
+}
+
+/// `sum ^= blocks[0] xor blocks[1] xor ...`, four blocks (one 512-bit
+/// vector) at a time into a register accumulator.
+///
+/// The accumulator is folded through memory (`black_box`): folded in
+/// registers, the compiler rebuilds its lanes byte by byte when the length
+/// is not a compile-time constant.
+#[inline(always)]
+pub(crate) fn xor_into(blocks: &[Block], sum: &mut Block) {
+    let (b4, rest) = blocks.as_flattened().as_chunks::<64>();
+    let mut acc = [0u8; 64];
+    for c in b4 {
+        for (a, b) in acc.iter_mut().zip(c) {
+            *a ^= b;
+        }
+    }
+    let acc = core::hint::black_box(acc);
+    let (lanes, _) = acc.as_chunks::<16>();
+    let (rest, _) = rest.as_chunks::<16>();
+    let mut s = u128::from_ne_bytes(*sum);
+    for b in lanes.iter().chain(rest) {
         s ^= u128::from_ne_bytes(*b);
     }
     *sum = s.to_ne_bytes();
 }
 
-/// The xor of the sixteen blocks held side by side in `acc`, as a
-/// native-endian word.
-#[inline(always)]
-fn fold(acc: &[u8; STEP]) -> u128 {
-    let (lanes, _) = acc.as_chunks::<16>();
-    lanes
-        .iter()
-        .fold(0u128, |s, lane| s ^ u128::from_ne_bytes(*lane))
-}
-
 impl Drop for Offsets {
     fn drop(&mut self) {
-        self.r0.zeroize();
-        self.hi[..self.len].zeroize();
-        self.lo[..self.len].zeroize();
+        // A vectorized wipe (`Zeroize` would store one word at a time).
+        self.r0 = 0;
+        self.pos = 0;
+        self.hi.fill(0);
+        self.lo.fill(0);
+        zeroize::optimization_barrier(&self.r0);
+        zeroize::optimization_barrier(&self.hi);
+        zeroize::optimization_barrier(&self.lo);
     }
 }
 

@@ -2,7 +2,7 @@
 //! `len` bytes becomes `len / 16 + 1` blocks, the last holding the message's
 //! tail, 0x80, then zeros.
 
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use subtle::Choice;
 
 use crate::error::{Error, Result};
 use crate::gf128::Block;
@@ -26,20 +26,22 @@ pub(crate) fn last_block(msg: &[u8]) -> Block {
 
 /// Where the padding of the last padded block starts: the number of message
 /// bytes it holds (0..=15), and whether it is a valid 10* padding (the last
-/// non-zero byte is 0x80). Constant time in the block's contents.
+/// non-zero byte is 0x80). Constant time in the block's contents: word
+/// arithmetic on the block as a big-endian integer, no branch and no
+/// per-byte work.
 pub(crate) fn unpad(last: &Block) -> (usize, Choice) {
-    let mut found = Choice::from(0);
-    let mut valid = Choice::from(0);
-    let mut pos = 0u8;
-    for j in (0..16u8).rev() {
-        let b = last[j as usize];
-        let nonzero = !b.ct_eq(&0);
-        let first = nonzero & !found;
-        pos.conditional_assign(&j, first);
-        valid |= first & b.ct_eq(&0x80);
-        found |= nonzero;
-    }
-    (pos as usize, valid)
+    let v = u128::from_be_bytes(*last);
+    // The lowest set bit of v (0 if v = 0) ...
+    let low = v & v.wrapping_neg();
+    // ... must be the top bit of a byte: a 0x80 byte followed by zeros.
+    let marker = low & 0x8080_8080_8080_8080_8080_8080_8080_8080;
+    let valid = ((marker | marker.wrapping_neg()) >> 127) as u8;
+    // Trailing zero bits of v = popcount(low - 1); 15 - (zero bytes) is
+    // the marker's position (0 when v = 0).
+    let zero_bits = low.wrapping_sub(1).count_ones() as usize;
+    let nonzero = ((v | v.wrapping_neg()) >> 127) as usize;
+    let pos = 15usize.wrapping_sub(zero_bits >> 3) & nonzero.wrapping_neg();
+    (pos, Choice::from(valid))
 }
 
 /// `InputTooLong` for a length whose encoded form overflows `usize`.
@@ -91,6 +93,42 @@ mod tests {
         b[3] = 0x80;
         b[9] = 0x80;
         assert_eq!(unpad(&b).0, 9);
+    }
+
+    /// The word-arithmetic `unpad` against a byte-by-byte reading of the
+    /// 10* rule, on every single- and two-byte pattern that matters.
+    #[test]
+    fn unpad_matches_the_byte_rule() {
+        fn by_bytes(b: &Block) -> (usize, bool) {
+            match b.iter().rposition(|&x| x != 0) {
+                Some(p) => (p, b[p] == 0x80),
+                None => (0, false),
+            }
+        }
+        let mut cases = vec![[0u8; 16]];
+        for p in 0..16 {
+            for v in [1u8, 0x40, 0x7f, 0x80, 0x81, 0xc0, 0xff] {
+                let mut b = [0u8; 16];
+                b[p] = v;
+                cases.push(b);
+                for q in 0..p {
+                    let mut c = b;
+                    c[q] = 0x80;
+                    cases.push(c);
+                    c[q] = 0x01;
+                    cases.push(c);
+                }
+            }
+        }
+        for b in cases {
+            let (pos, ok) = unpad(&b);
+            let (want_pos, want_ok) = by_bytes(&b);
+            assert_eq!(bool::from(ok), want_ok, "{b:?}");
+            if want_ok {
+                assert_eq!(pos, want_pos, "{b:?}");
+            }
+            assert!(pos < 16);
+        }
     }
 
     #[test]
