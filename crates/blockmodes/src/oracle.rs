@@ -123,7 +123,7 @@ fn run_batches<P, W>(
     // can unroll and interleave with the cipher's rounds).
     while n_blocks - start >= width {
         work.before(start, Array::cast_slice_to_core_mut(&mut buf[..]));
-        par(&mut buf);
+        par(buf);
         work.after(start, Array::cast_slice_to_core(&buf[..]));
         start += width;
     }
@@ -560,7 +560,7 @@ fn b2b_batch<P>(
         done += width;
     }
     for (i, o) in inp[done..].iter().zip(out[done..].iter_mut()) {
-        *o = i.clone();
+        *o = *i;
         one(o);
     }
 }
