@@ -53,8 +53,8 @@ use crate::error::{Error, Result};
 use crate::gf128::{Block, xor, xor_in_place};
 use crate::modular::{to_block, to_int};
 use crate::oracle::{
-    BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, decrypt_par, encrypt_block,
-    ChainWork, encrypt_chains, par_width,
+    BlockCipher128, BlockCipher128Dec, ChainWork, ParWork, decrypt_block, decrypt_par,
+    encrypt_block, encrypt_chains, par_width,
 };
 use crate::xcbc::CounterState;
 use crate::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
@@ -688,7 +688,11 @@ fn encrypt_segments<C: BlockCipher128>(
     let mut work = EncGroup::new(stream, layout, body, first);
     let mut g = first;
     while g < end {
-        let same = if layout.seg_len(end - 1) == layout.s { end } else { end - 1 };
+        let same = if layout.seg_len(end - 1) == layout.s {
+            end
+        } else {
+            end - 1
+        };
         let lanes = if g < same { width.min(same - g) } else { 1 };
         work.start_group(keys, r0, g, lanes);
         // n_s data rounds, then the check block.
@@ -774,7 +778,11 @@ impl ChainWork for EncGroup<'_, '_> {
     #[inline(always)]
     fn before(&mut self, round: usize, prev: &[Block], blocks: &mut [Block]) {
         let lanes = blocks.len();
-        let prev = if round == 0 { &self.z0[..lanes] } else { &prev[..lanes] };
+        let prev = if round == 0 {
+            &self.z0[..lanes]
+        } else {
+            &prev[..lanes]
+        };
         let s = self.layout.s;
         if self.ordinary(round, lanes) {
             // x of lane l is message block (g + l) S + round - 1: a stride
@@ -787,7 +795,12 @@ impl ChainWork for EncGroup<'_, '_> {
                 // Four loads combined in a register (a partly filled array
                 // would go through the stack and stall the 512-bit reload).
                 let l = 4 * c;
-                let x = [span[l * s], span[(l + 1) * s], span[(l + 2) * s], span[(l + 3) * s]];
+                let x = [
+                    span[l * s],
+                    span[(l + 1) * s],
+                    span[(l + 2) * s],
+                    span[(l + 3) * s],
+                ];
                 *b = *p;
                 for (b, x) in b.as_flattened_mut().iter_mut().zip(x.as_flattened()) {
                     *b ^= x;
@@ -1085,4 +1098,3 @@ fn open_to_vec(
     out.truncate(n);
     Ok(out)
 }
-

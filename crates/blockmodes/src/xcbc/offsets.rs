@@ -467,8 +467,54 @@ mod tests {
     }
 
     #[test]
+    fn xor_in_and_sum_matches() {
+        for n in [0usize, 1, 3, 4, 5, 63, 64, 65] {
+            let b: Vec<Block> = (0..n).map(|j| [(j * 7 + 1) as u8; 16]).collect();
+            let mut out: Vec<Block> = (0..n).map(|j| [(j * 3) as u8; 16]).collect();
+            let want_out: Vec<Block> = (0..n).map(|j| crate::gf128::xor(&out[j], &b[j])).collect();
+            let mut sum = [0x5a; 16];
+            xor_in_and_sum(&mut out, &b, &mut sum);
+            let mut want = [0x5a; 16];
+            for x in &want_out {
+                crate::gf128::xor_in_place(&mut want, x);
+            }
+            assert_eq!((out, sum), (want_out, want));
+        }
+    }
+
+    /// The lock-step offsets against `i * r0^(l)` computed directly, through
+    /// consecutive indices, jumps, wrap-around steps, full and partial sets
+    /// of lanes.
+    #[test]
+    fn lane_offsets_match_the_definition() {
+        let mut t = LaneOffsets::new();
+        for first in [
+            1u128,
+            0x0123_4567_89ab_cdef_0011_2233_4455_6677,
+            u128::MAX - 20,
+        ] {
+            t.start(first);
+            for i in [1u128, 2, 3, 7, 8, 9, 1 << 40, (1 << 40) + 1] {
+                t.seek(i);
+                let z: Vec<Block> = (0..BATCH)
+                    .map(|l| to_block((l as u128).wrapping_mul(u128::MAX / 11).wrapping_add(i)))
+                    .collect();
+                for (lane0, k) in [(0usize, BATCH), (0, 5), (3, 17), (60, 4)] {
+                    let mut y = vec![[0u8; 16]; k];
+                    t.add(lane0, &z[..k], &mut y);
+                    for (j, y) in y.iter().enumerate() {
+                        let r0 = first.wrapping_add((lane0 + j) as u128);
+                        let want = to_int(&z[j]).wrapping_add(i.wrapping_mul(r0));
+                        assert_eq!(to_int(y), want, "first {first:x} i {i} lane {}", lane0 + j);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn xor_into_matches() {
-        for n in [0usize, 1, 4, 7, 64] {
+        for n in (0usize..10).chain([63, 64, 65, 67, 130]) {
             let b: Vec<Block> = (0..n).map(|j| [(j * 13 + 5) as u8; 16]).collect();
             let mut sum = [1; 16];
             xor_into(&b, &mut sum);
