@@ -177,27 +177,28 @@ impl Offsets {
         self.pos = self.pos.wrapping_add(BATCH as u128);
     }
 
-    /// Fill entries `0 .. k` from scratch for blocks `first ..`: four
-    /// interleaved chains of `+ 4 r0`.
+    /// Fill entries `0 .. k` from scratch for blocks `first ..`: entry 0,
+    /// then entries `n .. 2n` as entries `0 .. n` plus `n * r0`, doubling
+    /// (vectorized passes instead of a serial chain of 128-bit additions).
     #[inline(never)]
     fn fill(&mut self, first: u128, k: usize) {
-        let k = k.min(BATCH);
-        let mut m = [0u128; 4];
-        for (j, m) in m.iter_mut().enumerate() {
-            *m = self.r0.wrapping_mul(first.wrapping_add(j as u128));
-        }
-        let step = self.r0.wrapping_mul(4);
-        for j in (0..k).step_by(4) {
-            for (t, m) in m.iter_mut().enumerate() {
-                if j + t < k {
-                    self.hi[j + t] = (*m >> 64) as u64;
-                    self.lo[j + t] = *m as u64;
-                }
-                *m = m.wrapping_add(step);
+        let k = k.clamp(1, BATCH);
+        let base = self.r0.wrapping_mul(first);
+        (self.hi[0], self.lo[0]) = ((base >> 64) as u64, base as u64);
+        let mut n = 1;
+        while n < k {
+            let m = n.min(k - n);
+            let step = self.r0.wrapping_mul(n as u128);
+            let (sh, sl) = ((step >> 64) as u64, step as u64);
+            let (hi_src, hi_dst) = self.hi.split_at_mut(n);
+            let (lo_src, lo_dst) = self.lo.split_at_mut(n);
+            let src = hi_src.iter().zip(lo_src.iter());
+            let dst = hi_dst[..m].iter_mut().zip(lo_dst[..m].iter_mut());
+            for ((h, l), (sh0, sl0)) in dst.zip(src) {
+                (*h, *l) = add128::<true>(*sh0, *sl0, sh, sl);
             }
+            n += m;
         }
-        m.fill(0);
-        zeroize::optimization_barrier(&m);
         self.pos = first;
         self.len = k;
     }
