@@ -5,7 +5,9 @@
 //! holds the one piece of machinery every parallel mode shares: handing the
 //! cipher's multi-block backend (AES-NI: 8 blocks per step, VAES-512: 64)
 //! full batches, with the mode's own whitening before and after each batch
-//! ([`ParWork`], [`encrypt_par`], [`decrypt_par`]).
+//! ([`ParWork`], [`encrypt_par`], [`decrypt_par`]; buffer to buffer:
+//! [`ParWorkB2b`], [`decrypt_par_b2b`]; independent chains in lock step:
+//! [`ChainWork`], [`encrypt_chains`]).
 //!
 //! It also holds [`Counting`], a wrapper that counts block-cipher calls, used
 //! by the tests to check each paper's cost claim.
