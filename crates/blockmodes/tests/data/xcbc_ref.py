@@ -202,6 +202,24 @@ def long_vectors():
             v[field] = out.hex()
             v["result"] = "valid"
             vs.append(v)
+        if scheme.startswith("pxcbc"):
+            # More than one backend width (64) of full segments in lock
+            # step, with a shorter last segment.
+            for ln, seg in [(4500, 4), (2100, 2)]:
+                seed = f"{scheme}/{ln}/wide"
+                v = {"name": f"long-{scheme}-{ln}B-S{seg}",
+                     "key": det_bytes(seed + "/k", 16).hex(),
+                     "key2": det_bytes(seed + "/k2", 16).hex()}
+                if "ctr" in scheme:
+                    v["ctr"] = (M - 2).to_bytes(16, "big").hex()
+                else:
+                    v["r0"] = int.from_bytes(det_bytes(seed + "/r0", 16), "big").to_bytes(16, "big").hex()
+                v["segment_blocks"] = seg
+                v["msg"] = det_bytes(seed + "/m", ln).hex()
+                field, out = compute(scheme, v)
+                v[field] = out.hex()
+                v["result"] = "valid"
+                vs.append(v)
         sets[scheme] = vs
     return sets
 
