@@ -63,14 +63,15 @@ use cipher::{
     KeyInit, KeySizeUser,
     array::Array,
     consts::{U11, U16},
-    typenum::Unsigned,
 };
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::error::{Error, Result};
 use crate::gf128::{Block, xor};
-use crate::oracle::{BlockCipher128, ParWork, ecb_encrypt_blocks, encrypt_block, encrypt_par};
+use crate::oracle::{
+    self, BlockCipher128, ParWork, ecb_encrypt_blocks, encrypt_block, encrypt_par,
+};
 use crate::{Aes128, Aes192, Aes256};
 use hash::{CwcHash, HashState, STRIDE_BYTES, check_len};
 
@@ -142,17 +143,6 @@ pub struct MacTrace {
     pub tag: Block,
 }
 
-/// The typed error for a key the cipher `C` does not accept.
-pub(crate) fn key_len_error<C: KeySizeUser>(got: usize) -> Error {
-    let expected = match C::KeySize::USIZE {
-        16 => "16",
-        24 => "24",
-        32 => "32",
-        _ => "the block cipher's key size in",
-    };
-    Error::InvalidKeyLength { expected, got }
-}
-
 /// `10^7 || N || 0^32` as a big-endian integer: add `i` for counter block i.
 fn counter_base(nonce: &[u8]) -> Result<u128> {
     if nonce.len() != NONCE_BYTES {
@@ -198,8 +188,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     where
         C: KeyInit,
     {
-        let cipher = C::new_from_slice(key).map_err(|_| key_len_error::<C>(key.len()))?;
-        Ok(Self::from_cipher(cipher))
+        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
     }
 
     /// `CWC-ENC_K(N, A, M)`: returns `sigma || tau` (|M| + T bytes).

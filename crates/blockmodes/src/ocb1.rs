@@ -38,7 +38,6 @@ use aead::array::Array;
 use aead::consts::U16;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, TagPosition};
-use cipher::typenum::Unsigned;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -246,11 +245,7 @@ impl<C: BlockCipher128 + KeyInit, T: TagSize> Ocb1<C, T> {
     /// ));
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self> {
-        let cipher = <C as KeyInit>::new_from_slice(key).map_err(|_| Error::InvalidKeyLength {
-            expected: key_len_words(C::KeySize::USIZE),
-            got: key.len(),
-        })?;
-        Ok(Self::from_cipher(cipher))
+        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
     }
 }
 
@@ -514,16 +509,6 @@ fn copy_tail(block: &mut Block, tail: &[u8]) -> usize {
 fn zero_after(block: &mut Block, len: usize) {
     for b in block.iter_mut().skip(len) {
         *b = 0;
-    }
-}
-
-/// The accepted key length in words, for [`Error::InvalidKeyLength`].
-fn key_len_words(n: usize) -> &'static str {
-    match n {
-        16 => "16",
-        24 => "24",
-        32 => "32",
-        _ => "the block cipher's key",
     }
 }
 

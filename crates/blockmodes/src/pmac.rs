@@ -35,14 +35,13 @@ use core::marker::PhantomData;
 
 use digest::array::Array;
 use digest::consts::U16;
-use digest::typenum::Unsigned;
 use digest::{FixedOutput, FixedOutputReset, KeyInit, MacMarker, OutputSizeUser, Reset, Update};
 use rayon::prelude::*;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::error::{Error, Result};
-use crate::gf128::{Block, GrayOffsets, half_be, xor, xor_in_place};
+use crate::gf128::{Block, GrayBatch, GrayOffsets, half_be, xor, xor_in_place};
 use crate::oracle::{self, BlockCipher128, ParWork};
 
 pub use crate::tag::{Tag, TagSize};
@@ -79,39 +78,21 @@ fn task_blocks(blocks: usize, threads: usize) -> usize {
 }
 
 /// The per-key values of the paper's section 3.3 ("KEY SETUP").
+#[derive(Clone)]
 struct Keys {
     /// `L(-1) = L · x^-1`, the mask of a full final block.
     l_inv: Block,
-    /// `L(i) = L · x^i` for `i = 0..63` (`L(0) = L = E_K(0^n)`).
-    l: GrayOffsets,
-    /// `γ_j · L` for `j = 0..63` (`γ_0 · L = 0`): the offsets inside one
-    /// aligned group of 64 blocks.
-    gamma_low: [Block; 64],
+    /// `L(i) = L · x^i` (`L(0) = L = E_K(0^n)`) and `γ_j · L` for
+    /// `j = 0..63`, the offsets inside one aligned group of 64 blocks.
+    offsets: GrayBatch,
 }
 
 impl Keys {
     fn new<C: BlockCipher128>(cipher: &C) -> Self {
         let l = oracle::encrypt_block(cipher, &[0u8; 16]);
-        let table = GrayOffsets::new(&l);
-        let mut gamma_low = [[0u8; 16]; 64];
-        for j in 1..64 {
-            gamma_low[j] = table.next(&gamma_low[j - 1], j as u64);
-        }
-        let l_inv = half_be(&l);
         Self {
-            l_inv,
-            l: table,
-            gamma_low,
-        }
-    }
-}
-
-impl Clone for Keys {
-    fn clone(&self) -> Self {
-        Self {
-            l_inv: self.l_inv,
-            l: self.l.clone(),
-            gamma_low: self.gamma_low,
+            l_inv: half_be(&l),
+            offsets: GrayBatch::new(GrayOffsets::new(&l)),
         }
     }
 }
@@ -119,8 +100,7 @@ impl Clone for Keys {
 impl Drop for Keys {
     fn drop(&mut self) {
         self.l_inv.zeroize();
-        self.gamma_low.zeroize();
-        // `GrayOffsets` wipes its own table.
+        // `GrayBatch` wipes its own tables.
     }
 }
 
@@ -213,16 +193,6 @@ impl<C, T> fmt::Debug for Pmac<C, T> {
     }
 }
 
-/// The key length `C` expects, in words, for [`Error::InvalidKeyLength`].
-fn key_len_words(n: usize) -> &'static str {
-    match n {
-        16 => "16",
-        24 => "24",
-        32 => "32",
-        _ => "the block cipher's key size in",
-    }
-}
-
 impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// PMAC keyed by an already keyed block cipher. Key setup costs one
     /// block-cipher call (`L = E_K(0^n)`).
@@ -258,12 +228,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     where
         C: KeyInit,
     {
-        let want = <C as cipher::KeySizeUser>::KeySize::USIZE;
-        let cipher = <C as KeyInit>::new_from_slice(key).map_err(|_| Error::InvalidKeyLength {
-            expected: key_len_words(want),
-            got: key.len(),
-        })?;
-        Ok(Self::from_cipher(cipher))
+        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
     }
 
     /// `PMAC_K(M)`: the tag of `msg`, with ⌈|M|/16⌉ block-cipher calls (one
@@ -680,10 +645,10 @@ impl SigmaWork<'_> {
             self.base = match self.group {
                 _ if g == 0 => [0u8; 16], // γ_0·L
                 Some(prev) if prev + 1 == g => {
-                    let last_of_prev = xor(&self.base, &self.keys.gamma_low[63]);
-                    self.keys.l.next(&last_of_prev, g << 6)
+                    let last_of_prev = xor(&self.base, &self.keys.offsets.low()[63]);
+                    self.keys.offsets.offsets().next(&last_of_prev, g << 6)
                 }
-                _ => self.keys.l.gamma(g << 6),
+                _ => self.keys.offsets.offsets().gamma(g << 6),
             };
             self.group = Some(g);
         }
@@ -700,7 +665,7 @@ impl SigmaWork<'_> {
             let j = (i & 63) as usize;
             let n = (64 - j).min(out.len() - t);
             let base = self.group_base(i >> 6);
-            let gammas = &self.keys.gamma_low[j..j + n];
+            let gammas = &self.keys.offsets.low()[j..j + n];
             // In 64-bit halves: the compiler keeps `base` in one vector
             // register and vectorizes the loop.
             let [b0, b1] = halves(&base);
@@ -1087,7 +1052,10 @@ mod tests {
     fn gamma_low_is_the_gray_code_table() {
         let keys = Keys::new(&<crate::Aes128 as KeyInit>::new(&[1u8; 16].into()));
         for j in 0..64u64 {
-            assert_eq!(keys.gamma_low[j as usize], keys.l.gamma(j));
+            assert_eq!(
+                keys.offsets.low()[j as usize],
+                keys.offsets.offsets().gamma(j)
+            );
         }
     }
 

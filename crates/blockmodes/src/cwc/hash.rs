@@ -52,7 +52,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::error::{Error, Result};
 use crate::gf128::Block;
 use crate::modular::{mul127, reduce127, reduce127_wide, to_block, to_int};
-use crate::oracle::{BlockCipher128, encrypt_block};
+use crate::oracle::{self, BlockCipher128, encrypt_block};
 
 /// Chunks folded between two reductions (the number of precomputed powers).
 ///
@@ -190,8 +190,7 @@ impl CwcHash {
     /// assert!(CwcHash::new_from_slice::<Aes256>(&[0; 16]).is_err());
     /// ```
     pub fn new_from_slice<C: BlockCipher128 + KeyInit>(key: &[u8]) -> Result<Self> {
-        let cipher = C::new_from_slice(key).map_err(|_| super::key_len_error::<C>(key.len()))?;
-        Ok(Self::from_cipher(&cipher))
+        Ok(Self::from_cipher(&oracle::cipher_from_key::<C>(key)?))
     }
 
     /// The same hash on the portable path (64-bit limbs, `u128` products),
