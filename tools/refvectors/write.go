@@ -1,0 +1,3 @@
+package main
+
+func writeAll(dir string) error { return nil }
