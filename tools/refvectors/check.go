@@ -54,6 +54,7 @@ var checkers = map[string]checker{
 	"eme-aes":     checkEme,
 	"ste-xex-aes": checkSte,
 	"ete-eme-aes": checkEte,
+	"sectors-aes": checkSectors,
 }
 
 func checkDir(dir string, verbose bool) (int, int, error) {

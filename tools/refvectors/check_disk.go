@@ -67,3 +67,12 @@ func checkEte(v vector) error {
 		func(c []byte) ([]byte, error) { return eteDecrypt(key, T, c) },
 		v.hex("pt"), v.hex("ct"))
 }
+
+// checkSectors runs one vector of the sectors-aes format (vectors/independent/README.md).
+func checkSectors(v vector) error {
+	c, key, size, first := v.str("cipher"), v.hex("key"), int(v.int("sector_size", 0)), v.int("first_sector", 0)
+	return both(
+		func(p []byte) ([]byte, error) { return sectorCrypt(c, key, size, first, p, true) },
+		func(x []byte) ([]byte, error) { return sectorCrypt(c, key, size, first, x, false) },
+		v.hex("pt"), v.hex("ct"))
+}
