@@ -3,7 +3,7 @@
 //! format in `vectors/independent/README.md`), in both directions, through
 //! the public `blockmodes::sector` API only.
 
-use blockmodes::sector::{aes_sectors, DiskCipher, SectorCipher};
+use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
 use serde_json::Value;
 
 const DIR: &str = concat!(
@@ -35,13 +35,17 @@ fn load() -> Vec<SectorVector> {
     assert!(!files.is_empty(), "no sector vector files in {DIR}");
     let mut out = Vec::new();
     for f in files {
-        let file: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("read"))
-            .expect("json");
+        let file: Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("json");
         assert_eq!(file["scheme"], "sectors-aes", "{}", f.display());
         for v in file["vectors"].as_array().expect("vectors") {
             out.push(SectorVector {
                 name: v["name"].as_str().expect("name").to_string(),
-                cipher: v["cipher"].as_str().expect("cipher").parse().expect("cipher name"),
+                cipher: v["cipher"]
+                    .as_str()
+                    .expect("cipher")
+                    .parse()
+                    .expect("cipher name"),
                 key: hex_field(v, "key"),
                 sector_size: v["sector_size"].as_u64().expect("sector_size") as usize,
                 first_sector: v["first_sector"].as_u64().expect("first_sector"),
@@ -66,15 +70,19 @@ fn bulk_calls_match_independent_vectors() {
         let d = disk(v);
         assert_eq!(d.sector_size(), v.sector_size, "{}", v.name);
         let mut buf = v.pt.clone();
-        d.encrypt_sectors(v.first_sector, &mut buf).expect("encrypt_sectors");
+        d.encrypt_sectors(v.first_sector, &mut buf)
+            .expect("encrypt_sectors");
         assert!(buf == v.ct, "{}: encrypt_sectors", v.name);
-        d.decrypt_sectors(v.first_sector, &mut buf).expect("decrypt_sectors");
+        d.decrypt_sectors(v.first_sector, &mut buf)
+            .expect("decrypt_sectors");
         assert!(buf == v.pt, "{}: decrypt_sectors", v.name);
 
         let mut buf = v.pt.clone();
-        d.encrypt_sectors_serial(v.first_sector, &mut buf).expect("encrypt_sectors_serial");
+        d.encrypt_sectors_serial(v.first_sector, &mut buf)
+            .expect("encrypt_sectors_serial");
         assert!(buf == v.ct, "{}: encrypt_sectors_serial", v.name);
-        d.decrypt_sectors_serial(v.first_sector, &mut buf).expect("decrypt_sectors_serial");
+        d.decrypt_sectors_serial(v.first_sector, &mut buf)
+            .expect("decrypt_sectors_serial");
         assert!(buf == v.pt, "{}: decrypt_sectors_serial", v.name);
     }
 }
