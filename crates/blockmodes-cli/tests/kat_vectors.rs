@@ -1,5 +1,6 @@
-//! The one test harness for the vector files: every file in `vectors/` whose
-//! scheme `kat` implements runs through the same code as `blockmodes kat`,
+//! The one test harness for the vector files: every file in `vectors/` and
+//! `vectors/independent/` whose scheme `kat` implements runs through the
+//! same code as `blockmodes kat`,
 //! and every vector must pass. Files of schemes not implemented yet are
 //! skipped here (the `kat` command reports them as unknown).
 
@@ -8,13 +9,19 @@ use std::path::PathBuf;
 use blockmodes_cli::kat;
 
 fn vector_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("vectors/ directory")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors"));
+    // The shared files, then the independent long vectors written by
+    // tools/refvectors (not its sectors/ subdirectory: a format of its own).
+    let mut files = Vec::new();
+    for dir in [root.clone(), root.join("independent")] {
+        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        in_dir.sort();
+        files.extend(in_dir);
+    }
     files
 }
 

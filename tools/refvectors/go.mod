@@ -1,0 +1,3 @@
+module blockmodes/tools/refvectors
+
+go 1.22
