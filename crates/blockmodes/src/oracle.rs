@@ -685,6 +685,40 @@ pub fn encrypt_chains<C: BlockCipher128>(
     }
 }
 
+/// The block cipher `C` keyed with `key`, or [`Error::InvalidKeyLength`]
+/// naming the length `C` takes: the one place every mode's
+/// `new_from_slice` turns a key slice into its oracle.
+///
+/// ```
+/// use blockmodes::{Aes256, Error, oracle::cipher_from_key};
+/// assert!(cipher_from_key::<Aes256>(&[0; 32]).is_ok());
+/// assert!(matches!(
+///     cipher_from_key::<Aes256>(&[0; 16]),
+///     Err(Error::InvalidKeyLength { expected: "32", got: 16 })
+/// ));
+/// ```
+pub fn cipher_from_key<C: KeyInit>(key: &[u8]) -> Result<C, Error> {
+    C::new_from_slice(key).map_err(|_| key_len_error::<C>(key.len()))
+}
+
+/// [`Error::InvalidKeyLength`] for a key of `got` bytes offered to `C`.
+pub(crate) fn key_len_error<C: KeySizeUser>(got: usize) -> Error {
+    Error::InvalidKeyLength {
+        expected: key_len_words::<C>(),
+        got,
+    }
+}
+
+/// The key length `C` takes, in words, for [`Error::InvalidKeyLength`].
+pub(crate) fn key_len_words<C: KeySizeUser>() -> &'static str {
+    match C::KeySize::USIZE {
+        16 => "16",
+        24 => "24",
+        32 => "32",
+        _ => "the block cipher's key length in",
+    }
+}
+
 #[cfg(test)]
 mod b2b_and_chains_tests {
     use super::*;
@@ -782,39 +816,5 @@ mod b2b_and_chains_tests {
                 assert_eq!(decrypt_block(&aes, c), *p);
             }
         }
-    }
-}
-
-/// The block cipher `C` keyed with `key`, or [`Error::InvalidKeyLength`]
-/// naming the length `C` takes: the one place every mode's
-/// `new_from_slice` turns a key slice into its oracle.
-///
-/// ```
-/// use blockmodes::{Aes256, Error, oracle::cipher_from_key};
-/// assert!(cipher_from_key::<Aes256>(&[0; 32]).is_ok());
-/// assert!(matches!(
-///     cipher_from_key::<Aes256>(&[0; 16]),
-///     Err(Error::InvalidKeyLength { expected: "32", got: 16 })
-/// ));
-/// ```
-pub fn cipher_from_key<C: KeyInit>(key: &[u8]) -> Result<C, Error> {
-    C::new_from_slice(key).map_err(|_| key_len_error::<C>(key.len()))
-}
-
-/// [`Error::InvalidKeyLength`] for a key of `got` bytes offered to `C`.
-pub(crate) fn key_len_error<C: KeySizeUser>(got: usize) -> Error {
-    Error::InvalidKeyLength {
-        expected: key_len_words::<C>(),
-        got,
-    }
-}
-
-/// The key length `C` takes, in words, for [`Error::InvalidKeyLength`].
-pub(crate) fn key_len_words<C: KeySizeUser>() -> &'static str {
-    match C::KeySize::USIZE {
-        16 => "16",
-        24 => "24",
-        32 => "32",
-        _ => "the block cipher's key length in",
     }
 }
