@@ -24,6 +24,7 @@ use zeroize::Zeroize;
 use crate::error::{Error, Result};
 use crate::gf128::{Block, double_le, powers_x_le, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
+use crate::sector::simd::Avx512;
 use crate::sector::{
     DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, fold4, group_units,
     key_len_words, unit_blocks, wipe, with_scratch, xor_blocks_to,
@@ -51,6 +52,9 @@ pub struct Eme<C> {
     cipher: C,
     /// `L_i = 2^(i-1)·L` for i = 1..=128 (`l[i - 1]`).
     l: [Block; MAX_BLOCKS],
+    /// The AVX-512 kernel for the powers of M, if the CPU has it (checked
+    /// at key setup).
+    simd: Option<Avx512>,
 }
 
 impl<C: BlockCipher128> Eme<C> {
@@ -61,7 +65,29 @@ impl<C: BlockCipher128> Eme<C> {
         let mut l = [[0; 16]; MAX_BLOCKS];
         powers_x_le(&big_l, &mut l);
         big_l.zeroize();
-        Self { cipher, l }
+        Self {
+            cipher,
+            l,
+            simd: Avx512::detect(),
+        }
+    }
+
+    /// The same cipher with the powers `2^(i-1)·M` made by the portable
+    /// code whatever the CPU (for tests and benchmark comparisons; the
+    /// output is the same).
+    ///
+    /// ```
+    /// use blockmodes::eme::Eme;
+    /// let e = Eme::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
+    /// let (mut a, mut b) = ([3u8; 512], [3u8; 512]);
+    /// e.encrypt(&[9; 16], &mut a)?;
+    /// e.clone().portable().encrypt(&[9; 16], &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn portable(mut self) -> Self {
+        self.simd = None;
+        self
     }
 
     /// EME over the block cipher keyed with `key` (AES: 16, 24 or 32 bytes).
@@ -91,7 +117,7 @@ impl<C: BlockCipher128> Eme<C> {
     /// under the tweak T.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        eme_one(&Enc(&self.cipher), &self.l, tweak, blocks);
+        eme_one(&Enc(&self.cipher), &self.l, self.simd, tweak, blocks);
         Ok(())
     }
 
@@ -115,7 +141,7 @@ impl<C: BlockCipher128> Eme<C> {
                 for (s, t) in scratch.tweaks[..units].iter_mut().enumerate() {
                     *t = (u0 + s as u128).to_le_bytes();
                 }
-                eme_group(pass, &self.l, units, m, group, scratch);
+                eme_group(pass, &self.l, self.simd, units, m, group, scratch);
             }
             scratch.wipe_used(g, m);
         });
@@ -128,7 +154,7 @@ impl<C: BlockCipher128Dec> Eme<C> {
     /// except in L).
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        eme_one(&Dec(&self.cipher), &self.l, tweak, blocks);
+        eme_one(&Dec(&self.cipher), &self.l, self.simd, tweak, blocks);
         Ok(())
     }
 }
@@ -140,11 +166,17 @@ impl<C> Drop for Eme<C> {
 }
 
 /// One unit under `tweak`.
-fn eme_one<P: Pass>(pass: &P, l: &[Block; MAX_BLOCKS], tweak: &Block, blocks: &mut [Block]) {
+fn eme_one<P: Pass>(
+    pass: &P,
+    l: &[Block; MAX_BLOCKS],
+    simd: Option<Avx512>,
+    tweak: &Block,
+    blocks: &mut [Block],
+) {
     let m = blocks.len();
     with_scratch(&SCRATCH, |scratch| {
         scratch.tweaks[0] = *tweak;
-        eme_group(pass, l, 1, m, blocks, scratch);
+        eme_group(pass, l, simd, 1, m, blocks, scratch);
         scratch.wipe_used(1, m);
     });
 }
@@ -218,6 +250,7 @@ thread_local! {
 fn eme_group<P: Pass>(
     pass: &P,
     l: &[Block; MAX_BLOCKS],
+    simd: Option<Avx512>,
     g: usize,
     m: usize,
     data: &mut [Block],
@@ -254,6 +287,7 @@ fn eme_group<P: Pass>(
             mp: &scratch.mp[..g],
             mc: &scratch.mc[..g],
             powers: &mut scratch.powers[..n],
+            simd,
         },
     );
 }
@@ -330,6 +364,7 @@ struct SecondPass<'a> {
     mp: &'a [Block],
     mc: &'a [Block],
     powers: &'a mut [Block],
+    simd: Option<Avx512>,
 }
 
 impl SecondPass<'_> {
@@ -347,7 +382,11 @@ impl SecondPass<'_> {
         let per_unit = self.mp.iter().zip(self.mc).zip(self.tweaks).zip(self.sums);
         for ((unit, powers), (((mp, mc), t), sp)) in units.zip(per_unit) {
             let big_m = xor(mp, mc);
-            let rest = xor(&powers_x_le(&big_m, powers), &big_m);
+            let sum = match self.simd {
+                Some(simd) => simd.powers_x_le(&big_m, powers),
+                None => powers_x_le(&big_m, powers),
+            };
+            let rest = xor(&sum, &big_m);
             powers[0] = [0; 16];
             let ccc_sum = xor(&xor(sp, &unit[0]), &rest);
             unit[0] = xor(&ccc_sum, &xor(mc, t));
