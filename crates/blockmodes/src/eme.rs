@@ -143,7 +143,7 @@ impl<C: BlockCipher128> Eme<C> {
                 }
                 eme_group(pass, &self.l, self.simd, units, m, group, scratch);
             }
-            scratch.wipe_used(g, m);
+            scratch.wipe_used(g, m, self.simd.is_none());
         });
         Ok(())
     }
@@ -177,7 +177,7 @@ fn eme_one<P: Pass>(
     with_scratch(&SCRATCH, |scratch| {
         scratch.tweaks[0] = *tweak;
         eme_group(pass, l, simd, 1, m, blocks, scratch);
-        scratch.wipe_used(1, m);
+        scratch.wipe_used(1, m, simd.is_none());
     });
 }
 
@@ -208,6 +208,8 @@ struct Scratch {
     mp: [Block; MAX_GROUP],
     /// `MC` per unit.
     mc: [Block; MAX_GROUP],
+    /// `M = MP ⊕ MC` per unit (the vector path).
+    big_m: [Block; MAX_GROUP],
     /// `2^(i-1) M` for block i >= 2 of every unit of the group (0 for i = 1).
     powers: [Block; GROUP_BLOCKS],
 }
@@ -223,21 +225,26 @@ impl Default for Scratch {
             sums: [[0; 16]; MAX_GROUP],
             mp: [[0; 16]; MAX_GROUP],
             mc: [[0; 16]; MAX_GROUP],
+            big_m: [[0; 16]; MAX_GROUP],
             powers: [[0; 16]; GROUP_BLOCKS],
         }
     }
 }
 
 impl Scratch {
-    /// Wipe what groups of `g` units of `m` blocks used.
-    fn wipe_used(&mut self, g: usize, m: usize) {
+    /// Wipe what groups of `g` units of `m` blocks used (`powers`: only the
+    /// portable path stores the powers of M).
+    fn wipe_used(&mut self, g: usize, m: usize, powers: bool) {
         let g = g.min(MAX_GROUP);
         self.wide_sums[..g].fill([0; 64]);
         core::hint::black_box(&mut self.wide_sums);
         wipe(&mut self.sums[..g]);
         wipe(&mut self.mp[..g]);
         wipe(&mut self.mc[..g]);
-        wipe(&mut self.powers[..(g * m).min(GROUP_BLOCKS)]);
+        wipe(&mut self.big_m[..g]);
+        if powers {
+            wipe(&mut self.powers[..(g * m).min(GROUP_BLOCKS)]);
+        }
     }
 }
 
@@ -287,6 +294,7 @@ fn eme_group<P: Pass>(
             mp: &scratch.mp[..g],
             mc: &scratch.mc[..g],
             powers: &mut scratch.powers[..n],
+            big_m: &mut scratch.big_m[..g],
             simd,
         },
     );
@@ -364,7 +372,25 @@ struct SecondPass<'a> {
     mp: &'a [Block],
     mc: &'a [Block],
     powers: &'a mut [Block],
+    big_m: &'a mut [Block],
     simd: Option<Avx512>,
+}
+
+/// `S_m = x + x^2 + ... + x^(m-1)` (LE) for m = 1..=128 (`x_sums()[m - 1]`):
+/// the sum of the powers `2^(i-1)·M`, i = 2..m, is `M·S_m`.
+fn x_sums() -> &'static [Block; MAX_BLOCKS] {
+    static SUMS: std::sync::OnceLock<[Block; MAX_BLOCKS]> = std::sync::OnceLock::new();
+    SUMS.get_or_init(|| {
+        let mut x = [0u8; 16];
+        x[0] = 2;
+        let (mut sums, mut acc) = ([[0; 16]; MAX_BLOCKS], [0u8; 16]);
+        for s in sums.iter_mut() {
+            *s = acc;
+            acc = xor(&acc, &x);
+            x = double_le(&x);
+        }
+        sums
+    })
 }
 
 impl SecondPass<'_> {
@@ -375,6 +401,20 @@ impl SecondPass<'_> {
     #[inline(always)]
     fn make_ccc(&mut self) {
         let m = self.m;
+        if let Some(simd) = self.simd {
+            // The powers are made batch by batch (`Avx512::eme_batch`);
+            // their sum is M·S_m.
+            let s_m = &x_sums()[m - 1];
+            let per_unit = self.mp.iter().zip(self.mc).zip(self.tweaks).zip(self.sums);
+            let units = self.data.chunks_exact_mut(m).zip(self.big_m.iter_mut());
+            for ((unit, big_m), (((mp, mc), t), sp)) in units.zip(per_unit) {
+                *big_m = xor(mp, mc);
+                let rest = simd.mul_le(big_m, s_m);
+                let ccc_sum = xor(&xor(sp, &unit[0]), &rest);
+                unit[0] = xor(&ccc_sum, &xor(mc, t));
+            }
+            return;
+        }
         let units = self
             .data
             .chunks_exact_mut(m)
@@ -401,6 +441,10 @@ impl ParWork for SecondPass<'_> {
             self.make_ccc();
         }
         let n = blocks.len();
+        if let Some(simd) = self.simd {
+            let data = &self.data[start..start + n];
+            return simd.eme_batch(self.big_m, self.m, start, data, blocks);
+        }
         xor_blocks_to(
             blocks,
             &self.data[start..start + n],

@@ -5,10 +5,11 @@
 //!
 //! * [`Avx512::swap_xor`]: StE's constant-time swap of K and H fused with a
 //!   xor (XEX's Δ), four blocks per 512-bit vector. A lane equals K when
-//!   both of its 64-bit halves do: one `vpcmpeqq` on the block and a masked
-//!   one on the block with its halves swapped give a mask bit per half,
-//!   set for both halves or neither; the K and H masks are or-ed and the
-//!   lanes selected get `K ⊕ H` by a masked xor. No branch, no table index.
+//!   both of its 64-bit halves do: the xor with K of the block and of the
+//!   block with its halves swapped, or-ed, is zero in both halves exactly
+//!   then; the minimum of that and the same for H is zero when the block is
+//!   K or H, which one `vptestnmq` turns into a mask, and the lanes selected
+//!   get `K ⊕ H` by a masked xor. No branch, no table index.
 //! * [`Avx512::xex_batch`] / [`Avx512::powers_x_le`]: `a·x^j` for a run
 //!   of j (XEX's deltas `E_K(N)·2^i`, EME's `2^(i-1)·M`) without a chain of
 //!   doublings: for `0 <= j <= 64`, `a·x^j = (a << j) ⊕ c·(x^7 + x^2 + x + 1)`
@@ -138,6 +139,44 @@ impl Avx512 {
         let _ = (en, m, start, data, deltas, blocks);
     }
 
+    /// EME's second-pass whitening of one batch of a group of units of `m`
+    /// blocks (`1 <= m <= 128`): for block k of the batch, block `start + k`
+    /// of the group, i.e. block `j` of unit `s`:
+    /// `blocks[k] = data[k] ⊕ ms[s]·x^j` (LE), except `blocks[k] = data[k]`
+    /// for j = 0 (EME's CCC_1 takes no power of M).
+    #[inline]
+    pub(crate) fn eme_batch(
+        self,
+        ms: &[Block],
+        m: usize,
+        start: usize,
+        data: &[Block],
+        blocks: &mut [Block],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `self` proves the CPU has the kernel's features.
+        unsafe {
+            x86::eme_batch(ms, m, start, data, blocks);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (ms, m, start, data, blocks);
+    }
+
+    /// `a·b` in GF(2^128), LE convention (carry-less, constant time).
+    #[inline]
+    pub(crate) fn mul_le(self, a: &Block, b: &Block) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `self` proves the CPU has the kernel's features.
+        unsafe {
+            x86::mul_le(a, b)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b);
+            [0; 16]
+        }
+    }
+
     /// `out[j] = a·x^j` in the LE convention, returning the xor of the
     /// blocks written (as [`crate::gf128::powers_x_le`]).
     #[inline]
@@ -185,18 +224,26 @@ mod x86 {
     ) {
         // SAFETY: each `bcast` reads one block.
         let (k4, h4, pre4, post4) = unsafe { (bcast(k), bcast(h), bcast(pre), bcast(post)) };
-        let (ks4, hs4) = (
-            _mm512_shuffle_epi32::<_MM_PERM_BADC>(k4),
-            _mm512_shuffle_epi32::<_MM_PERM_BADC>(h4),
+        // x = v ⊕ pre equals K exactly when v equals K ⊕ pre.
+        let (kp, hp) = (_mm512_xor_si512(k4, pre4), _mm512_xor_si512(h4, pre4));
+        let (kps, hps) = (
+            _mm512_shuffle_epi32::<_MM_PERM_BADC>(kp),
+            _mm512_shuffle_epi32::<_MM_PERM_BADC>(hp),
         );
-        let kh4 = _mm512_xor_si512(k4, h4);
+        let (c4, kh4) = (_mm512_xor_si512(pre4, post4), _mm512_xor_si512(k4, h4));
+        // Per 64-bit half: zk = (v ⊕ K') | (v' ⊕ K'') with v' the block's
+        // halves swapped, zero in both halves exactly when the block is
+        // K' = K ⊕ pre; the same for H; min(zk, zh) = 0 when either is.
+        // One shuffle and one mask-making compare per vector (the only
+        // port-5-only operations: the cipher's rounds run on port 0).
         let one = |v: __m512i| -> __m512i {
-            let x = _mm512_xor_si512(v, pre4);
-            let xs = _mm512_shuffle_epi32::<_MM_PERM_BADC>(x);
-            let ek = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(x, k4), xs, ks4);
-            let eh = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(x, h4), xs, hs4);
-            let y = _mm512_xor_si512(x, post4);
-            _mm512_mask_xor_epi64(y, ek | eh, y, kh4)
+            let vs = _mm512_shuffle_epi32::<_MM_PERM_BADC>(v);
+            let zk = _mm512_ternarylogic_epi64::<0xf6>(_mm512_xor_si512(v, kp), vs, kps);
+            let zh = _mm512_ternarylogic_epi64::<0xf6>(_mm512_xor_si512(v, hp), vs, hps);
+            let e = _mm512_min_epu64(zk, zh);
+            let swap = _mm512_testn_epi64_mask(e, e);
+            let y = _mm512_xor_si512(v, c4);
+            _mm512_mask_xor_epi64(y, swap, y, kh4)
         };
         let mut chunks = blocks.chunks_exact_mut(4);
         for c in &mut chunks {
@@ -300,7 +347,7 @@ mod x86 {
             let r = k..k + len;
             // SAFETY: our caller's CPU has the features (we do).
             unsafe {
-                xor_run(
+                xor_run::<true, true>(
                     d0,
                     d1,
                     &data[r.clone()],
@@ -312,11 +359,82 @@ mod x86 {
         }
     }
 
-    /// The deltas `d0, d1, d0·x^8, d1·x^8, ...` (values; stored BE) into
-    /// `deltas`, and `blocks = data ⊕ deltas`; all three the same length.
+    /// See [`super::Avx512::eme_batch`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq")]
+    pub(super) unsafe fn eme_batch(
+        ms: &[Block],
+        m: usize,
+        start: usize,
+        data: &[Block],
+        blocks: &mut [Block],
+    ) {
+        let n = data.len().min(blocks.len());
+        let m = m.max(1);
+        let poly = _mm512_set1_epi64(0x87);
+        let mut k = 0;
+        while k < n {
+            let (s, mut j) = ((start + k) / m, (start + k) % m);
+            let mut len = (m - j).min(n - k);
+            if j == 0 {
+                blocks[k] = data[k];
+                (k, j, len) = (k + 1, 1, len - 1);
+                if len == 0 {
+                    continue;
+                }
+            }
+            let Some(big_m) = ms.get(s) else { break };
+            // SAFETY: reads the 16 bytes of `big_m`.
+            let mut base = unsafe { bcast(big_m) };
+            let mut exp = j as i64;
+            while exp > 64 {
+                base = times_x_pow(base, _mm512_set1_epi64(64), poly);
+                exp -= 64;
+            }
+            let b1 = times_x_pow(base, _mm512_set1_epi64(exp), poly);
+            let d0 = times_x_pow(b1, _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), poly);
+            let d1 = times_x_pow(b1, _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4), poly);
+            let r = k..k + len;
+            // SAFETY: our caller's CPU has the features (we do).
+            unsafe { xor_run::<false, false>(d0, d1, &data[r.clone()], &mut [], &mut blocks[r]) };
+            k += len;
+        }
+    }
+
+    /// `a·b` mod `x^128 + x^7 + x^2 + x + 1`, LE convention (the blocks'
+    /// little-endian words are the polynomial's halves).
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn mul_le(a: &Block, b: &Block) -> Block {
+        // SAFETY: reads the 16 bytes of `a` and of `b`.
+        let (a, b) = unsafe {
+            (
+                _mm_loadu_si128(a.as_ptr().cast()),
+                _mm_loadu_si128(b.as_ptr().cast()),
+            )
+        };
+        let mid = _mm_xor_si128(
+            _mm_clmulepi64_si128::<0x01>(a, b),
+            _mm_clmulepi64_si128::<0x10>(a, b),
+        );
+        let lo = _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(a, b), _mm_slli_si128::<8>(mid));
+        let hi = _mm_xor_si128(_mm_clmulepi64_si128::<0x11>(a, b), _mm_srli_si128::<8>(mid));
+        // hi = h0 + h1 x^64 stands at x^128: h1 x^192 = (h1·0x87) x^64 = t0 x^64
+        // + t1 x^128, and h0 x^128 + t1 x^128 = (h0 ⊕ t1)·0x87.
+        let poly = _mm_set_epi64x(0, 0x87);
+        let t = _mm_clmulepi64_si128::<0x01>(hi, poly);
+        let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(t));
+        let u = _mm_clmulepi64_si128::<0x00>(_mm_xor_si128(hi, _mm_srli_si128::<8>(t)), poly);
+        let mut r = [0u8; 16];
+        // SAFETY: writes the 16 bytes of `r`.
+        unsafe { _mm_storeu_si128(r.as_mut_ptr().cast(), _mm_xor_si128(lo, u)) };
+        r
+    }
+
+    /// The powers `d0, d1, d0·x^8, d1·x^8, ...` (values; stored BE if `BE`)
+    /// into `deltas` if `KEEP`, and `blocks = data ⊕ powers`; the slices the
+    /// same length (`deltas` unused unless `KEEP`).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq")]
     #[inline]
-    unsafe fn xor_run(
+    unsafe fn xor_run<const BE: bool, const KEEP: bool>(
         mut d0: __m512i,
         mut d1: __m512i,
         data: &[Block],
@@ -324,8 +442,12 @@ mod x86 {
         blocks: &mut [Block],
     ) {
         let rev = rev_bytes();
+        let order = |v: __m512i| if BE { _mm512_shuffle_epi8(v, rev) } else { v };
         let poly86 = _mm512_set1_epi64(0x86);
-        let n = data.len().min(deltas.len()).min(blocks.len());
+        let mut n = data.len().min(blocks.len());
+        if KEEP {
+            n = n.min(deltas.len());
+        }
         let (dp, op, ip) = (
             deltas.as_mut_ptr().cast::<__m512i>(),
             blocks.as_mut_ptr().cast::<__m512i>(),
@@ -336,10 +458,12 @@ mod x86 {
         // 4v..4v + 4 of the three slices, inside their first n blocks (the
         // last one masked to them).
         while 4 * v + 8 <= n {
-            let (o0, o1) = (_mm512_shuffle_epi8(d0, rev), _mm512_shuffle_epi8(d1, rev));
+            let (o0, o1) = (order(d0), order(d1));
             unsafe {
-                _mm512_storeu_si512(dp.add(v), o0);
-                _mm512_storeu_si512(dp.add(v + 1), o1);
+                if KEEP {
+                    _mm512_storeu_si512(dp.add(v), o0);
+                    _mm512_storeu_si512(dp.add(v + 1), o1);
+                }
                 let (x0, x1) = (
                     _mm512_loadu_si512(ip.add(v)),
                     _mm512_loadu_si512(ip.add(v + 1)),
@@ -352,9 +476,11 @@ mod x86 {
             v += 2;
         }
         if 4 * v + 4 <= n {
-            let o0 = _mm512_shuffle_epi8(d0, rev);
+            let o0 = order(d0);
             unsafe {
-                _mm512_storeu_si512(dp.add(v), o0);
+                if KEEP {
+                    _mm512_storeu_si512(dp.add(v), o0);
+                }
                 let x0 = _mm512_loadu_si512(ip.add(v));
                 _mm512_storeu_si512(op.add(v), _mm512_xor_si512(x0, o0));
             }
@@ -364,9 +490,11 @@ mod x86 {
         let r = n - 4 * v;
         if r > 0 {
             let mk = tail_mask(r);
-            let o0 = _mm512_shuffle_epi8(d0, rev);
+            let o0 = order(d0);
             unsafe {
-                _mm512_mask_storeu_epi64(dp.add(v).cast(), mk, o0);
+                if KEEP {
+                    _mm512_mask_storeu_epi64(dp.add(v).cast(), mk, o0);
+                }
                 let x0 = _mm512_maskz_loadu_epi64(mk, ip.add(v).cast());
                 _mm512_mask_storeu_epi64(op.add(v).cast(), mk, _mm512_xor_si512(x0, o0));
             }
@@ -515,6 +643,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn eme_batches_and_mul_match_the_definition() {
+        let Some(simd) = Avx512::detect() else { return };
+        for m in [1usize, 2, 5, 32, 64, 65, 100, 128] {
+            let ms = blocks(5, 0x44);
+            let data = blocks(5 * m, 0x55);
+            let mut want = data.clone();
+            for (s, big_m) in ms.iter().enumerate() {
+                let mut p = double_le(big_m);
+                for j in 1..m {
+                    want[s * m + j] = xor(&want[s * m + j], &p);
+                    p = double_le(&p);
+                }
+            }
+            for start in [0usize, 1, 3, m.saturating_sub(1), m, 2 * m + 1] {
+                for n in [0usize, 1, 2, 4, 5, 8, 13, 64] {
+                    if start + n > 5 * m {
+                        continue;
+                    }
+                    let mut out = vec![[9u8; 16]; n + 1];
+                    simd.eme_batch(&ms, m, start, &data[start..start + n], &mut out[..n]);
+                    assert_eq!(out[n], [9; 16], "wrote past the end");
+                    assert_eq!(
+                        &out[..n],
+                        &want[start..start + n],
+                        "m {m} start {start} n {n}"
+                    );
+                }
+            }
+        }
+        // mul_le against the BE product of the byte-reversed operands.
+        let rev = |b: &Block| {
+            let mut r = *b;
+            r.reverse();
+            r
+        };
+        for (i, a) in blocks(20, 1).iter().enumerate() {
+            for b in blocks(20, i as u8)
+                .iter()
+                .chain([[0xff; 16], [0; 16]].iter())
+            {
+                let want = rev(&crate::gf128::mul_be(&rev(a), &rev(b)));
+                assert_eq!(simd.mul_le(a, b), want);
+            }
+        }
+        let mut x = [0u8; 16];
+        x[0] = 2;
+        assert_eq!(simd.mul_le(&[0x81; 16], &x), double_le(&[0x81; 16]));
     }
 
     /// The definition: if M = K then H, else if M = H then K, else M.
