@@ -16,8 +16,9 @@
 //!   where `c = a >> (128 - j)` is the part shifted out, multiplied
 //!   carry-less with one `vpclmulqdq`. That gives the first eight powers of
 //!   a run in two vectors (four lanes each, per-lane shift counts); then
-//!   each vector steps by `x^8` (shift, one `vpclmulqdq`, one three-way
-//!   xor), two independent chains. BE blocks are byte-reversed in and out
+//!   each vector steps by `x^8` (two byte shifts, one `vpclmulqdq`, one
+//!   xor: all port-5 work, beside the rounds on port 0), two independent
+//!   chains. BE blocks are byte-reversed in and out
 //!   (`vpshufb`). XEX's kernel also xors the deltas into the batch, and is
 //!   called once per batch inside the cipher's call, so the processor
 //!   overlaps it with the previous batch's rounds.
@@ -443,7 +444,7 @@ mod x86 {
     ) {
         let rev = rev_bytes();
         let order = |v: __m512i| if BE { _mm512_shuffle_epi8(v, rev) } else { v };
-        let poly86 = _mm512_set1_epi64(0x86);
+        let poly = _mm512_set1_epi64(0x87);
         let mut n = data.len().min(blocks.len());
         if KEEP {
             n = n.min(deltas.len());
@@ -471,8 +472,8 @@ mod x86 {
                 _mm512_storeu_si512(op.add(v), _mm512_xor_si512(x0, o0));
                 _mm512_storeu_si512(op.add(v + 1), _mm512_xor_si512(x1, o1));
             }
-            d0 = times_x8(d0, poly86);
-            d1 = times_x8(d1, poly86);
+            d0 = times_x8(d0, poly);
+            d1 = times_x8(d1, poly);
             v += 2;
         }
         if 4 * v + 4 <= n {
@@ -501,18 +502,17 @@ mod x86 {
         }
     }
 
-    /// `v·x^8` in every lane (value layout, low half first): the byte `c`
-    /// shifted out of the high half comes back as `c·(x^7 + x^2 + x + 1)`,
-    /// computed as `c ⊕ c·0x86` so that one three-way xor adds both it and
-    /// the bits the low half passes to the high half.
-    #[target_feature(enable = "avx512f,avx512dq,vpclmulqdq")]
+    /// `v·x^8` in every lane (value layout, low byte first): the lane
+    /// shifted up one byte, and its top byte `c` back as
+    /// `c·(x^7 + x^2 + x + 1)`. Byte shifts and the carry-less multiply run
+    /// on port 5, leaving port 0 to the cipher's rounds (64-bit shifts would
+    /// compete with them).
+    #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
     #[inline]
-    fn times_x8(v: __m512i, poly86: __m512i) -> __m512i {
-        let shl = _mm512_slli_epi64::<8>(v);
-        // Low half: c = hi >> 56; high half: lo >> 56.
-        let sw = _mm512_shuffle_epi32::<_MM_PERM_BADC>(_mm512_srli_epi64::<56>(v));
-        let red = _mm512_clmulepi64_epi128::<0x00>(sw, poly86);
-        _mm512_ternarylogic_epi64::<0x96>(shl, sw, red)
+    fn times_x8(v: __m512i, poly: __m512i) -> __m512i {
+        let shl = _mm512_bslli_epi128::<1>(v);
+        let c = _mm512_bsrli_epi128::<15>(v);
+        _mm512_xor_si512(shl, _mm512_clmulepi64_epi128::<0x00>(c, poly))
     }
 
     /// `out[j] = base·x^(j + e)` where `first` holds the exponents
@@ -527,7 +527,6 @@ mod x86 {
         let rev = rev_bytes();
         let order = |v: __m512i| if BE { _mm512_shuffle_epi8(v, rev) } else { v };
         let poly = _mm512_set1_epi64(0x87);
-        let poly86 = _mm512_set1_epi64(0x86);
         let mut d0 = times_x_pow(base, first, poly);
         let mut d1 = times_x_pow(base, _mm512_add_epi64(first, _mm512_set1_epi64(4)), poly);
         let mut sum = _mm512_setzero_si512();
@@ -541,8 +540,8 @@ mod x86 {
                 _mm512_storeu_si512(p, o0);
                 _mm512_storeu_si512(p.add(1), o1);
             }
-            d0 = times_x8(d0, poly86);
-            d1 = times_x8(d1, poly86);
+            d0 = times_x8(d0, poly);
+            d1 = times_x8(d1, poly);
         }
         let mut rest = chunks.into_remainder();
         if rest.len() >= 4 {
