@@ -231,9 +231,10 @@ impl<C: BlockCipher128> Xex<C> {
                     m,
                     deltas: &mut scratch.deltas[..n],
                     simd: self.simd,
+                    used: 0,
                 };
                 pass.run(n, &mut work);
-                most_blocks = most_blocks.max(n);
+                most_blocks = most_blocks.max(work.used);
             }
             most_units = most_units.max(units);
         }
@@ -293,6 +294,8 @@ struct GroupWork<'a> {
     m: usize,
     deltas: &'a mut [Block],
     simd: Option<Avx512>,
+    /// How many blocks of `deltas` were written.
+    used: usize,
 }
 
 /// `out[j] = a·x^j` (BE): the AVX-512 kernel if present (one call, outside
@@ -310,16 +313,13 @@ impl ParWork for GroupWork<'_> {
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
         let n = blocks.len();
         if let Some(simd) = self.simd {
-            let r = start..start + n;
-            return simd.xex_batch(
-                self.en,
-                self.m,
-                start,
-                &self.data[r.clone()],
-                &mut self.deltas[r],
-                blocks,
-            );
+            // The batch's own deltas only, at the start of `deltas` (they
+            // stay in L1, and less is left to wipe).
+            let data = &self.data[start..start + n];
+            self.used = self.used.max(n);
+            return simd.xex_batch(self.en, self.m, start, data, &mut self.deltas[..n], blocks);
         }
+        self.used = self.deltas.len();
         if start == 0 {
             for (e, unit) in self.en.iter().zip(self.deltas.chunks_exact_mut(self.m)) {
                 powers_x_be(&double_be(e), unit);
@@ -334,10 +334,12 @@ impl ParWork for GroupWork<'_> {
     #[inline(always)]
     fn after(&mut self, start: usize, blocks: &[Block]) {
         let n = blocks.len();
+        // The vector path keeps each batch's deltas at the start.
+        let d = if self.simd.is_some() { 0 } else { start };
         xor_blocks_to(
             &mut self.data[start..start + n],
             blocks,
-            &self.deltas[start..start + n],
+            &self.deltas[d..d + n],
         );
     }
 }

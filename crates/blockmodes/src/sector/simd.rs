@@ -264,6 +264,24 @@ mod x86 {
         }
     }
 
+    /// `base·x^(e + l)` for l = 0..8 (`0 <= e <= 64`) as two vectors: in one
+    /// step from `base` when `e + 7 <= 64`, else through `base·x^e`.
+    #[target_feature(enable = "avx512f,avx512dq,vpclmulqdq")]
+    #[inline]
+    fn first_eight(base: __m512i, e: i64, poly: __m512i) -> (__m512i, __m512i) {
+        let lanes = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+        let four = _mm512_set1_epi64(4);
+        let (from, cnt) = if e + 7 <= 64 {
+            (base, _mm512_add_epi64(lanes, _mm512_set1_epi64(e)))
+        } else {
+            (times_x_pow(base, _mm512_set1_epi64(e), poly), lanes)
+        };
+        (
+            times_x_pow(from, cnt, poly),
+            times_x_pow(from, _mm512_add_epi64(cnt, four), poly),
+        )
+    }
+
     /// `a·x^j` for the four j of `cnt` (each count twice, one per 64-bit
     /// half), `0 <= j <= 64`, on the value `v` (low half first) in every
     /// lane.
@@ -342,9 +360,7 @@ mod x86 {
                 base = times_x_pow(base, _mm512_set1_epi64(64), poly);
                 exp -= 64;
             }
-            let b1 = times_x_pow(base, _mm512_set1_epi64(exp), poly);
-            let d0 = times_x_pow(b1, _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), poly);
-            let d1 = times_x_pow(b1, _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4), poly);
+            let (d0, d1) = first_eight(base, exp, poly);
             let r = k..k + len;
             // SAFETY: our caller's CPU has the features (we do).
             unsafe {
@@ -391,9 +407,7 @@ mod x86 {
                 base = times_x_pow(base, _mm512_set1_epi64(64), poly);
                 exp -= 64;
             }
-            let b1 = times_x_pow(base, _mm512_set1_epi64(exp), poly);
-            let d0 = times_x_pow(b1, _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), poly);
-            let d1 = times_x_pow(b1, _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4), poly);
+            let (d0, d1) = first_eight(base, exp, poly);
             let r = k..k + len;
             // SAFETY: our caller's CPU has the features (we do).
             unsafe { xor_run::<false, false>(d0, d1, &data[r.clone()], &mut [], &mut blocks[r]) };
