@@ -43,18 +43,28 @@
 //! scalar code (`sete`, byte moves: 39% of EtE's time in `perf`) and the
 //! delta chains into `vpermt2q`/`vpsllvq` sequences (~25% of XEX's time).
 //! Time-stamp-counter cycles per byte, 16 KiB of sectors, AES-128, one
-//! thread, least of 3000 calls (a timing loop over
-//! `Sectors::encrypt_sectors_serial`, as `blockmodes bench` runs it), with
-//! other builds on the second core:
+//! thread, least of 3000+ calls (a timing loop over
+//! `Sectors::encrypt_sectors_serial`, as `blockmodes bench` runs it), the
+//! binaries before and after run alternately while other builds shared the
+//! machine:
 //!
 //! | mode | before | after |
 //! | --- | --- | --- |
 //! | ECB (yardstick) | 0.118 | 0.118 |
-//! | XEX, 512-byte sectors | 0.284 | 0.251 |
-//! | EME, 2048 | 0.507 | 0.417 |
-//! | EME, 512 | 0.552 | 0.499 |
-//! | EtE, 2048 | 1.307 | 0.868 |
-//! | EtE, 512 | 1.363 | 0.960 |
+//! | XEX, 512-byte sectors | 0.280 | 0.223 |
+//! | EME, 2048 | 0.488 | 0.393 |
+//! | EME, 512 | 0.536 | 0.488 |
+//! | EtE, 2048 | 1.302 | 0.846 |
+//! | EtE, 512 | 1.359 | 0.942 |
+//!
+//! What still limits them: the whitening does not overlap the rounds. The
+//! `aes` backend runs each 64-block batch as 176 back-to-back `vaesenc`
+//! (round-major), which fill the scheduler; our vector work before and
+//! after each batch then runs mostly beside an idle port 5 rather than
+//! under the rounds (making XEX's deltas a second time in the after-pass
+//! instead of loading them cost +0.055 cycles/byte, i.e. ALU work here is
+//! not free). Interleaving the rounds with the whitening needs an AES loop
+//! of our own.
 #![allow(unsafe_code)]
 
 use crate::gf128::Block;
