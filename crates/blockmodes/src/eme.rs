@@ -14,7 +14,11 @@
 //! Cost: 2m + 1 block-cipher calls per unit, plus one per key. Both passes go
 //! through the backend in full batches; only `MC = E(MP)` is serial, and the
 //! bulk call ([`crate::sector::DataUnitCipher::encrypt_units`]) enciphers the
-//! `MP`s of a whole group of units in one batched call.
+//! `MP`s of a whole group of units in one batched call. On x86-64 with
+//! AVX-512 and VPCLMULQDQ the second pass makes the powers `2^(i-1)·M` batch
+//! by batch with an explicit-SIMD kernel (their sum, for CCC_1, is
+//! `M·(x + ... + x^(m-1))`, one multiplication per unit);
+//! [`Eme::portable`] turns it off, for comparison.
 
 use core::cell::RefCell;
 
@@ -24,6 +28,7 @@ use zeroize::Zeroize;
 use crate::error::{Error, Result};
 use crate::gf128::{Block, double_le, powers_x_le, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
+use crate::sector::simd::Avx512;
 use crate::sector::{
     DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, fold4, group_units,
     key_len_words, unit_blocks, wipe, with_scratch, xor_blocks_to,
@@ -51,6 +56,9 @@ pub struct Eme<C> {
     cipher: C,
     /// `L_i = 2^(i-1)·L` for i = 1..=128 (`l[i - 1]`).
     l: [Block; MAX_BLOCKS],
+    /// The AVX-512 kernel for the powers of M, if the CPU has it (checked
+    /// at key setup).
+    simd: Option<Avx512>,
 }
 
 impl<C: BlockCipher128> Eme<C> {
@@ -61,7 +69,29 @@ impl<C: BlockCipher128> Eme<C> {
         let mut l = [[0; 16]; MAX_BLOCKS];
         powers_x_le(&big_l, &mut l);
         big_l.zeroize();
-        Self { cipher, l }
+        Self {
+            cipher,
+            l,
+            simd: Avx512::detect(),
+        }
+    }
+
+    /// The same cipher with the powers `2^(i-1)·M` made by the portable
+    /// code whatever the CPU (for tests and benchmark comparisons; the
+    /// output is the same).
+    ///
+    /// ```
+    /// use blockmodes::eme::Eme;
+    /// let e = Eme::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
+    /// let (mut a, mut b) = ([3u8; 512], [3u8; 512]);
+    /// e.encrypt(&[9; 16], &mut a)?;
+    /// e.clone().portable().encrypt(&[9; 16], &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn portable(mut self) -> Self {
+        self.simd = None;
+        self
     }
 
     /// EME over the block cipher keyed with `key` (AES: 16, 24 or 32 bytes).
@@ -91,7 +121,7 @@ impl<C: BlockCipher128> Eme<C> {
     /// under the tweak T.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        eme_one(&Enc(&self.cipher), &self.l, tweak, blocks);
+        eme_one(&Enc(&self.cipher), &self.l, self.simd, tweak, blocks);
         Ok(())
     }
 
@@ -115,9 +145,9 @@ impl<C: BlockCipher128> Eme<C> {
                 for (s, t) in scratch.tweaks[..units].iter_mut().enumerate() {
                     *t = (u0 + s as u128).to_le_bytes();
                 }
-                eme_group(pass, &self.l, units, m, group, scratch);
+                eme_group(pass, &self.l, self.simd, units, m, group, scratch);
             }
-            scratch.wipe_used(g, m);
+            scratch.wipe_used(g, m, self.simd.is_none());
         });
         Ok(())
     }
@@ -128,7 +158,7 @@ impl<C: BlockCipher128Dec> Eme<C> {
     /// except in L).
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        eme_one(&Dec(&self.cipher), &self.l, tweak, blocks);
+        eme_one(&Dec(&self.cipher), &self.l, self.simd, tweak, blocks);
         Ok(())
     }
 }
@@ -140,12 +170,18 @@ impl<C> Drop for Eme<C> {
 }
 
 /// One unit under `tweak`.
-fn eme_one<P: Pass>(pass: &P, l: &[Block; MAX_BLOCKS], tweak: &Block, blocks: &mut [Block]) {
+fn eme_one<P: Pass>(
+    pass: &P,
+    l: &[Block; MAX_BLOCKS],
+    simd: Option<Avx512>,
+    tweak: &Block,
+    blocks: &mut [Block],
+) {
     let m = blocks.len();
     with_scratch(&SCRATCH, |scratch| {
         scratch.tweaks[0] = *tweak;
-        eme_group(pass, l, 1, m, blocks, scratch);
-        scratch.wipe_used(1, m);
+        eme_group(pass, l, simd, 1, m, blocks, scratch);
+        scratch.wipe_used(1, m, simd.is_none());
     });
 }
 
@@ -176,6 +212,8 @@ struct Scratch {
     mp: [Block; MAX_GROUP],
     /// `MC` per unit.
     mc: [Block; MAX_GROUP],
+    /// `M = MP ⊕ MC` per unit (the vector path).
+    big_m: [Block; MAX_GROUP],
     /// `2^(i-1) M` for block i >= 2 of every unit of the group (0 for i = 1).
     powers: [Block; GROUP_BLOCKS],
 }
@@ -191,21 +229,26 @@ impl Default for Scratch {
             sums: [[0; 16]; MAX_GROUP],
             mp: [[0; 16]; MAX_GROUP],
             mc: [[0; 16]; MAX_GROUP],
+            big_m: [[0; 16]; MAX_GROUP],
             powers: [[0; 16]; GROUP_BLOCKS],
         }
     }
 }
 
 impl Scratch {
-    /// Wipe what groups of `g` units of `m` blocks used.
-    fn wipe_used(&mut self, g: usize, m: usize) {
+    /// Wipe what groups of `g` units of `m` blocks used (`powers`: only the
+    /// portable path stores the powers of M).
+    fn wipe_used(&mut self, g: usize, m: usize, powers: bool) {
         let g = g.min(MAX_GROUP);
         self.wide_sums[..g].fill([0; 64]);
         core::hint::black_box(&mut self.wide_sums);
         wipe(&mut self.sums[..g]);
         wipe(&mut self.mp[..g]);
         wipe(&mut self.mc[..g]);
-        wipe(&mut self.powers[..(g * m).min(GROUP_BLOCKS)]);
+        wipe(&mut self.big_m[..g]);
+        if powers {
+            wipe(&mut self.powers[..(g * m).min(GROUP_BLOCKS)]);
+        }
     }
 }
 
@@ -218,6 +261,7 @@ thread_local! {
 fn eme_group<P: Pass>(
     pass: &P,
     l: &[Block; MAX_BLOCKS],
+    simd: Option<Avx512>,
     g: usize,
     m: usize,
     data: &mut [Block],
@@ -254,6 +298,8 @@ fn eme_group<P: Pass>(
             mp: &scratch.mp[..g],
             mc: &scratch.mc[..g],
             powers: &mut scratch.powers[..n],
+            big_m: &mut scratch.big_m[..g],
+            simd,
         },
     );
 }
@@ -330,6 +376,25 @@ struct SecondPass<'a> {
     mp: &'a [Block],
     mc: &'a [Block],
     powers: &'a mut [Block],
+    big_m: &'a mut [Block],
+    simd: Option<Avx512>,
+}
+
+/// `S_m = x + x^2 + ... + x^(m-1)` (LE) for m = 1..=128 (`x_sums()[m - 1]`):
+/// the sum of the powers `2^(i-1)·M`, i = 2..m, is `M·S_m`.
+fn x_sums() -> &'static [Block; MAX_BLOCKS] {
+    static SUMS: std::sync::OnceLock<[Block; MAX_BLOCKS]> = std::sync::OnceLock::new();
+    SUMS.get_or_init(|| {
+        let mut x = [0u8; 16];
+        x[0] = 2;
+        let (mut sums, mut acc) = ([[0; 16]; MAX_BLOCKS], [0u8; 16]);
+        for s in sums.iter_mut() {
+            *s = acc;
+            acc = xor(&acc, &x);
+            x = double_le(&x);
+        }
+        sums
+    })
 }
 
 impl SecondPass<'_> {
@@ -340,6 +405,20 @@ impl SecondPass<'_> {
     #[inline(always)]
     fn make_ccc(&mut self) {
         let m = self.m;
+        if let Some(simd) = self.simd {
+            // The powers are made batch by batch (`Avx512::eme_batch`);
+            // their sum is M·S_m.
+            let s_m = &x_sums()[m - 1];
+            let per_unit = self.mp.iter().zip(self.mc).zip(self.tweaks).zip(self.sums);
+            let units = self.data.chunks_exact_mut(m).zip(self.big_m.iter_mut());
+            for ((unit, big_m), (((mp, mc), t), sp)) in units.zip(per_unit) {
+                *big_m = xor(mp, mc);
+                let rest = simd.mul_le(big_m, s_m);
+                let ccc_sum = xor(&xor(sp, &unit[0]), &rest);
+                unit[0] = xor(&ccc_sum, &xor(mc, t));
+            }
+            return;
+        }
         let units = self
             .data
             .chunks_exact_mut(m)
@@ -347,7 +426,11 @@ impl SecondPass<'_> {
         let per_unit = self.mp.iter().zip(self.mc).zip(self.tweaks).zip(self.sums);
         for ((unit, powers), (((mp, mc), t), sp)) in units.zip(per_unit) {
             let big_m = xor(mp, mc);
-            let rest = xor(&powers_x_le(&big_m, powers), &big_m);
+            let sum = match self.simd {
+                Some(simd) => simd.powers_x_le(&big_m, powers),
+                None => powers_x_le(&big_m, powers),
+            };
+            let rest = xor(&sum, &big_m);
             powers[0] = [0; 16];
             let ccc_sum = xor(&xor(sp, &unit[0]), &rest);
             unit[0] = xor(&ccc_sum, &xor(mc, t));
@@ -362,6 +445,10 @@ impl ParWork for SecondPass<'_> {
             self.make_ccc();
         }
         let n = blocks.len();
+        if let Some(simd) = self.simd {
+            let data = &self.data[start..start + n];
+            return simd.eme_batch(self.big_m, self.m, start, data, blocks);
+        }
         xor_blocks_to(
             blocks,
             &self.data[start..start + n],

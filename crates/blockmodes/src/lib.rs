@@ -26,7 +26,9 @@
 //! documented exception: the AVX-512 IFMA kernel of CWC-HASH
 //! (`cwc/hash/ifma.rs`, x86-64 only, chosen at key setup after a CPU
 //! check, with the portable code as the fallback); its module docs give the
-//! benchmark that justified it.
+//! benchmark that justified it. The disk ciphers have a second one, their
+//! AVX-512 kernels (`sector/simd.rs`: StE's constant-time swap and the
+//! XEX/EME powers of x, same CPU check and fallback), justified the same way.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -42,6 +42,8 @@ use crate::oracle::{BlockCipher128, BlockCipher128Dec, ParWork, decrypt_par, enc
 use crate::xex::Xex;
 use crate::{Aes128, Aes192, Aes256};
 
+pub(crate) mod simd;
+
 /// A cipher of numbered data units (sectors or halves of 4096-byte sectors).
 ///
 /// Both calls run on the calling thread; [`Sectors`] spreads work over
@@ -459,7 +461,8 @@ pub(crate) fn key_len_words<C: KeyInit>() -> &'static str {
 /// `zeroize` on byte arrays writes byte by byte.
 #[inline(always)]
 pub(crate) fn wipe(blocks: &mut [Block]) {
-    blocks.fill([0; 16]);
+    // As bytes: `fill([0; 16])` came out as one 16-byte store per block.
+    blocks.as_flattened_mut().fill(0);
     core::hint::black_box(blocks);
 }
 

@@ -10,7 +10,10 @@
 //! each sector of the [sector interface](crate::sector)) costs one
 //! block-cipher call per block plus one for N. The deltas of a batch are
 //! computed with [`crate::gf128::powers_x_be`] and xored in one vectorised
-//! pass on each side of the backend's parallel call.
+//! pass on each side of the backend's parallel call; on x86-64 with AVX-512
+//! and VPCLMULQDQ (checked at key setup) an explicit-SIMD kernel of the
+//! sector module makes the deltas of each batch and xors them in the same
+//! pass ([`Xex::portable`] turns it off, for comparison).
 //!
 //! Decryption, too, computes `E_K(N)` with the **forward** cipher.
 
@@ -22,6 +25,7 @@ use zeroize::Zeroize;
 use crate::error::{Error, Result};
 use crate::gf128::{Block, double_be, mul_x_pow_be, powers_x_be, xor};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
+use crate::sector::simd::Avx512;
 use crate::sector::{
     DataUnitCipher, Dec, Enc, InPlace, MAX_GROUP, Pass, check_unit_numbers, group_units,
     key_len_words, unit_blocks, wipe, with_scratch, xor_blocks_to, xor_each,
@@ -71,12 +75,35 @@ impl XexTweak {
 #[derive(Clone)]
 pub struct Xex<C> {
     cipher: C,
+    /// The AVX-512 delta kernel, if the CPU has it (checked at key setup).
+    simd: Option<Avx512>,
 }
 
 impl<C: BlockCipher128> Xex<C> {
     /// XEX over a keyed block cipher.
     pub fn from_cipher(cipher: C) -> Self {
-        Self { cipher }
+        Self {
+            cipher,
+            simd: Avx512::detect(),
+        }
+    }
+
+    /// The same cipher with its deltas made by the portable code whatever
+    /// the CPU (for tests and benchmark comparisons; the output is the same).
+    ///
+    /// ```
+    /// use blockmodes::xex::Xex;
+    /// use blockmodes::sector::DataUnitCipher;
+    /// let x = Xex::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
+    /// let (mut a, mut b) = ([3u8; 1024], [3u8; 1024]);
+    /// x.encrypt_units(5, 512, &mut a)?;
+    /// x.clone().portable().encrypt_units(5, 512, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn portable(mut self) -> Self {
+        self.simd = None;
+        self
     }
 
     /// XEX over the block cipher keyed with `key` (for AES: 16, 24 or 32
@@ -129,7 +156,7 @@ impl<C: BlockCipher128> Xex<C> {
     /// ```
     pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        xex_run(&Enc(&self.cipher), &first, blocks);
+        xex_run(&Enc(&self.cipher), self.simd, &first, blocks);
         first.zeroize();
         Ok(())
     }
@@ -203,9 +230,11 @@ impl<C: BlockCipher128> Xex<C> {
                     en,
                     m,
                     deltas: &mut scratch.deltas[..n],
+                    simd: self.simd,
+                    used: 0,
                 };
                 pass.run(n, &mut work);
-                most_blocks = most_blocks.max(n);
+                most_blocks = most_blocks.max(work.used);
             }
             most_units = most_units.max(units);
         }
@@ -249,7 +278,7 @@ impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        xex_run(&Dec(&self.cipher), &first, blocks);
+        xex_run(&Dec(&self.cipher), self.simd, &first, blocks);
         first.zeroize();
         Ok(())
     }
@@ -264,17 +293,38 @@ struct GroupWork<'a> {
     en: &'a [Block],
     m: usize,
     deltas: &'a mut [Block],
+    simd: Option<Avx512>,
+    /// How many blocks of `deltas` were written.
+    used: usize,
+}
+
+/// `out[j] = a·x^j` (BE): the AVX-512 kernel if present (one call, outside
+/// the cipher's vector features), else the portable code.
+#[inline(always)]
+fn powers_be(simd: Option<Avx512>, a: &Block, out: &mut [Block]) {
+    match simd {
+        Some(simd) => simd.powers_x_be(a, out),
+        None => powers_x_be(a, out),
+    }
 }
 
 impl ParWork for GroupWork<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let n = blocks.len();
+        if let Some(simd) = self.simd {
+            // The batch's own deltas only, at the start of `deltas` (they
+            // stay in L1, and less is left to wipe).
+            let data = &self.data[start..start + n];
+            self.used = self.used.max(n);
+            return simd.xex_batch(self.en, self.m, start, data, &mut self.deltas[..n], blocks);
+        }
+        self.used = self.deltas.len();
         if start == 0 {
             for (e, unit) in self.en.iter().zip(self.deltas.chunks_exact_mut(self.m)) {
                 powers_x_be(&double_be(e), unit);
             }
         }
-        let n = blocks.len();
         xor_blocks_to(
             blocks,
             &self.data[start..start + n],
@@ -284,20 +334,23 @@ impl ParWork for GroupWork<'_> {
     #[inline(always)]
     fn after(&mut self, start: usize, blocks: &[Block]) {
         let n = blocks.len();
+        // The vector path keeps each batch's deltas at the start.
+        let d = if self.simd.is_some() { 0 } else { start };
         xor_blocks_to(
             &mut self.data[start..start + n],
             blocks,
-            &self.deltas[start..start + n],
+            &self.deltas[d..d + n],
         );
     }
 }
 
 /// A run of blocks whose first delta is `first`: block j gets `first · x^j`.
-fn xex_run<P: Pass>(pass: &P, first: &Block, data: &mut [Block]) {
+fn xex_run<P: Pass>(pass: &P, simd: Option<Avx512>, first: &Block, data: &mut [Block]) {
     let mut work = RunWork {
         data,
         next: *first,
         deltas: [[0; 16]; 64],
+        simd,
     };
     pass.run(work.data.len(), &mut work);
 }
@@ -309,13 +362,14 @@ struct RunWork<'a> {
     /// Δ of the first block of the next batch.
     next: Block,
     deltas: [Block; 64],
+    simd: Option<Avx512>,
 }
 
 impl ParWork for RunWork<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
         let n = blocks.len();
-        powers_x_be(&self.next, &mut self.deltas[..n]);
+        powers_be(self.simd, &self.next, &mut self.deltas[..n]);
         self.next = double_be(&self.deltas[n - 1]);
         xor_blocks_to(blocks, &self.data[start..start + n], &self.deltas[..n]);
     }
