@@ -31,7 +31,7 @@ use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::simd::Avx512;
 use crate::sector::{
     DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, fold4, group_units,
-    key_len_words, unit_blocks, wipe, with_scratch, xor_blocks_to,
+    unit_blocks, wipe, with_scratch, xor_blocks_to,
 };
 use crate::wide::{WideBlockCipher, WideBlockMode};
 
@@ -105,11 +105,7 @@ impl<C: BlockCipher128> Eme<C> {
     where
         C: KeyInit,
     {
-        let cipher = C::new_from_slice(key).map_err(|_| Error::InvalidKeyLength {
-            expected: key_len_words::<C>(),
-            got: key.len(),
-        })?;
-        Ok(Self::from_cipher(cipher))
+        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
     }
 
     /// The block cipher.

@@ -445,17 +445,6 @@ pub(crate) fn check_unit_numbers(first: u128, count: usize) -> Result<()> {
         .ok_or(Error::InvalidParameter("data unit numbers overflow a u128"))
 }
 
-/// The key length of `C` in words, for [`Error::InvalidKeyLength`].
-pub(crate) fn key_len_words<C: KeyInit>() -> &'static str {
-    use cipher::typenum::Unsigned;
-    match C::KeySize::USIZE {
-        16 => "16",
-        24 => "24",
-        32 => "32",
-        _ => "the block cipher's key length in",
-    }
-}
-
 /// Wipe per-call scratch blocks (offsets, sums): plain stores the compiler
 /// vectorizes, kept by the black box (as `oracle` wipes its batch buffer);
 /// `zeroize` on byte arrays writes byte by byte.

@@ -28,7 +28,7 @@ use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 use crate::sector::simd::Avx512;
 use crate::sector::{
     DataUnitCipher, Dec, Enc, InPlace, MAX_GROUP, Pass, check_unit_numbers, group_units,
-    key_len_words, unit_blocks, wipe, with_scratch, xor_blocks_to, xor_each,
+    unit_blocks, wipe, with_scratch, xor_blocks_to, xor_each,
 };
 use crate::tweakable::{FixedTweak, TweakableBlockCipher, Whitening};
 
@@ -117,11 +117,7 @@ impl<C: BlockCipher128> Xex<C> {
     where
         C: KeyInit,
     {
-        let cipher = C::new_from_slice(key).map_err(|_| Error::InvalidKeyLength {
-            expected: key_len_words::<C>(),
-            got: key.len(),
-        })?;
-        Ok(Self::from_cipher(cipher))
+        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
     }
 
     /// The block cipher.
