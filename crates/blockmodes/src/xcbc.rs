@@ -111,6 +111,7 @@ pub mod hazmat;
 pub(crate) mod keys;
 pub(crate) mod offsets;
 pub(crate) mod padding;
+pub(crate) mod simd;
 
 pub use counter::CounterState;
 

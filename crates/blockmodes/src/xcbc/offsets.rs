@@ -17,6 +17,8 @@
 
 use crate::gf128::Block;
 
+use super::simd::Avx512;
+
 /// The batch length of the table.
 pub(crate) const BATCH: usize = 64;
 
@@ -33,6 +35,8 @@ pub(crate) struct Offsets {
     len: usize,
     /// `0x00ff_00ff`, hidden from the optimiser (see [`bswap32`]).
     mask: u32,
+    /// The AVX-512 path, when the CPU has it (then the table is unused).
+    simd: Option<Avx512>,
 }
 
 #[inline(always)]
@@ -138,9 +142,20 @@ fn add_batch<const ADD: bool>(
 }
 
 impl Offsets {
-    /// The (lazily filled) table for `r0`.
+    /// The offsets for `r0`: the AVX-512 path if the CPU has it, else the
+    /// (lazily filled) portable table.
     #[inline]
     pub(crate) fn new(r0: u128) -> Self {
+        Self {
+            simd: Avx512::detect(),
+            ..Self::portable(r0)
+        }
+    }
+
+    /// The offsets for `r0` through the portable table only (the fallback,
+    /// and a reference for the tests on AVX-512 machines).
+    #[inline]
+    pub(crate) fn portable(r0: u128) -> Self {
         Self {
             r0,
             hi: [0; BATCH],
@@ -148,7 +163,14 @@ impl Offsets {
             pos: 0,
             len: 0,
             mask: core::hint::black_box(0x00ff_00ff),
+            simd: None,
         }
+    }
+
+    /// The AVX-512 path, if this table uses it.
+    #[inline(always)]
+    pub(crate) fn simd(&self) -> Option<Avx512> {
+        self.simd
     }
 
     /// r0.
@@ -218,6 +240,10 @@ impl Offsets {
         input: &[Block],
         out: &mut [Block],
     ) {
+        if let Some(simd) = self.simd {
+            simd.apply::<ADD>(self.r0, first, input, out);
+            return;
+        }
         let n = input.len().min(out.len());
         let mut done = 0;
         while done < n {
@@ -262,11 +288,24 @@ pub(crate) struct LaneOffsets {
     i: u128,
     /// `0x00ff_00ff`, hidden from the optimiser (see [`bswap32`]).
     mask: u32,
+    /// r0^(0) (the AVX-512 path computes `i * (first + l)` per call and
+    /// leaves the tables unused).
+    first: u128,
+    /// The AVX-512 path, when the CPU has it.
+    simd: Option<Avx512>,
 }
 
 impl LaneOffsets {
-    /// An empty table.
+    /// An empty table: the AVX-512 path if the CPU has it.
     pub(crate) fn new() -> Self {
+        Self {
+            simd: Avx512::detect(),
+            ..Self::portable()
+        }
+    }
+
+    /// An empty table through the portable path only.
+    pub(crate) fn portable() -> Self {
         Self {
             step_hi: [0; BATCH],
             step_lo: [0; BATCH],
@@ -274,11 +313,18 @@ impl LaneOffsets {
             lo: [0; BATCH],
             i: 0,
             mask: core::hint::black_box(0x00ff_00ff),
+            first: 0,
+            simd: None,
         }
     }
 
     /// Lanes `0 .. BATCH` with `r0^(l) = first + l`, at index 0.
     pub(crate) fn start(&mut self, first: u128) {
+        self.first = first;
+        self.i = 0;
+        if self.simd.is_some() {
+            return;
+        }
         let (fh, fl) = ((first >> 64) as u64, first as u64);
         let steps = self.step_hi.iter_mut().zip(self.step_lo.iter_mut());
         for (l, (h, lo)) in steps.enumerate() {
@@ -292,6 +338,10 @@ impl LaneOffsets {
     /// Move the table to index `i`.
     #[inline(always)]
     pub(crate) fn seek(&mut self, i: u128) {
+        if self.simd.is_some() {
+            self.i = i;
+            return;
+        }
         if i == self.i.wrapping_add(1) {
             let rows = self.hi.iter_mut().zip(self.lo.iter_mut());
             for ((h, l), (sh, sl)) in rows.zip(self.step_hi.iter().zip(&self.step_lo)) {
@@ -310,6 +360,14 @@ impl LaneOffsets {
     /// `y[j] = z[j] + i * r0^(lane0 + j)` (mod 2^128, big-endian blocks).
     #[inline(always)]
     pub(crate) fn add(&self, lane0: usize, z: &[Block], y: &mut [Block]) {
+        if let Some(simd) = self.simd {
+            // i * (first + lane0 + j): `i` as the multiplier, the lanes'
+            // r0^(l) as the running index.
+            let k = z.len().min(y.len()).min(BATCH.saturating_sub(lane0));
+            let first = self.first.wrapping_add(lane0 as u128);
+            simd.apply::<true>(self.i, first, &z[..k], &mut y[..k]);
+            return;
+        }
         let full = (
             <&[Block; BATCH]>::try_from(z),
             <&mut [Block; BATCH]>::try_from(&mut *y),
@@ -335,6 +393,8 @@ impl Drop for LaneOffsets {
             t.fill(0);
             zeroize::optimization_barrier(t);
         }
+        self.first = 0;
+        zeroize::optimization_barrier(&self.first);
     }
 }
 
@@ -434,7 +494,12 @@ mod tests {
     #[test]
     fn matches_the_definition() {
         let r0 = 0xfedc_ba98_7654_3210_0123_4567_89ab_cdefu128.wrapping_mul(0x9e37_79b9);
-        let mut t = Offsets::new(r0);
+        for t in [Offsets::new(r0), Offsets::portable(r0)] {
+            offsets_match_the_definition(t, r0);
+        }
+    }
+
+    fn offsets_match_the_definition(mut t: Offsets, r0: u128) {
         let input: Vec<Block> = (0..150u128)
             .map(|j| to_block(j.wrapping_mul(u128::MAX / 7)))
             .collect();
@@ -493,7 +558,12 @@ mod tests {
     /// of lanes.
     #[test]
     fn lane_offsets_match_the_definition() {
-        let mut t = LaneOffsets::new();
+        for t in [LaneOffsets::new(), LaneOffsets::portable()] {
+            lane_offsets_match(t);
+        }
+    }
+
+    fn lane_offsets_match(mut t: LaneOffsets) {
         for first in [
             1u128,
             0x0123_4567_89ab_cdef_0011_2233_4455_6677,
