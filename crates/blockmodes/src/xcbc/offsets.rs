@@ -288,24 +288,12 @@ pub(crate) struct LaneOffsets {
     i: u128,
     /// `0x00ff_00ff`, hidden from the optimiser (see [`bswap32`]).
     mask: u32,
-    /// r0^(0) (the AVX-512 path computes `i * (first + l)` per call and
-    /// leaves the tables unused).
-    first: u128,
-    /// The AVX-512 path, when the CPU has it.
-    simd: Option<Avx512>,
 }
 
 impl LaneOffsets {
-    /// An empty table: the AVX-512 path if the CPU has it.
+    /// An empty table (the portable path; pXCBC's AVX-512 path computes
+    /// the offsets in [`Avx512::add_scatter`]).
     pub(crate) fn new() -> Self {
-        Self {
-            simd: Avx512::detect(),
-            ..Self::portable()
-        }
-    }
-
-    /// An empty table through the portable path only.
-    pub(crate) fn portable() -> Self {
         Self {
             step_hi: [0; BATCH],
             step_lo: [0; BATCH],
@@ -313,18 +301,11 @@ impl LaneOffsets {
             lo: [0; BATCH],
             i: 0,
             mask: core::hint::black_box(0x00ff_00ff),
-            first: 0,
-            simd: None,
         }
     }
 
     /// Lanes `0 .. BATCH` with `r0^(l) = first + l`, at index 0.
     pub(crate) fn start(&mut self, first: u128) {
-        self.first = first;
-        self.i = 0;
-        if self.simd.is_some() {
-            return;
-        }
         let (fh, fl) = ((first >> 64) as u64, first as u64);
         let steps = self.step_hi.iter_mut().zip(self.step_lo.iter_mut());
         for (l, (h, lo)) in steps.enumerate() {
@@ -338,10 +319,6 @@ impl LaneOffsets {
     /// Move the table to index `i`.
     #[inline(always)]
     pub(crate) fn seek(&mut self, i: u128) {
-        if self.simd.is_some() {
-            self.i = i;
-            return;
-        }
         if i == self.i.wrapping_add(1) {
             let rows = self.hi.iter_mut().zip(self.lo.iter_mut());
             for ((h, l), (sh, sl)) in rows.zip(self.step_hi.iter().zip(&self.step_lo)) {
@@ -360,14 +337,6 @@ impl LaneOffsets {
     /// `y[j] = z[j] + i * r0^(lane0 + j)` (mod 2^128, big-endian blocks).
     #[inline(always)]
     pub(crate) fn add(&self, lane0: usize, z: &[Block], y: &mut [Block]) {
-        if let Some(simd) = self.simd {
-            // i * (first + lane0 + j): `i` as the multiplier, the lanes'
-            // r0^(l) as the running index.
-            let k = z.len().min(y.len()).min(BATCH.saturating_sub(lane0));
-            let first = self.first.wrapping_add(lane0 as u128);
-            simd.apply::<true>(self.i, first, &z[..k], &mut y[..k]);
-            return;
-        }
         let full = (
             <&[Block; BATCH]>::try_from(z),
             <&mut [Block; BATCH]>::try_from(&mut *y),
@@ -393,8 +362,6 @@ impl Drop for LaneOffsets {
             t.fill(0);
             zeroize::optimization_barrier(t);
         }
-        self.first = 0;
-        zeroize::optimization_barrier(&self.first);
     }
 }
 
@@ -558,12 +525,7 @@ mod tests {
     /// of lanes.
     #[test]
     fn lane_offsets_match_the_definition() {
-        for t in [LaneOffsets::new(), LaneOffsets::portable()] {
-            lane_offsets_match(t);
-        }
-    }
-
-    fn lane_offsets_match(mut t: LaneOffsets) {
+        let mut t = LaneOffsets::new();
         for first in [
             1u128,
             0x0123_4567_89ab_cdef_0011_2233_4455_6677,

@@ -123,6 +123,57 @@ impl Avx512 {
         }
     }
 
+    /// pXCBC's lock-step gather: for lane `l < n`, with
+    /// `x_l = src[l * stride]`, `blocks[l] = prev[l] xor x_l` and
+    /// `sums[l] ^= x_l`; `n` is the shortest of `prev`, `blocks`, `sums`
+    /// and the lanes `src` holds.
+    #[inline]
+    pub(crate) fn gather_xor_sum(
+        self,
+        src: &[Block],
+        stride: usize,
+        prev: &[Block],
+        blocks: &mut [Block],
+        sums: &mut [Block],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86_lanes::gather_xor_sum_avx512(src, stride, prev, blocks, sums) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (src, stride, prev, blocks, sums);
+            match self.0 {}
+        }
+    }
+
+    /// pXCBC's lock-step scatter: `dst[l * stride] = z[l] + i * (first + l)`
+    /// (mod 2^128, big-endian blocks) for every lane `l < n`, `n` the
+    /// shorter of `z` and the lanes `dst` holds.
+    #[inline]
+    pub(crate) fn add_scatter(
+        self,
+        i: u128,
+        first: u128,
+        z: &[Block],
+        dst: &mut [Block],
+        stride: usize,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86::add_scatter_avx512(i, first, z, dst, stride) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (i, first, z, dst, stride);
+            match self.0 {}
+        }
+    }
+
     /// `out[j] ^= b[j]` for every `j < min(out.len(), b.len())`, and
     /// `sum ^= out[j]` (the new value): XCBC decryption's
     /// `x_i = f^-1(z_i) xor z_{i-1}` and its check-block sum, in one pass
@@ -146,10 +197,10 @@ impl Avx512 {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_cmplt_epu64_mask, _mm512_loadu_si512,
-        _mm512_mask_add_epi64, _mm512_mask_storeu_epi64, _mm512_mask_sub_epi64,
-        _mm512_maskz_loadu_epi64, _mm512_permutex2var_epi8, _mm512_set1_epi64, _mm512_storeu_si512,
-        _mm512_sub_epi64,
+        __m512i, _mm_storeu_si128, _mm512_add_epi64, _mm512_cmplt_epu64_mask,
+        _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_mask_add_epi64,
+        _mm512_mask_storeu_epi64, _mm512_mask_sub_epi64, _mm512_maskz_loadu_epi64,
+        _mm512_permutex2var_epi8, _mm512_set1_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
     };
 
     use crate::gf128::Block;
@@ -277,6 +328,86 @@ mod x86 {
         ((1u16 << (2 * blocks.min(4))) - 1) as u8
     }
 
+    /// The lanes `dst` holds at a stride of `stride` blocks.
+    #[inline(always)]
+    fn strided_lanes(len: usize, stride: usize) -> usize {
+        if len == 0 {
+            0
+        } else {
+            (len - 1) / stride.max(1) + 1
+        }
+    }
+
+    /// Store the four blocks of `v` to `dst[0]`, `dst[stride]`, ... (`k <= 4`
+    /// of them; `dst.len() > (k - 1) * stride` is checked by the caller).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn scatter4(v: __m512i, dst: &mut [Block], stride: usize, k: usize) {
+        let lanes = [
+            _mm512_extracti32x4_epi32::<0>(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        ];
+        for (l, x) in lanes.iter().enumerate().take(k) {
+            if let Some(d) = dst.get_mut(l * stride) {
+                // SAFETY: `d` is one 16-byte block: unaligned 128-bit store.
+                unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), *x) };
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) fn add_scatter_avx512(
+        i: u128,
+        first: u128,
+        z: &[Block],
+        dst: &mut [Block],
+        stride: usize,
+    ) {
+        let n = z.len().min(strided_lanes(dst.len(), stride));
+        let z = &z[..n];
+        let c = Consts {
+            lo: load_idx(&GATHER_LO),
+            hi: load_idx(&GATHER_HI),
+            out0: load_idx(&SCATTER_0),
+            out1: load_idx(&SCATTER_1),
+            m1: _mm512_set1_epi64(-1),
+        };
+        // i * (first + l) for lanes l .. l + 8, advancing by 8 i.
+        let mut v = [0u128; 8];
+        let mut acc = first.wrapping_mul(i);
+        for o in v.iter_mut() {
+            *o = acc;
+            acc = acc.wrapping_add(i);
+        }
+        let mut off = soa(&v);
+        let step = soa(&[i.wrapping_mul(8); 8]);
+        v.fill(0);
+        core::hint::black_box(&v);
+        acc = 0;
+        core::hint::black_box(&acc);
+        for (g, zs) in z.chunks(8).enumerate() {
+            let (z0, z1) = zs.split_at(zs.len().min(4));
+            let (m0, m1) = (lanes(z0.len()), lanes(z1.len()));
+            // SAFETY: each mask covers exactly the blocks of its slice;
+            // masked-off lanes are not read.
+            let (a, b) = unsafe {
+                (
+                    _mm512_maskz_loadu_epi64(m0, z0.as_ptr().cast()),
+                    _mm512_maskz_loadu_epi64(m1, z1.as_ptr().cast()),
+                )
+            };
+            let (y0, y1) = eight::<true>(a, b, off, c);
+            let len = dst.len();
+            let base = (8 * g * stride).min(len);
+            scatter4(y0, &mut dst[base..], stride, z0.len());
+            let base = ((8 * g + 4) * stride).min(len);
+            scatter4(y1, &mut dst[base..], stride, z1.len());
+            off = add_soa::<true>(off, step, c.m1);
+        }
+    }
+
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub(super) fn apply_avx512<const ADD: bool>(
         r0: u128,
@@ -359,6 +490,80 @@ mod x86 {
                 let (y0, y1) = eight::<ADD>(a, b, off, c);
                 _mm512_mask_storeu_epi64(os0.as_mut_ptr().cast(), m0, y0);
                 _mm512_mask_storeu_epi64(os1.as_mut_ptr().cast(), m1, y1);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86_lanes {
+    use core::arch::x86_64::{
+        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm512_castsi128_si512,
+        _mm512_inserti32x4, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512,
+    };
+
+    use crate::gf128::Block;
+
+    /// One block as a 128-bit vector.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn load1(b: &Block) -> __m128i {
+        // SAFETY: `b` is 16 bytes.
+        unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn gather_xor_sum_avx512(
+        src: &[Block],
+        stride: usize,
+        prev: &[Block],
+        blocks: &mut [Block],
+        sums: &mut [Block],
+    ) {
+        let stride = stride.max(1);
+        let have = if src.is_empty() {
+            0
+        } else {
+            (src.len() - 1) / stride + 1
+        };
+        let n = prev.len().min(blocks.len()).min(sums.len()).min(have);
+        let (p4, p_rest) = prev[..n].as_chunks::<4>();
+        let (b4, b_rest) = blocks[..n].as_chunks_mut::<4>();
+        let (s4, s_rest) = sums[..n].as_chunks_mut::<4>();
+        for (c, ((p, b), sm)) in p4.iter().zip(b4.iter_mut()).zip(s4.iter_mut()).enumerate() {
+            let l = 4 * c;
+            // Lanes l .. l + 4 < n: all four source blocks exist.
+            let (Some(x0), Some(x1), Some(x2), Some(x3)) = (
+                src.get(l * stride),
+                src.get((l + 1) * stride),
+                src.get((l + 2) * stride),
+                src.get((l + 3) * stride),
+            ) else {
+                continue;
+            };
+            let x = _mm512_castsi128_si512(load1(x0));
+            let x = _mm512_inserti32x4::<1>(x, load1(x1));
+            let x = _mm512_inserti32x4::<2>(x, load1(x2));
+            let x = _mm512_inserti32x4::<3>(x, load1(x3));
+            // SAFETY: `p`, `b` and `sm` are 4 blocks (64 bytes) each.
+            unsafe {
+                let pv = _mm512_loadu_si512(p.as_ptr().cast());
+                _mm512_storeu_si512(b.as_mut_ptr().cast(), _mm512_xor_si512(pv, x));
+                let sv = _mm512_loadu_si512(sm.as_ptr().cast());
+                _mm512_storeu_si512(sm.as_mut_ptr().cast(), _mm512_xor_si512(sv, x));
+            }
+        }
+        let done = 4 * p4.len();
+        let rest = p_rest.iter().zip(b_rest.iter_mut()).zip(s_rest.iter_mut());
+        for (j, ((p, b), sm)) in rest.enumerate() {
+            let Some(x) = src.get((done + j) * stride) else {
+                break;
+            };
+            let x = load1(x);
+            // SAFETY: `b` and `sm` are one 16-byte block each.
+            unsafe {
+                _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_xor_si128(load1(p), x));
+                _mm_storeu_si128(sm.as_mut_ptr().cast(), _mm_xor_si128(load1(sm), x));
             }
         }
     }
