@@ -732,7 +732,7 @@ struct EncGroup<'a, 'b> {
     /// z0^(s) xor the lane's x_i so far: the check block at the last round.
     sums: [Block; MAX_LANES],
     /// i * r0^(s) of every lane (r0^(s) = r0 + g + 1 + lane).
-    offsets: LaneOffsets,
+    offsets: Option<LaneOffsets>,
     /// The round's y_i, before they are stored into the segments.
     y: [Block; MAX_LANES],
     /// The AVX-512 gathers and scatters (`None`: the portable loops).
@@ -761,7 +761,10 @@ impl<'a, 'b> EncGroup<'a, 'b> {
             seg_len: 0,
             z0: [[0; 16]; MAX_LANES],
             sums: [[0; 16]; MAX_LANES],
-            offsets: LaneOffsets::new(),
+            // Only the portable path uses the table (the AVX-512 path
+            // computes the offsets in `add_scatter`): no 2 KiB to clear and
+            // wipe per message otherwise.
+            offsets: simd.is_none().then(LaneOffsets::new),
             y: [[0; 16]; MAX_LANES],
         }
     }
@@ -775,8 +778,8 @@ impl<'a, 'b> EncGroup<'a, 'b> {
         keys.z0_run(first, &mut self.z0[..lanes]);
         self.sums = self.z0;
         self.lane_first = first;
-        if self.simd.is_none() {
-            self.offsets.start(first);
+        if let Some(offsets) = self.offsets.as_mut() {
+            offsets.start(first);
         }
     }
 
@@ -901,9 +904,12 @@ impl ChainWork for EncGroup<'_, '_> {
             simd.add_scatter(i, first, &blocks[..lanes], &mut self.body[base..], stride);
             return;
         }
-        self.offsets.seek(round as u128 + 1);
+        let Some(offsets) = self.offsets.as_mut() else {
+            return;
+        };
+        offsets.seek(round as u128 + 1);
         let y = &mut self.y[..lanes];
-        self.offsets.add(0, &blocks[..lanes], y);
+        offsets.add(0, &blocks[..lanes], y);
         let dst = self.body[base..].chunks_mut(stride).map(|c| &mut c[0]);
         for (d, y) in dst.zip(y.iter()) {
             *d = *y;
