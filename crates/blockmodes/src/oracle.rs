@@ -637,7 +637,9 @@ pub fn encrypt_chains<C: BlockCipher128>(
         fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
             let width = B::ParBlocksSize::USIZE;
             let lanes = self.lanes;
-            let mut bufs = [[[0u8; 16]; B2B_BATCH]; 2];
+            // Cache-line aligned, as in `run_batches`.
+            let mut aligned = Align64([[[0u8; 16]; B2B_BATCH]; 2]);
+            let bufs = &mut aligned.0;
             for r in 0..self.rounds {
                 let (a, b) = bufs.split_at_mut(1);
                 let (cur, prev) = if r % 2 == 0 {

@@ -75,7 +75,11 @@
 //! Encryption is one serial chain, like CBC: one backend call for the whole
 //! chain, one single-block encryption per block, the two additions off the
 //! critical path. Decryption is parallel and goes through the cipher's
-//! multi-block backend. For parallel *encryption* use pXCBC.
+//! multi-block backend, in chunks of 256 blocks: one pass computes the
+//! chunk's `z_i = y_i - i r0`, the cipher deciphers them, one pass xors in
+//! `z_{i-1}` and sums the check (on AVX-512 through `xcbc::simd`, the
+//! family's one module with `unsafe` code; portable code elsewhere). For
+//! parallel *encryption* use pXCBC.
 //!
 //! ## Test-vector API
 //!
@@ -111,6 +115,7 @@ pub mod hazmat;
 pub(crate) mod keys;
 pub(crate) mod offsets;
 pub(crate) mod padding;
+pub(crate) mod simd;
 
 pub use counter::CounterState;
 

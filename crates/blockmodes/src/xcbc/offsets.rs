@@ -17,6 +17,8 @@
 
 use crate::gf128::Block;
 
+use super::simd::Avx512;
+
 /// The batch length of the table.
 pub(crate) const BATCH: usize = 64;
 
@@ -33,6 +35,8 @@ pub(crate) struct Offsets {
     len: usize,
     /// `0x00ff_00ff`, hidden from the optimiser (see [`bswap32`]).
     mask: u32,
+    /// The AVX-512 path, when the CPU has it (then the table is unused).
+    simd: Option<Avx512>,
 }
 
 #[inline(always)]
@@ -138,9 +142,20 @@ fn add_batch<const ADD: bool>(
 }
 
 impl Offsets {
-    /// The (lazily filled) table for `r0`.
+    /// The offsets for `r0`: the AVX-512 path if the CPU has it, else the
+    /// (lazily filled) portable table.
     #[inline]
     pub(crate) fn new(r0: u128) -> Self {
+        Self {
+            simd: Avx512::detect(),
+            ..Self::portable(r0)
+        }
+    }
+
+    /// The offsets for `r0` through the portable table only (the fallback,
+    /// and a reference for the tests on AVX-512 machines).
+    #[inline]
+    pub(crate) fn portable(r0: u128) -> Self {
         Self {
             r0,
             hi: [0; BATCH],
@@ -148,7 +163,14 @@ impl Offsets {
             pos: 0,
             len: 0,
             mask: core::hint::black_box(0x00ff_00ff),
+            simd: None,
         }
+    }
+
+    /// The AVX-512 path, if this table uses it.
+    #[inline(always)]
+    pub(crate) fn simd(&self) -> Option<Avx512> {
+        self.simd
     }
 
     /// r0.
@@ -218,6 +240,10 @@ impl Offsets {
         input: &[Block],
         out: &mut [Block],
     ) {
+        if let Some(simd) = self.simd {
+            simd.apply::<ADD>(self.r0, first, input, out);
+            return;
+        }
         let n = input.len().min(out.len());
         let mut done = 0;
         while done < n {
@@ -265,7 +291,8 @@ pub(crate) struct LaneOffsets {
 }
 
 impl LaneOffsets {
-    /// An empty table.
+    /// An empty table (the portable path; pXCBC's AVX-512 path computes
+    /// the offsets in [`Avx512::add_scatter`]).
     pub(crate) fn new() -> Self {
         Self {
             step_hi: [0; BATCH],
@@ -434,7 +461,12 @@ mod tests {
     #[test]
     fn matches_the_definition() {
         let r0 = 0xfedc_ba98_7654_3210_0123_4567_89ab_cdefu128.wrapping_mul(0x9e37_79b9);
-        let mut t = Offsets::new(r0);
+        for t in [Offsets::new(r0), Offsets::portable(r0)] {
+            offsets_match_the_definition(t, r0);
+        }
+    }
+
+    fn offsets_match_the_definition(mut t: Offsets, r0: u128) {
         let input: Vec<Block> = (0..150u128)
             .map(|j| to_block(j.wrapping_mul(u128::MAX / 7)))
             .collect();

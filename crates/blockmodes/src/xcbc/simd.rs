@@ -1,0 +1,772 @@
+//! The XCBC family's whitening on AVX-512 (F, BW, VBMI): the one module of
+//! the family with `unsafe` code.
+//!
+//! # What it does
+//!
+//! * [`Avx512::apply`]: `out[j] = x[j] + (first + j) * r0` (or minus) on
+//!   big-endian blocks, eight blocks per step: two `vpermt2b` (AVX-512
+//!   VBMI) turn two vectors of four big-endian blocks into one vector of
+//!   the eight high halves and one of the eight low halves as integers;
+//!   the 128-bit addition is `vpaddq` on both, the low halves' carry an
+//!   unsigned compare into a mask on the same lanes (`vpcmpuq`) and a
+//!   masked `vpsubq` of -1 on the high halves; two more `vpermt2b` put the
+//!   blocks back. The offsets of sixteen blocks live in two such
+//!   (high, low) pairs, built once per call from `first * r0` and
+//!   advanced by `16 r0`. A run that is not a multiple of sixteen blocks
+//!   ends with masked loads and stores.
+//! * [`Avx512::xor_in_and_sum`] and [`Avx512::xor_into`]: the xor passes
+//!   of XCBC decryption (`x_i = f^-1(z_i) xor z_{i-1}` and its check
+//!   sum) and of XECB (`w ^= y_i`), with the sums in registers.
+//! * [`Avx512::gather_xor_sum`] and [`Avx512::add_scatter`]: pXCBC's
+//!   lock-step rounds, the blocks of 64 segments at a stride of S (+ 1)
+//!   blocks, four lanes per vector.
+//!
+//! The callers run these over whole chunks of a message between calls of
+//! the cipher (XECB-MAC: offsets pass, cipher pass, xor pass per 256
+//! blocks; XCBC decryption likewise), or once per lock-step round
+//! (pXCBC). Inside the `aes` crate's backend closures, compiled with
+//! AVX-512F only, the portable code (`super::offsets`) byte-swaps with
+//! rotates and masks and pairs words with permutes; and whitening
+//! interleaved with the cipher per 64-block batch competes with the
+//! 512-bit AES rounds for the same two vector ports without overlapping
+//! them (measured: the AES time and the whitening time add up).
+//!
+//! No branch or memory index depends on r0, the keys or the data: the
+//! only branches and indices are on lengths and strides.
+//!
+//! # Why `unsafe`
+//!
+//! * The kernels are compiled with `#[target_feature(enable = ...)]`;
+//!   calling them is `unsafe` because the CPU must have those features.
+//!   An [`Avx512`] value exists only after [`Avx512::detect`] found them:
+//!   it is the proof, and its methods are the safe entry points.
+//! * Vector loads and stores take raw pointers: each full one covers
+//!   blocks inside the slices it comes from, each masked one only the
+//!   blocks of its slice.
+//!
+//! # The benchmark that justified it
+//!
+//! AES-128, 16 KiB messages, one core, minimum over 3000 samples of 8
+//! calls each (a harness calling the public API; the `bench` command's
+//! medians moved by +-15% while other builds shared the 2 cores), before
+//! (the portable whitening interleaved per batch) -> after:
+//!
+//! ```text
+//! ecb                      857 ns
+//! xcbc-xor-decrypt        2305 ns (0.37x ECB) -> 1687 ns (0.51x)
+//! xecb-mac (OS CSPRNG r0) 1999 ns (0.43x)     -> 1727 ns (0.50x)
+//! xecb-mac-ctr            1684 ns (0.51x)     -> 1454 ns (0.59x)
+//! xecb verify             1686 ns (0.51x)     -> 1475 ns (0.58x)
+//! pxcbc-xor-ctr, S = 16   3613 ns (0.24x)     -> 2955 ns (0.29x)
+//! ```
+//!
+//! The first step, the same offset arithmetic on AVX-512BW inside the
+//! interleaved batches (one `vpshufb` per four blocks), gained nothing
+//! for XECB (1731 ns) and little for decryption (1973 ns): the passes of
+//! their own made the difference.
+
+#![allow(unsafe_code)]
+
+use crate::gf128::Block;
+
+/// A token proving the CPU runs AVX-512 F, BW and VBMI (see [`Avx512::detect`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512(Private);
+
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+struct Private;
+
+/// No value: off x86-64 an [`Avx512`] token cannot exist.
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+enum Private {}
+
+impl Avx512 {
+    /// The token, if this CPU has AVX-512 F, BW and VBMI (the feature check is
+    /// cached by the standard library: one atomic load).
+    #[inline]
+    pub(crate) fn detect() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vbmi")
+            {
+                return Some(Self(Private));
+            }
+        }
+        None
+    }
+
+    /// `out[j] = x[j] + (first + j) * r0` (`ADD`) or
+    /// `out[j] = x[j] - (first + j) * r0` (`!ADD`), mod 2^128 on big-endian
+    /// blocks, for every `j < min(x.len(), out.len())`.
+    #[inline]
+    pub(crate) fn apply<const ADD: bool>(
+        self,
+        r0: u128,
+        first: u128,
+        x: &[Block],
+        out: &mut [Block],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: an `Avx512` value is only made by `detect`, after the
+            // CPU reported AVX-512 F, BW and VBMI, the features
+            // `apply_avx512` is compiled with.
+            unsafe { x86::apply_avx512::<ADD>(r0, first, x, out) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (r0, first, x, out);
+            match self.0 {}
+        }
+    }
+
+    /// `sum ^= blocks[0] xor blocks[1] xor ...`, four accumulators of four
+    /// blocks each.
+    #[inline]
+    pub(crate) fn xor_into(self, blocks: &[Block], sum: &mut Block) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86_xor::xor_into_avx512(blocks, sum) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (blocks, sum);
+            match self.0 {}
+        }
+    }
+
+    /// pXCBC's lock-step gather: for lane `l < n`, with
+    /// `x_l = src[l * stride]`, `blocks[l] = prev[l] xor x_l` and
+    /// `sums[l] ^= x_l`; `n` is the shortest of `prev`, `blocks`, `sums`
+    /// and the lanes `src` holds.
+    #[inline]
+    pub(crate) fn gather_xor_sum(
+        self,
+        src: &[Block],
+        stride: usize,
+        prev: &[Block],
+        blocks: &mut [Block],
+        sums: &mut [Block],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86_lanes::gather_xor_sum_avx512(src, stride, prev, blocks, sums) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (src, stride, prev, blocks, sums);
+            match self.0 {}
+        }
+    }
+
+    /// pXCBC's lock-step scatter: `dst[l * stride] = z[l] + i * (first + l)`
+    /// (mod 2^128, big-endian blocks) for every lane `l < n`, `n` the
+    /// shorter of `z` and the lanes `dst` holds.
+    #[inline]
+    pub(crate) fn add_scatter(
+        self,
+        i: u128,
+        first: u128,
+        z: &[Block],
+        dst: &mut [Block],
+        stride: usize,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86::add_scatter_avx512(i, first, z, dst, stride) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (i, first, z, dst, stride);
+            match self.0 {}
+        }
+    }
+
+    /// `out[j] ^= b[j]` for every `j < min(out.len(), b.len())`, and
+    /// `sum ^= out[j]` (the new value): XCBC decryption's
+    /// `x_i = f^-1(z_i) xor z_{i-1}` and its check-block sum, in one pass
+    /// with the sum in a register.
+    #[inline]
+    pub(crate) fn xor_in_and_sum(self, out: &mut [Block], b: &[Block], sum: &mut Block) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86_xor::xor_in_and_sum_avx512(out, b, sum) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (out, b, sum);
+            match self.0 {}
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::{
+        __m512i, _mm_storeu_si128, _mm512_add_epi64, _mm512_cmplt_epu64_mask,
+        _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_mask_add_epi64,
+        _mm512_mask_storeu_epi64, _mm512_mask_sub_epi64, _mm512_maskz_loadu_epi64,
+        _mm512_permutex2var_epi8, _mm512_set1_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
+    };
+
+    use crate::gf128::Block;
+
+    /// Byte indices of `vpermt2b` over two vectors of four big-endian
+    /// blocks (blocks 0..4 in the first, 4..8 in the second): 64-bit lane
+    /// k receives block k's low half (`LOW`) or high half, as a
+    /// little-endian integer.
+    const fn gather_idx(low: bool) -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            let (k, m) = (i / 8, i % 8);
+            let byte = if low { 15 - m } else { 7 - m };
+            t[i] = (64 * (k / 4) + 16 * (k % 4) + byte) as u8;
+            i += 1;
+        }
+        t
+    }
+
+    /// Byte indices of `vpermt2b` over (high halves, low halves) that
+    /// rebuild big-endian blocks `4 * part .. 4 * part + 4`.
+    const fn scatter_idx(part: usize) -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            let (k, b) = (4 * part + i / 16, i % 16);
+            t[i] = if b < 8 {
+                (8 * k + 7 - b) as u8
+            } else {
+                (64 + 8 * k + 15 - b) as u8
+            };
+            i += 1;
+        }
+        t
+    }
+
+    static GATHER_LO: [u8; 64] = gather_idx(true);
+    static GATHER_HI: [u8; 64] = gather_idx(false);
+    static SCATTER_0: [u8; 64] = scatter_idx(0);
+    static SCATTER_1: [u8; 64] = scatter_idx(1);
+
+    /// The four permutations and all-ones.
+    #[derive(Clone, Copy)]
+    struct Consts {
+        lo: __m512i,
+        hi: __m512i,
+        out0: __m512i,
+        out1: __m512i,
+        m1: __m512i,
+    }
+
+    /// Eight 128-bit values as (high halves, low halves), value k in 64-bit
+    /// lane k.
+    #[derive(Clone, Copy)]
+    struct Soa {
+        hi: __m512i,
+        lo: __m512i,
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn load_idx(t: &[u8; 64]) -> __m512i {
+        // SAFETY: `t` is 64 bytes.
+        unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn soa(v: &[u128; 8]) -> Soa {
+        let hi = v.map(|x| (x >> 64) as u64);
+        let lo = v.map(|x| x as u64);
+        // SAFETY: both arrays are 64 bytes.
+        unsafe {
+            Soa {
+                hi: _mm512_loadu_si512(hi.as_ptr().cast()),
+                lo: _mm512_loadu_si512(lo.as_ptr().cast()),
+            }
+        }
+    }
+
+    /// `a + b` (`ADD`) or `a - b` mod 2^128 in each of the eight lanes:
+    /// the carry (borrow) of the low halves is a compare mask on the same
+    /// lanes of the high halves.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn add_soa<const ADD: bool>(a: Soa, b: Soa, m1: __m512i) -> Soa {
+        if ADD {
+            let lo = _mm512_add_epi64(a.lo, b.lo);
+            let carry = _mm512_cmplt_epu64_mask(lo, b.lo);
+            let hi = _mm512_add_epi64(a.hi, b.hi);
+            Soa {
+                hi: _mm512_mask_sub_epi64(hi, carry, hi, m1),
+                lo,
+            }
+        } else {
+            let lo = _mm512_sub_epi64(a.lo, b.lo);
+            let borrow = _mm512_cmplt_epu64_mask(a.lo, b.lo);
+            let hi = _mm512_sub_epi64(a.hi, b.hi);
+            Soa {
+                hi: _mm512_mask_add_epi64(hi, borrow, hi, m1),
+                lo,
+            }
+        }
+    }
+
+    /// Eight blocks (`v0`: blocks 0..4, `v1`: 4..8) plus or minus `off`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vbmi")]
+    fn eight<const ADD: bool>(v0: __m512i, v1: __m512i, off: Soa, c: Consts) -> (__m512i, __m512i) {
+        let x = Soa {
+            hi: _mm512_permutex2var_epi8(v0, c.hi, v1),
+            lo: _mm512_permutex2var_epi8(v0, c.lo, v1),
+        };
+        let z = add_soa::<ADD>(x, off, c.m1);
+        (
+            _mm512_permutex2var_epi8(z.hi, c.out0, z.lo),
+            _mm512_permutex2var_epi8(z.hi, c.out1, z.lo),
+        )
+    }
+
+    /// The 64-bit-lane mask of the first `blocks` (at most 4) blocks of a vector.
+    #[inline(always)]
+    fn lanes(blocks: usize) -> u8 {
+        ((1u16 << (2 * blocks.min(4))) - 1) as u8
+    }
+
+    /// The lanes `dst` holds at a stride of `stride` blocks.
+    #[inline(always)]
+    fn strided_lanes(len: usize, stride: usize) -> usize {
+        if len == 0 {
+            0
+        } else {
+            (len - 1) / stride.max(1) + 1
+        }
+    }
+
+    /// Store the four blocks of `v` to `dst[0]`, `dst[stride]`, ... (`k <= 4`
+    /// of them; `dst.len() > (k - 1) * stride` is checked by the caller).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn scatter4(v: __m512i, dst: &mut [Block], stride: usize, k: usize) {
+        let lanes = [
+            _mm512_extracti32x4_epi32::<0>(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        ];
+        for (l, x) in lanes.iter().enumerate().take(k) {
+            if let Some(d) = dst.get_mut(l * stride) {
+                // SAFETY: `d` is one 16-byte block: unaligned 128-bit store.
+                unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), *x) };
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) fn add_scatter_avx512(
+        i: u128,
+        first: u128,
+        z: &[Block],
+        dst: &mut [Block],
+        stride: usize,
+    ) {
+        let n = z.len().min(strided_lanes(dst.len(), stride));
+        let z = &z[..n];
+        let c = Consts {
+            lo: load_idx(&GATHER_LO),
+            hi: load_idx(&GATHER_HI),
+            out0: load_idx(&SCATTER_0),
+            out1: load_idx(&SCATTER_1),
+            m1: _mm512_set1_epi64(-1),
+        };
+        // i * (first + l) for lanes l .. l + 8, advancing by 8 i.
+        let mut v = [0u128; 8];
+        let mut acc = first.wrapping_mul(i);
+        for o in v.iter_mut() {
+            *o = acc;
+            acc = acc.wrapping_add(i);
+        }
+        let mut off = soa(&v);
+        let step = soa(&[i.wrapping_mul(8); 8]);
+        v.fill(0);
+        core::hint::black_box(&v);
+        acc = 0;
+        core::hint::black_box(&acc);
+        for (g, zs) in z.chunks(8).enumerate() {
+            let (z0, z1) = zs.split_at(zs.len().min(4));
+            let (a, b) = if let Ok(full) = <&[Block; 8]>::try_from(zs) {
+                // Plain loads: the cipher has just stored these blocks, and
+                // only unmasked loads are forwarded from the store buffer.
+                let p = full.as_ptr().cast::<__m512i>();
+                // SAFETY: `full` is 8 blocks: two 64-byte vectors.
+                unsafe { (_mm512_loadu_si512(p), _mm512_loadu_si512(p.add(1))) }
+            } else {
+                let (m0, m1) = (lanes(z0.len()), lanes(z1.len()));
+                // SAFETY: each mask covers exactly the blocks of its slice;
+                // masked-off lanes are not read.
+                unsafe {
+                    (
+                        _mm512_maskz_loadu_epi64(m0, z0.as_ptr().cast()),
+                        _mm512_maskz_loadu_epi64(m1, z1.as_ptr().cast()),
+                    )
+                }
+            };
+            let (y0, y1) = eight::<true>(a, b, off, c);
+            let len = dst.len();
+            let base = (8 * g * stride).min(len);
+            scatter4(y0, &mut dst[base..], stride, z0.len());
+            let base = ((8 * g + 4) * stride).min(len);
+            scatter4(y1, &mut dst[base..], stride, z1.len());
+            off = add_soa::<true>(off, step, c.m1);
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) fn apply_avx512<const ADD: bool>(
+        r0: u128,
+        first: u128,
+        x: &[Block],
+        out: &mut [Block],
+    ) {
+        let n = x.len().min(out.len());
+        let (x, out) = (&x[..n], &mut out[..n]);
+        let c = Consts {
+            lo: load_idx(&GATHER_LO),
+            hi: load_idx(&GATHER_HI),
+            out0: load_idx(&SCATTER_0),
+            out1: load_idx(&SCATTER_1),
+            m1: _mm512_set1_epi64(-1),
+        };
+        // Offsets of blocks j .. j + 16: two groups of eight.
+        let mut v = [0u128; 16];
+        let mut acc = first.wrapping_mul(r0);
+        for o in v.iter_mut() {
+            *o = acc;
+            acc = acc.wrapping_add(r0);
+        }
+        let (v0, v1) = v.split_at(8);
+        let mut off0 = soa(v0.try_into().unwrap_or(&[0; 8]));
+        let mut off1 = soa(v1.try_into().unwrap_or(&[0; 8]));
+        let step = r0.wrapping_mul(16);
+        let step = soa(&[step; 8]);
+        v.fill(0);
+        core::hint::black_box(&v);
+        acc = 0;
+        core::hint::black_box(&acc);
+
+        let (x16, x_rest) = x.as_chunks::<16>();
+        let (o16, o_rest) = out.as_chunks_mut::<16>();
+        for (xs, os) in x16.iter().zip(o16.iter_mut()) {
+            let src = xs.as_ptr().cast::<__m512i>();
+            let dst = os.as_mut_ptr().cast::<__m512i>();
+            // SAFETY: `xs` and `os` are 16 blocks (256 bytes) each: the four
+            // unaligned 64-byte loads and stores at offsets 0, 64, 128 and
+            // 192 stay inside them.
+            unsafe {
+                let (a0, a1) = eight::<ADD>(
+                    _mm512_loadu_si512(src),
+                    _mm512_loadu_si512(src.add(1)),
+                    off0,
+                    c,
+                );
+                let (b0, b1) = eight::<ADD>(
+                    _mm512_loadu_si512(src.add(2)),
+                    _mm512_loadu_si512(src.add(3)),
+                    off1,
+                    c,
+                );
+                _mm512_storeu_si512(dst, a0);
+                _mm512_storeu_si512(dst.add(1), a1);
+                _mm512_storeu_si512(dst.add(2), b0);
+                _mm512_storeu_si512(dst.add(3), b1);
+            }
+            off0 = add_soa::<true>(off0, step, c.m1);
+            off1 = add_soa::<true>(off1, step, c.m1);
+        }
+        // The last 0 .. 15 blocks: up to two groups of eight, masked.
+        for (g, off) in [off0, off1].into_iter().enumerate() {
+            let lo = (8 * g).min(x_rest.len());
+            let hi = (8 * g + 8).min(x_rest.len());
+            let (xs, os) = (&x_rest[lo..hi], &mut o_rest[lo..hi]);
+            if xs.is_empty() {
+                break;
+            }
+            let (m0, m1) = (lanes(xs.len()), lanes(xs.len().saturating_sub(4)));
+            let (xs0, xs1) = xs.split_at(xs.len().min(4));
+            let (os0, os1) = os.split_at_mut(xs.len().min(4));
+            // SAFETY: each mask covers exactly the blocks of the slice it
+            // goes with (`xs0`/`os0`: the first up to four, `xs1`/`os1`: the
+            // rest); masked-off lanes are neither read nor written.
+            unsafe {
+                let a = _mm512_maskz_loadu_epi64(m0, xs0.as_ptr().cast());
+                let b = _mm512_maskz_loadu_epi64(m1, xs1.as_ptr().cast());
+                let (y0, y1) = eight::<ADD>(a, b, off, c);
+                _mm512_mask_storeu_epi64(os0.as_mut_ptr().cast(), m0, y0);
+                _mm512_mask_storeu_epi64(os1.as_mut_ptr().cast(), m1, y1);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86_lanes {
+    use core::arch::x86_64::{
+        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm512_castsi128_si512,
+        _mm512_inserti32x4, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512,
+    };
+
+    use crate::gf128::Block;
+
+    /// One block as a 128-bit vector.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn load1(b: &Block) -> __m128i {
+        // SAFETY: `b` is 16 bytes.
+        unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn gather_xor_sum_avx512(
+        src: &[Block],
+        stride: usize,
+        prev: &[Block],
+        blocks: &mut [Block],
+        sums: &mut [Block],
+    ) {
+        let stride = stride.max(1);
+        let have = if src.is_empty() {
+            0
+        } else {
+            (src.len() - 1) / stride + 1
+        };
+        let n = prev.len().min(blocks.len()).min(sums.len()).min(have);
+        let (p4, p_rest) = prev[..n].as_chunks::<4>();
+        let (b4, b_rest) = blocks[..n].as_chunks_mut::<4>();
+        let (s4, s_rest) = sums[..n].as_chunks_mut::<4>();
+        for (c, ((p, b), sm)) in p4.iter().zip(b4.iter_mut()).zip(s4.iter_mut()).enumerate() {
+            let l = 4 * c;
+            // Lanes l .. l + 4 < n: all four source blocks exist.
+            let (Some(x0), Some(x1), Some(x2), Some(x3)) = (
+                src.get(l * stride),
+                src.get((l + 1) * stride),
+                src.get((l + 2) * stride),
+                src.get((l + 3) * stride),
+            ) else {
+                continue;
+            };
+            let x = _mm512_castsi128_si512(load1(x0));
+            let x = _mm512_inserti32x4::<1>(x, load1(x1));
+            let x = _mm512_inserti32x4::<2>(x, load1(x2));
+            let x = _mm512_inserti32x4::<3>(x, load1(x3));
+            // SAFETY: `p`, `b` and `sm` are 4 blocks (64 bytes) each.
+            unsafe {
+                let pv = _mm512_loadu_si512(p.as_ptr().cast());
+                _mm512_storeu_si512(b.as_mut_ptr().cast(), _mm512_xor_si512(pv, x));
+                let sv = _mm512_loadu_si512(sm.as_ptr().cast());
+                _mm512_storeu_si512(sm.as_mut_ptr().cast(), _mm512_xor_si512(sv, x));
+            }
+        }
+        let done = 4 * p4.len();
+        let rest = p_rest.iter().zip(b_rest.iter_mut()).zip(s_rest.iter_mut());
+        for (j, ((p, b), sm)) in rest.enumerate() {
+            let Some(x) = src.get((done + j) * stride) else {
+                break;
+            };
+            let x = load1(x);
+            // SAFETY: `b` and `sm` are one 16-byte block each.
+            unsafe {
+                _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_xor_si128(load1(p), x));
+                _mm_storeu_si128(sm.as_mut_ptr().cast(), _mm_xor_si128(load1(sm), x));
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86_xor {
+    use core::arch::x86_64::{
+        __m512i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm256_castsi256_si128,
+        _mm256_extracti128_si256, _mm256_xor_si256, _mm512_castsi512_si256,
+        _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi64,
+        _mm512_maskz_loadu_epi64, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_xor_si512,
+    };
+
+    use crate::gf128::Block;
+
+    /// The xor of the four 128-bit lanes of `acc`, xored into `sum`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn fold_into(acc: __m512i, sum: &mut Block) {
+        let a = _mm256_xor_si256(
+            _mm512_castsi512_si256(acc),
+            _mm512_extracti64x4_epi64::<1>(acc),
+        );
+        let a = _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a));
+        // SAFETY: `sum` is one 16-byte block: unaligned 128-bit load and store.
+        unsafe {
+            let s = _mm_xor_si128(a, _mm_loadu_si128(sum.as_ptr().cast()));
+            _mm_storeu_si128(sum.as_mut_ptr().cast(), s);
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn xor_into_avx512(blocks: &[Block], sum: &mut Block) {
+        let mut acc = [_mm512_setzero_si512(); 4];
+        let (b16, rest) = blocks.as_chunks::<16>();
+        for b in b16 {
+            let p = b.as_ptr().cast::<__m512i>();
+            for (j, a) in acc.iter_mut().enumerate() {
+                // SAFETY: `b` is 16 blocks: vectors 0..4 of 64 bytes.
+                *a = _mm512_xor_si512(*a, unsafe { _mm512_loadu_si512(p.add(j)) });
+            }
+        }
+        let (b4, last) = rest.as_chunks::<4>();
+        for (b, a) in b4.iter().zip(acc.iter_mut()) {
+            // SAFETY: `b` is 4 blocks (64 bytes).
+            *a = _mm512_xor_si512(*a, unsafe { _mm512_loadu_si512(b.as_ptr().cast()) });
+        }
+        if !last.is_empty() {
+            let mask = ((1u16 << (2 * last.len())) - 1) as u8;
+            // SAFETY: the mask covers the `last.len() < 4` blocks of `last`
+            // only; masked-off lanes are not read.
+            let v = unsafe { _mm512_maskz_loadu_epi64(mask, last.as_ptr().cast()) };
+            acc[3] = _mm512_xor_si512(acc[3], v);
+        }
+        let a = _mm512_xor_si512(
+            _mm512_xor_si512(acc[0], acc[1]),
+            _mm512_xor_si512(acc[2], acc[3]),
+        );
+        fold_into(a, sum);
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn xor_in_and_sum_avx512(out: &mut [Block], b: &[Block], sum: &mut Block) {
+        let n = out.len().min(b.len());
+        let (out, b) = (&mut out[..n], &b[..n]);
+        let mut acc = _mm512_setzero_si512();
+        let (o4, o_rest) = out.as_chunks_mut::<4>();
+        let (b4, b_rest) = b.as_chunks::<4>();
+        for (o, b) in o4.iter_mut().zip(b4) {
+            let (po, pb) = (
+                o.as_mut_ptr().cast::<__m512i>(),
+                b.as_ptr().cast::<__m512i>(),
+            );
+            // SAFETY: `o` and `b` are 4 blocks (64 bytes) each.
+            unsafe {
+                let x = _mm512_xor_si512(_mm512_loadu_si512(po), _mm512_loadu_si512(pb));
+                _mm512_storeu_si512(po, x);
+                acc = _mm512_xor_si512(acc, x);
+            }
+        }
+        let k = o_rest.len().min(b_rest.len());
+        if k > 0 {
+            let mask = ((1u16 << (2 * k)) - 1) as u8;
+            let (po, pb) = (
+                o_rest.as_mut_ptr().cast::<__m512i>(),
+                b_rest.as_ptr().cast::<__m512i>(),
+            );
+            // SAFETY: the masks cover the first `k` blocks (`2 k` 64-bit
+            // lanes) of `o_rest` and `b_rest` only; masked-off lanes are
+            // neither read nor written.
+            unsafe {
+                let x = _mm512_xor_si512(
+                    _mm512_maskz_loadu_epi64(mask, po.cast()),
+                    _mm512_maskz_loadu_epi64(mask, pb.cast()),
+                );
+                _mm512_mask_storeu_epi64(po.cast(), mask, x);
+                acc = _mm512_xor_si512(acc, x);
+            }
+        }
+        fold_into(acc, sum);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::modular::{add_mod128, sub_mod128, to_block, to_int};
+
+    #[test]
+    fn xor_into_matches_the_definition() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        for n in 0..=70usize {
+            let b: Vec<Block> = (0..n).map(|j| [(j * 13 + 5) as u8; 16]).collect();
+            let mut want = [1; 16];
+            for x in &b {
+                crate::gf128::xor_in_place(&mut want, x);
+            }
+            let mut sum = [1; 16];
+            simd.xor_into(&b, &mut sum);
+            assert_eq!(sum, want, "n {n}");
+        }
+    }
+
+    #[test]
+    fn xor_in_and_sum_matches_the_definition() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        for n in 0..=70usize {
+            let b: Vec<Block> = (0..n).map(|j| [(j * 7 + 1) as u8; 16]).collect();
+            let mut out: Vec<Block> = (0..=n).map(|j| [(j * 3) as u8 ^ 0x5c; 16]).collect();
+            let mut want_out = out.clone();
+            let mut want = [0x5a; 16];
+            for j in 0..n {
+                crate::gf128::xor_in_place(&mut want_out[j], &b[j]);
+                crate::gf128::xor_in_place(&mut want, &want_out[j]);
+            }
+            let mut sum = [0x5a; 16];
+            simd.xor_in_and_sum(&mut out[..n], &b, &mut sum);
+            assert_eq!((out, sum), (want_out, want), "n {n}");
+        }
+    }
+
+    #[test]
+    fn apply_matches_the_definition_at_every_length() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        let input: Vec<Block> = (0..131u128)
+            .map(|j| to_block(j.wrapping_mul(u128::MAX / 13) ^ (j << 120)))
+            .collect();
+        for (r0, first) in [
+            (1u128, 0u128),
+            (u128::MAX, 1),
+            (0x0123_4567_89ab_cdef_fedc_ba98_7654_3210, u128::MAX - 40),
+            (u64::MAX as u128, (u64::MAX as u128) - 3),
+        ] {
+            for n in 0..=130usize {
+                let mut out = vec![[0xa5u8; 16]; n + 1];
+                simd.apply::<true>(r0, first, &input[..n], &mut out[..n]);
+                for j in 0..n {
+                    let off = to_block(first.wrapping_add(j as u128).wrapping_mul(r0));
+                    assert_eq!(out[j], add_mod128(&input[j], &off), "n {n} j {j}");
+                }
+                assert_eq!(out[n], [0xa5; 16], "wrote past the run");
+                simd.apply::<false>(r0, first, &input[..n], &mut out[..n]);
+                for j in 0..n {
+                    let off = to_block(first.wrapping_add(j as u128).wrapping_mul(r0));
+                    assert_eq!(out[j], sub_mod128(&input[j], &off), "n {n} j {j}");
+                    let _ = to_int(&out[j]);
+                }
+                assert_eq!(out[n], [0xa5; 16], "wrote past the run");
+            }
+        }
+    }
+}
