@@ -66,7 +66,8 @@ pub struct Row {
     pub gbps: f64,
     /// Cycles per byte (see the module docs for how cycles are estimated).
     pub cpb: f64,
-    /// Throughput relative to raw ECB of the same size, same run.
+    /// Throughput relative to raw ECB of the same size, timed in alternation
+    /// with it ([`measure_against`]).
     pub ratio_to_ecb: f64,
 }
 
@@ -104,19 +105,65 @@ impl Timing {
     /// The `--quick` setting: a full run of every mode stays well under 30 s.
     pub const QUICK: Timing = Timing {
         warmup: Duration::from_millis(5),
-        sample: Duration::from_millis(2),
-        samples: 5,
+        sample: Duration::from_millis(1),
+        samples: 9,
     };
     /// The default setting.
     pub const FULL: Timing = Timing {
         warmup: Duration::from_millis(100),
-        sample: Duration::from_millis(20),
-        samples: 15,
+        sample: Duration::from_millis(5),
+        samples: 41,
     };
 }
 
 /// Seconds per call of `case`: median over samples.
 pub fn measure(case: &mut Case, timing: Timing) -> f64 {
+    let iters = warm_up(case, timing);
+    let mut samples: Vec<f64> = (0..timing.samples.max(1))
+        .map(|_| sample(case, iters))
+        .collect();
+    median(&mut samples)
+}
+
+/// A mode timed against raw ECB in the same run.
+#[derive(Debug, Clone, Copy)]
+pub struct Paired {
+    /// Seconds per call of the mode (median).
+    pub secs: f64,
+    /// Seconds per call of ECB on the same size (median).
+    pub ecb_secs: f64,
+    /// Throughput relative to ECB: the median of the per-pair ratios.
+    pub ratio: f64,
+}
+
+/// Time `case` and `ecb` in alternating samples (ECB, mode, ECB, mode, ...):
+/// a change in the machine's speed during the run (another process, the
+/// clock) hits both alike, so the ratio, the median of the pairs'
+/// `ecb / mode`, stays put where separately timed medians drift apart.
+pub fn measure_against(ecb: &mut Case, case: &mut Case, timing: Timing) -> Paired {
+    let (ecb_iters, iters) = (warm_up(ecb, timing), warm_up(case, timing));
+    let n = timing.samples.max(1);
+    let (mut e, mut m, mut r) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for _ in 0..n {
+        let es = sample(ecb, ecb_iters);
+        let ms = sample(case, iters);
+        e.push(es);
+        m.push(ms);
+        r.push(es / ms);
+    }
+    Paired {
+        secs: median(&mut m),
+        ecb_secs: median(&mut e),
+        ratio: median(&mut r),
+    }
+}
+
+/// Run `case` for the warm-up time; the number of calls that fill one sample.
+fn warm_up(case: &mut Case, timing: Timing) -> u64 {
     let t0 = Instant::now();
     let mut calls = 0u64;
     while t0.elapsed() < timing.warmup || calls < 2 {
@@ -124,18 +171,21 @@ pub fn measure(case: &mut Case, timing: Timing) -> f64 {
         calls += 1;
     }
     let per_call = t0.elapsed().as_secs_f64() / calls as f64;
-    let iters = ((timing.sample.as_secs_f64() / per_call).ceil() as u64).max(1);
-    let mut samples: Vec<f64> = (0..timing.samples.max(1))
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                case();
-            }
-            t.elapsed().as_secs_f64() / iters as f64
-        })
-        .collect();
-    samples.sort_by(|a, b| a.total_cmp(b));
-    samples[samples.len() / 2]
+    ((timing.sample.as_secs_f64() / per_call).ceil() as u64).max(1)
+}
+
+/// Seconds per call over `iters` calls.
+fn sample(case: &mut Case, iters: u64) -> f64 {
+    let t = Instant::now();
+    for _ in 0..iters {
+        case();
+    }
+    t.elapsed().as_secs_f64() / iters as f64
+}
+
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs[xs.len() / 2]
 }
 
 /// Nominal cycles per second, from the time-stamp counter against the wall clock.
@@ -183,20 +233,24 @@ pub fn run(
     let mut rows = Vec::new();
     for &bytes in sizes {
         let mut ecb = make("ecb", bytes).ok_or("ecb case missing")?;
-        let ecb_secs = measure(&mut ecb, timing);
         for m in modes {
-            let secs = if m == "ecb" {
-                ecb_secs
+            let p = if m == "ecb" {
+                let secs = measure(&mut ecb, timing);
+                Paired {
+                    secs,
+                    ecb_secs: secs,
+                    ratio: 1.0,
+                }
             } else {
                 let mut case = make(m, bytes).ok_or_else(|| format!("no case for {m}"))?;
-                measure(&mut case, timing)
+                measure_against(&mut ecb, &mut case, timing)
             };
             let row = Row {
                 mode: m.clone(),
                 bytes,
-                gbps: bytes as f64 / secs / 1e9,
-                cpb: secs * hz / bytes as f64,
-                ratio_to_ecb: ecb_secs / secs,
+                gbps: bytes as f64 / p.secs / 1e9,
+                cpb: p.secs * hz / bytes as f64,
+                ratio_to_ecb: p.ratio,
             };
             emit(&row);
             rows.push(row);
