@@ -689,12 +689,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     where
         C: KeyInit,
     {
-        C::new_from_slice(key)
-            .map(Self::from_cipher)
-            .map_err(|_| Error::InvalidKeyLength {
-                expected: crate::xcbc::keys::ONE_KEY,
-                got: key.len(),
-            })
+        crate::oracle::cipher_from_key(key).map(Self::from_cipher)
     }
 
     /// Sign `msg` under a fresh random r0: the tag `y0 || w`.
@@ -911,12 +906,7 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     where
         C: KeyInit,
     {
-        C::new_from_slice(key)
-            .map(Self::from_cipher)
-            .map_err(|_| Error::InvalidKeyLength {
-                expected: crate::xcbc::keys::ONE_KEY,
-                got: key.len(),
-            })
+        crate::oracle::cipher_from_key(key).map(Self::from_cipher)
     }
 
     /// r0 = f(ctr) from a tag.

@@ -13,8 +13,6 @@ use crate::oracle::{BlockCipher128, ParWork, encrypt_block, encrypt_par};
 /// What `new_from_slice` reports for a two-key slice of the wrong length.
 pub(crate) const TWO_KEYS: &str =
     "K || K': two keys of the cipher's key size (32, 48 or 64 for AES)";
-/// What `new_from_slice_one_key` reports for a key of the wrong length.
-pub(crate) const ONE_KEY: &str = "the cipher's key size (16, 24 or 32 for AES)";
 
 /// f and, in the two-key form, f'.
 #[derive(Clone)]
@@ -72,12 +70,7 @@ impl<C: BlockCipher128> Keys<C> {
     where
         C: KeyInit,
     {
-        C::new_from_slice(key)
-            .map(Self::one)
-            .map_err(|_| Error::InvalidKeyLength {
-                expected: ONE_KEY,
-                got: key.len(),
-            })
+        crate::oracle::cipher_from_key(key).map(Self::one)
     }
 
     /// z0 = f'(r0), or f(r0 + 1) in the one-key form.
