@@ -28,7 +28,12 @@
 //! check, with the portable code as the fallback); its module docs give the
 //! benchmark that justified it. The disk ciphers have a second one, their
 //! AVX-512 kernels (`sector/simd.rs`: StE's constant-time swap and the
-//! XEX/EME powers of x, same CPU check and fallback), justified the same way.
+//! XEX/EME powers of x, same CPU check and fallback), justified the same way,
+//! and the XCBC family a third (`xcbc/simd.rs`: the big-endian offsets
+//! `i·r0`, XCBC decryption's xor-and-sum, pXCBC's strided gathers and
+//! scatters). Each keyed type checks the CPU once; `portable()` (or the
+//! tests' forced path) runs the safe fallback, and the tests compare both
+//! paths with the papers' definitions.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
