@@ -758,12 +758,54 @@ impl<C: BlockCipher128> XecbMac<C> {
     }
 }
 
-impl<C: BlockCipher128Dec> XecbMac<C> {
-    /// r0 = f^-1(y0) from a tag.
+/// What XECB$-MAC and XECB-MAC share once a tag is in hand: both recover
+/// r0 from the tag's header (`r0 = f^-1(y0)`, or `r0 = f(ctr)`) and then
+/// verify, update or replace alike.
+trait TagHeader<C: BlockCipher128> {
+    /// The keyed cipher f.
+    fn f(&self) -> &C;
+    /// r0 from the tag's header.
+    fn r0_of(&self, tag: &Tag) -> u128;
+
+    /// Parse `tag`, recover r0, run `then` with f, r0 and the tag; r0 is
+    /// wiped after.
+    fn with_r0<'a, T>(
+        &'a self,
+        tag: &[u8],
+        then: impl FnOnce(&'a C, u128, &Tag) -> Result<T>,
+    ) -> Result<T>
+    where
+        C: 'a,
+    {
+        let tag = parse_tag(tag)?;
+        let mut r0 = self.r0_of(&tag);
+        let res = then(self.f(), r0, &tag);
+        r0.zeroize();
+        res
+    }
+}
+
+impl<C: BlockCipher128Dec> TagHeader<C> for XecbMac<C> {
+    fn f(&self) -> &C {
+        &self.f
+    }
+    /// r0 = f^-1(y0).
     fn r0_of(&self, tag: &Tag) -> u128 {
         to_int(&decrypt_block(&self.f, &header(tag)))
     }
+}
 
+impl<C: BlockCipher128> TagHeader<C> for XecbMacCtr<C> {
+    fn f(&self) -> &C {
+        &self.f
+    }
+    /// r0 = f(ctr).
+    fn r0_of(&self, tag: &Tag) -> u128 {
+        to_int(&encrypt_block(&self.f, &header(tag)))
+    }
+}
+
+impl<C: BlockCipher128Dec> XecbMac<C> {
     /// Verify `tag` (32 bytes: `y0 || w`) for `msg`.
     /// [`Error::InvalidTagLength`] or [`Error::Authentication`].
     ///
@@ -777,11 +819,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
-        let tag = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&tag);
-        let res = verify_one_shot(&self.f, r0, msg, &tag);
-        r0.zeroize();
-        res
+        self.with_r0(tag, |f, r0, tag| verify_one_shot(f, r0, msg, tag))
     }
 
     /// [`verify`](Self::verify) spread over the rayon thread pool for inputs
@@ -814,11 +852,12 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn verifier(&self, tag: &[u8]) -> Result<XecbVerifier<'_, C>> {
-        let expected = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&expected);
-        let acc = Accumulator::new(&self.f, header(&expected), r0);
-        r0.zeroize();
-        Ok(XecbVerifier { acc, expected })
+        self.with_r0(tag, |f, r0, expected| {
+            Ok(XecbVerifier {
+                acc: Accumulator::new(f, header(expected), r0),
+                expected: *expected,
+            })
+        })
     }
 
     /// Out-of-order verification of `tag` for a message of `msg_len` bytes.
@@ -837,11 +876,9 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn out_of_order(&self, tag: &[u8], msg_len: usize) -> Result<XecbOutOfOrder<'_, C>> {
-        let expected = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&expected);
-        let v = XecbOutOfOrder::new(&self.f, expected, r0, msg_len);
-        r0.zeroize();
-        v
+        self.with_r0(tag, |f, r0, expected| {
+            XecbOutOfOrder::new(f, *expected, r0, msg_len)
+        })
     }
 
     /// Incremental update (paper, section 6, property 3): the tag of the
@@ -871,11 +908,9 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
         old: &Block,
         new: &Block,
     ) -> Result<Tag> {
-        let tag = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&tag);
-        let res = replace(&self.f, r0, &tag, msg_len, index, old, new);
-        r0.zeroize();
-        res
+        self.with_r0(tag, |f, r0, tag| {
+            replace(f, r0, tag, msg_len, index, old, new)
+        })
     }
 }
 
@@ -909,11 +944,6 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
         crate::oracle::cipher_from_key(key).map(Self::from_cipher)
     }
 
-    /// r0 = f(ctr) from a tag.
-    fn r0_of(&self, tag: &Tag) -> u128 {
-        to_int(&encrypt_block(&self.f, &header(tag)))
-    }
-
     fn signer_with_counter(&self, ctr: u128) -> XecbSigner<'_, C> {
         let ctr = to_block(ctr);
         let mut r0 = to_int(&encrypt_block(&self.f, &ctr));
@@ -933,11 +963,7 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
-        let tag = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&tag);
-        let res = verify_one_shot(&self.f, r0, msg, &tag);
-        r0.zeroize();
-        res
+        self.with_r0(tag, |f, r0, tag| verify_one_shot(f, r0, msg, tag))
     }
 
     /// [`verify`](Self::verify) spread over the rayon thread pool for large inputs.
@@ -974,11 +1000,12 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn verifier(&self, tag: &[u8]) -> Result<XecbVerifier<'_, C>> {
-        let expected = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&expected);
-        let acc = Accumulator::new(&self.f, header(&expected), r0);
-        r0.zeroize();
-        Ok(XecbVerifier { acc, expected })
+        self.with_r0(tag, |f, r0, expected| {
+            Ok(XecbVerifier {
+                acc: Accumulator::new(f, header(expected), r0),
+                expected: *expected,
+            })
+        })
     }
 
     /// Out-of-order verification of `tag` for a message of `msg_len` bytes;
@@ -996,11 +1023,9 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn out_of_order(&self, tag: &[u8], msg_len: usize) -> Result<XecbOutOfOrder<'_, C>> {
-        let expected = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&expected);
-        let v = XecbOutOfOrder::new(&self.f, expected, r0, msg_len);
-        r0.zeroize();
-        v
+        self.with_r0(tag, |f, r0, expected| {
+            XecbOutOfOrder::new(f, *expected, r0, msg_len)
+        })
     }
 
     /// Incremental update of a tag when whole block `index` changes from
@@ -1025,11 +1050,9 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
         old: &Block,
         new: &Block,
     ) -> Result<Tag> {
-        let tag = parse_tag(tag)?;
-        let mut r0 = self.r0_of(&tag);
-        let res = replace(&self.f, r0, &tag, msg_len, index, old, new);
-        r0.zeroize();
-        res
+        self.with_r0(tag, |f, r0, tag| {
+            replace(f, r0, tag, msg_len, index, old, new)
+        })
     }
 }
 
