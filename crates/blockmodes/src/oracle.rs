@@ -7,7 +7,7 @@
 //! full batches, with the mode's own whitening before and after each batch
 //! ([`ParWork`], [`encrypt_par`], [`decrypt_par`]; buffer to buffer:
 //! [`ParWorkB2b`], [`decrypt_par_b2b`]; independent chains in lock step:
-//! [`ChainWork`], [`encrypt_chains`]).
+//! [`ChainWork`], [`encrypt_chains`]; one serial chain: [`encrypt_chain`]).
 //!
 //! It also holds [`Counting`], a wrapper that counts block-cipher calls, used
 //! by the tests to check each paper's cost claim.
@@ -341,56 +341,39 @@ pub fn par_width<C: BlockCipher128>(cipher: &C) -> usize {
     w.max(1)
 }
 
-/// Encipher `rounds` rounds of `lanes` blocks each, where the inputs of a
-/// round may depend on the outputs of the round before: several independent
-/// chains (CBC-like, one per lane) interleaved to fill the cipher's pipeline,
-/// or with `lanes == 1` one serial chain with no per-block dispatch.
-///
-/// Block `r * lanes + l` (the `start` passed to `work`) is lane `l` of round
-/// `r`; each call of `work.before` / `work.after` covers blocks of a single
-/// round, so `before` may use everything `after` has seen. A full backend
-/// width of lanes goes through one parallel call; a narrower round goes
-/// through single-block calls, which the processor overlaps (independent
-/// chains) without enciphering unused lanes.
+/// Encipher one serial chain of `rounds` blocks (CBC-like: the input of
+/// block r may depend on the output of block r - 1) with no per-block
+/// dispatch: `work.before(r, ..)` fills block r, `work.after(r, ..)` reads
+/// its output, one block per call. (Independent chains go through
+/// [`encrypt_chains`], in lock step.)
 ///
 /// ```
-/// use blockmodes::oracle::{encrypt_rounds, ParWork};
+/// use blockmodes::oracle::{encrypt_chain, ParWork};
 /// use blockmodes::Block;
 /// use cipher::{BlockCipherEncrypt, KeyInit};
-/// // CBC-MAC of two 3-block messages, interleaved in two lanes.
-/// struct TwoMacs { msgs: [[Block; 3]; 2], chain: [Block; 2] }
-/// impl ParWork for TwoMacs {
-///     fn before(&mut self, start: usize, blocks: &mut [Block]) {
-///         for (j, b) in blocks.iter_mut().enumerate() {
-///             let (round, lane) = ((start + j) / 2, (start + j) % 2);
-///             *b = blockmodes::gf128::xor(&self.msgs[lane][round], &self.chain[lane]);
-///         }
+/// // CBC-MAC of a 3-block message.
+/// struct Mac { msg: [Block; 3], chain: Block }
+/// impl ParWork for Mac {
+///     fn before(&mut self, r: usize, blocks: &mut [Block]) {
+///         blocks[0] = blockmodes::gf128::xor(&self.msg[r], &self.chain);
 ///     }
-///     fn after(&mut self, start: usize, blocks: &[Block]) {
-///         for (j, b) in blocks.iter().enumerate() {
-///             self.chain[(start + j) % 2] = *b;
-///         }
+///     fn after(&mut self, _r: usize, blocks: &[Block]) {
+///         self.chain = blocks[0];
 ///     }
 /// }
 /// let aes = aes::Aes128::new(&[7u8; 16].into());
-/// let mut w = TwoMacs { msgs: [[[1; 16]; 3], [[2; 16]; 3]], chain: [[0; 16]; 2] };
-/// encrypt_rounds(&aes, 2, 3, &mut w);
+/// let mut w = Mac { msg: [[1; 16]; 3], chain: [0; 16] };
+/// encrypt_chain(&aes, 3, &mut w);
 /// let mut one = cipher::Block::<aes::Aes128>::default();
 /// for _ in 0..3 {
 ///     for x in one.iter_mut() { *x ^= 1; }
 ///     aes.encrypt_block(&mut one);
 /// }
-/// assert_eq!(w.chain[0], <[u8; 16]>::from(one));
+/// assert_eq!(w.chain, <[u8; 16]>::from(one));
 /// ```
 #[inline]
-pub fn encrypt_rounds<C: BlockCipher128>(
-    cipher: &C,
-    lanes: usize,
-    rounds: usize,
-    work: &mut impl ParWork,
-) {
+pub fn encrypt_chain<C: BlockCipher128>(cipher: &C, rounds: usize, work: &mut impl ParWork) {
     struct Closure<'a, W> {
-        lanes: usize,
         rounds: usize,
         work: &'a mut W,
     }
@@ -400,51 +383,19 @@ pub fn encrypt_rounds<C: BlockCipher128>(
     impl<W: ParWork> BlockCipherEncClosure for Closure<'_, W> {
         #[inline(always)]
         fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
-            let width = B::ParBlocksSize::USIZE;
-            if self.lanes == 1 {
-                // One serial chain: keep the block in a local the compiler
-                // holds in a register across `before`, the cipher and `after`.
-                let mut one = [CipherBlock::<B>::default()];
-                for r in 0..self.rounds {
-                    self.work.before(r, Array::cast_slice_to_core_mut(&mut one));
-                    backend.encrypt_block_inplace(&mut one[0]);
-                    self.work.after(r, Array::cast_slice_to_core(&one));
-                }
-                one[0].zeroize();
-                return;
-            }
-            let mut buf: ParBlocks<B> = Default::default();
+            // The block stays in a local the compiler holds in a register
+            // across `before`, the cipher and `after`.
+            let mut one = [CipherBlock::<B>::default()];
             for r in 0..self.rounds {
-                let mut lane = 0;
-                while lane < self.lanes {
-                    let k = width.min(self.lanes - lane);
-                    let start = r * self.lanes + lane;
-                    self.work
-                        .before(start, Array::cast_slice_to_core_mut(&mut buf[..k]));
-                    if k == width && width > 1 {
-                        backend.encrypt_par_blocks_inplace(&mut buf);
-                    } else {
-                        for b in buf[..k].iter_mut() {
-                            backend.encrypt_block_inplace(b);
-                        }
-                    }
-                    self.work.after(start, Array::cast_slice_to_core(&buf[..k]));
-                    lane += k;
-                }
+                self.work.before(r, Array::cast_slice_to_core_mut(&mut one));
+                backend.encrypt_block_inplace(&mut one[0]);
+                self.work.after(r, Array::cast_slice_to_core(&one));
             }
-            // A vectorized wipe (`Zeroize` would clear the batch byte by byte).
-            for b in buf.iter_mut() {
-                *b = Default::default();
-            }
-            zeroize::optimization_barrier(&buf);
+            one[0].zeroize();
         }
     }
-    if lanes > 0 && rounds > 0 {
-        cipher.encrypt_with_backend(Closure {
-            lanes,
-            rounds,
-            work,
-        });
+    if rounds > 0 {
+        cipher.encrypt_with_backend(Closure { rounds, work });
     }
 }
 

@@ -16,7 +16,7 @@ use crate::gf128::{Block, xor, xor_in_place};
 use crate::modular::{to_block, to_int};
 use crate::oracle::{
     B2B_BATCH, BlockCipher128, BlockCipher128Dec, ParWork, ParWorkB2b, decrypt_par_b2b,
-    encrypt_rounds,
+    encrypt_chain,
 };
 
 use super::offsets::{BATCH, Offsets, wipe, xor_and_sum, xor_in_and_sum};
@@ -46,7 +46,7 @@ pub(crate) fn encrypt<C: BlockCipher128, const CHECK: bool>(
         r0,
         offset: 0,
     };
-    encrypt_rounds(f, 1, rounds, &mut work);
+    encrypt_chain(f, rounds, &mut work);
     work.wipe();
 }
 
