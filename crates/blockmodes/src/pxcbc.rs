@@ -294,14 +294,10 @@ impl<C: BlockCipher128Dec + Sync> PxcbcXor<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
-        let layout = Layout::for_ciphertext(ct.len(), self.segment_blocks)?;
-        crate::xcbc::check_out(out, layout.pt_capacity())?;
-        let mut y0 = [0u8; 16];
-        y0.copy_from_slice(&ct[..16]);
-        let mut r0 = to_int(&decrypt_block(&self.keys.f, &y0));
-        let res = open(&self.keys, r0, &ct[16..], &layout, out);
-        r0.zeroize();
-        res
+        // r0 = f^-1(y0)
+        open_under_header(&self.keys, self.segment_blocks, ct, out, |y0| {
+            to_int(&decrypt_block(&self.keys.f, y0))
+        })
     }
 
     /// Decrypt `ct`; see [`decrypt_into`](Self::decrypt_into).
@@ -354,14 +350,10 @@ impl<C: BlockCipher128Dec + Sync> PxcbcXorCtr<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
-        let layout = Layout::for_ciphertext(ct.len(), self.segment_blocks)?;
-        crate::xcbc::check_out(out, layout.pt_capacity())?;
-        let mut ctr = [0u8; 16];
-        ctr.copy_from_slice(&ct[..16]);
-        let mut r0 = to_int(&encrypt_block(&self.keys.f, &ctr));
-        let res = open(&self.keys, r0, &ct[16..], &layout, out);
-        r0.zeroize();
-        res
+        // r0 = f(ctr)
+        open_under_header(&self.keys, self.segment_blocks, ct, out, |ctr| {
+            to_int(&encrypt_block(&self.keys.f, ctr))
+        })
     }
 
     /// Decrypt `ct` = `ctr || seg_1 || ...`; see [`decrypt_into`](Self::decrypt_into).
@@ -378,6 +370,31 @@ impl<C: BlockCipher128Dec + Sync> PxcbcXorCtr<C> {
             self.decrypt_into(ct, out)
         })
     }
+}
+
+/// The decryption both pXCBC forms share: check the lengths, recover r0
+/// from the header block (`y0` or `ctr`) with `r0_of`, open the segments,
+/// wipe r0.
+fn open_under_header<C: BlockCipher128Dec + Sync>(
+    keys: &Keys<C>,
+    segment_blocks: usize,
+    ct: &[u8],
+    out: &mut [u8],
+    r0_of: impl FnOnce(&Block) -> u128,
+) -> Result<usize> {
+    let layout = Layout::for_ciphertext(ct.len(), segment_blocks)?;
+    crate::xcbc::check_out(out, layout.pt_capacity())?;
+    // `for_ciphertext` has checked there are at least 64 bytes.
+    let (header, body) = ct
+        .split_first_chunk::<16>()
+        .ok_or(Error::CiphertextTooShort {
+            min: 64,
+            got: ct.len(),
+        })?;
+    let mut r0 = r0_of(header);
+    let res = open(keys, r0, body, &layout, out);
+    r0.zeroize();
+    res
 }
 
 impl<C: BlockCipher128 + Sync> PxcbcXorCtrEncryptor<C> {
