@@ -19,7 +19,7 @@ use crate::oracle::{
     encrypt_chain,
 };
 
-use super::offsets::{BATCH, Offsets, wipe, xor_and_sum, xor_in_and_sum};
+use super::offsets::{BATCH, Offsets, wipe, xor_in_and_sum};
 use super::simd::Avx512;
 
 use super::padding::last_block;
@@ -118,11 +118,20 @@ pub(crate) fn decrypt<C: BlockCipher128Dec, const CHECK: bool>(
     let (ct, _) = ct.as_chunks::<16>();
     let (out, _) = out.as_chunks_mut::<16>();
     debug_assert_eq!(ct.len(), out.len() + CHECK as usize);
-    decrypt_with::<C, CHECK>(Avx512::detect(), f, r0, z0, ct, out)
+    decrypt_with(Avx512::detect(), f, r0, z0, ct, out)
 }
 
-/// [`decrypt`] through the AVX-512 passes (`Some`) or the portable batches.
-fn decrypt_with<C: BlockCipher128Dec, const CHECK: bool>(
+/// Blocks per pass of [`decrypt_with`].
+const CHUNK: usize = 4 * BATCH;
+
+/// [`decrypt`] with the AVX-512 kernels (`Some`) or the portable ones, in
+/// chunks of up to [`CHUNK`] blocks: one pass computes the chunk's
+/// `z_i = y_i - i * r0`, the cipher deciphers them into `out` (the check
+/// block's output into a side buffer), one pass xors in `z_{i-1}` and sums.
+/// (Interleaved per 64-block batch, the offset arithmetic and the cipher
+/// compete for the same vector ports; in passes of their own each runs at
+/// its full rate.)
+fn decrypt_with<C: BlockCipher128Dec>(
     simd: Option<Avx512>,
     f: &C,
     r0: u128,
@@ -130,46 +139,8 @@ fn decrypt_with<C: BlockCipher128Dec, const CHECK: bool>(
     ct: &[Block],
     out: &mut [Block],
 ) -> (Block, Block) {
-    if let Some(simd) = simd {
-        return decrypt_simd(simd, f, r0, z0, ct, out);
-    }
-    let mut work = DecChain {
-        ct,
-        out,
-        zz: [[0; 16]; BATCH + 1],
-        tail: [[0; 16]; BATCH],
-        sum: *z0,
-        check: [0; 16],
-        offsets: Offsets::portable(r0),
-    };
-    work.zz[0] = *z0;
-    decrypt_par_b2b(f, ct.len(), &mut work);
-    let res = (work.sum, work.check);
-    wipe(&mut work.zz);
-    wipe(&mut work.tail);
-    wipe(core::slice::from_mut(&mut work.sum));
-    wipe(core::slice::from_mut(&mut work.check));
-    res
-}
-
-/// Blocks per pass of [`decrypt_simd`].
-const CHUNK: usize = 4 * BATCH;
-
-/// [`decrypt`] on AVX-512, in chunks of up to [`CHUNK`] blocks: one pass
-/// computes the chunk's `z_i = y_i - i * r0`, the cipher deciphers them
-/// into `out` (the check block's output into a side buffer), one pass xors
-/// in `z_{i-1}` and sums. (Interleaved per 64-block batch, the offset
-/// arithmetic and the cipher compete for the same vector ports; in passes
-/// of their own each runs at its full rate.)
-fn decrypt_simd<C: BlockCipher128Dec>(
-    simd: Avx512,
-    f: &C,
-    r0: u128,
-    z0: &Block,
-    ct: &[Block],
-    out: &mut [Block],
-) -> (Block, Block) {
     let n = out.len();
+    let mut offsets = Offsets::with_simd(r0, simd);
     let mut work = DecChunk {
         zz: [[0; 16]; CHUNK + 1],
         out,
@@ -182,12 +153,16 @@ fn decrypt_simd<C: BlockCipher128Dec>(
     let mut pos = 0;
     while pos < ct.len() {
         let k = (ct.len() - pos).min(CHUNK);
-        simd.apply::<false>(r0, pos as u128 + 1, &ct[pos..pos + k], &mut work.zz[1..=k]);
+        offsets.apply::<false>(pos as u128 + 1, &ct[pos..pos + k], &mut work.zz[1..=k]);
         work.pos = pos;
         decrypt_par_b2b(f, k, &mut work);
         // x_i = f^-1(z_i) xor z_{i-1} for the chunk's message blocks.
         let body = k.min(n - pos);
-        simd.xor_in_and_sum(&mut work.out[pos..pos + body], &work.zz[..body], &mut sum);
+        let (x, zz) = (&mut work.out[pos..pos + body], &work.zz[..body]);
+        match simd {
+            Some(simd) => simd.xor_in_and_sum(x, zz, &mut sum),
+            None => xor_in_and_sum(x, zz, &mut sum),
+        }
         if body < k {
             // The check block: x_{n+1} = f^-1(z_{n+1}) xor z_n.
             // Its batch starts at a multiple of B2B_BATCH in the chunk.
@@ -201,7 +176,7 @@ fn decrypt_simd<C: BlockCipher128Dec>(
     (sum, check)
 }
 
-/// The cipher's side of one chunk of [`decrypt_simd`]: inputs `zz[1..]`,
+/// The cipher's side of one chunk of [`decrypt_with`]: inputs `zz[1..]`,
 /// outputs straight into `out`, except the batch holding the check block,
 /// whose outputs go to `tail` (its message blocks are copied out after).
 struct DecChunk<'a> {
@@ -235,69 +210,6 @@ impl ParWorkB2b for DecChunk<'_> {
             let body = n - first;
             self.out[first..].copy_from_slice(&self.tail[..body]);
         }
-    }
-}
-
-/// The batched inverse chain: `before` computes the batch's z_i as the
-/// cipher's inputs and keeps them (the cipher writes f^-1(z_i) straight
-/// into the output); `after` xors in z_{i-1}.
-struct DecChain<'a> {
-    /// y_1 .. y_n (y_{n+1})
-    ct: &'a [Block],
-    /// x_1 .. x_n
-    out: &'a mut [Block],
-    /// `zz[0]`: z of the block before the batch (z0 at the start);
-    /// `zz[1..=k]`: the batch's z_i.
-    zz: [Block; BATCH + 1],
-    /// The cipher's outputs for the batch holding the check block.
-    tail: [Block; BATCH],
-    /// z0 xor x_1 xor x_2 xor ...
-    sum: Block,
-    /// x_{n+1}, the decrypted check block.
-    check: Block,
-    /// i * r0
-    offsets: Offsets,
-}
-
-impl ParWorkB2b for DecChain<'_> {
-    #[inline(always)]
-    fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]) {
-        // z_i = y_i - i * r0, i = start + 1 ..
-        let ct = self.ct;
-        let zs = &mut self.zz[1..=k];
-        self.offsets
-            .apply::<false>(start as u128 + 1, &ct[start..start + k], zs);
-        let zs = &self.zz[1..=k];
-        if start + k <= self.out.len() {
-            (zs, &mut self.out[start..start + k])
-        } else {
-            (zs, &mut self.tail[..k])
-        }
-    }
-
-    #[inline(always)]
-    fn after(&mut self, start: usize, k: usize) {
-        let n = self.out.len();
-        if start + k <= n {
-            // x_i = f^-1(z_i) xor z_{i-1}, in place.
-            let out = &mut self.out[start..start + k];
-            match self.offsets.simd() {
-                Some(simd) => simd.xor_in_and_sum(out, &self.zz[..k], &mut self.sum),
-                None => xor_in_and_sum(out, &self.zz[..k], &mut self.sum),
-            }
-        } else {
-            // The last batch: blocks up to n, then the check block.
-            let body = n - start;
-            let (tail, zz) = (&self.tail[..k], &self.zz[..k]);
-            xor_and_sum(
-                &tail[..body],
-                &zz[..body],
-                &mut self.out[start..],
-                &mut self.sum,
-            );
-            self.check = xor(&tail[body], &zz[body]);
-        }
-        self.zz[0] = self.zz[k];
     }
 }
 
@@ -335,7 +247,7 @@ mod tests {
         (out, sum, check)
     }
 
-    /// The AVX-512 passes and the portable batches against the definition,
+    /// The AVX-512 and the portable kernels against the definition,
     /// at every length up to 130 blocks and around the chunk boundaries,
     /// with and without the check block.
     #[test]
@@ -352,7 +264,7 @@ mod tests {
             for path in simd.iter().flatten().map(|s| Some(*s)).chain([None]) {
                 let (want, want_sum, want_check) = reference(&f, r0, &z0, &ct[..m], m - 1);
                 let mut out = vec![[0u8; 16]; m - 1];
-                let got = decrypt_with::<_, true>(path, &f, r0, &z0, &ct[..m], &mut out);
+                let got = decrypt_with(path, &f, r0, &z0, &ct[..m], &mut out);
                 assert_eq!(
                     (out, got),
                     (want, (want_sum, want_check)),
@@ -361,7 +273,7 @@ mod tests {
                 );
                 let (want, _, _) = reference(&f, r0, &z0, &ct[..m], m);
                 let mut out = vec![[0u8; 16]; m];
-                let (_, check) = decrypt_with::<_, false>(path, &f, r0, &z0, &ct[..m], &mut out);
+                let (_, check) = decrypt_with(path, &f, r0, &z0, &ct[..m], &mut out);
                 assert_eq!(
                     (out, check),
                     (want, [0; 16]),

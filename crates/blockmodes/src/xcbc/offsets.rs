@@ -146,8 +146,15 @@ impl Offsets {
     /// (lazily filled) portable table.
     #[inline]
     pub(crate) fn new(r0: u128) -> Self {
+        Self::with_simd(r0, Avx512::detect())
+    }
+
+    /// The offsets for `r0` through the AVX-512 kernel (`Some`) or the
+    /// portable table (`None`).
+    #[inline]
+    pub(crate) fn with_simd(r0: u128, simd: Option<Avx512>) -> Self {
         Self {
-            simd: Avx512::detect(),
+            simd,
             ..Self::portable(r0)
         }
     }
@@ -165,12 +172,6 @@ impl Offsets {
             mask: core::hint::black_box(0x00ff_00ff),
             simd: None,
         }
-    }
-
-    /// The AVX-512 path, if this table uses it.
-    #[inline(always)]
-    pub(crate) fn simd(&self) -> Option<Avx512> {
-        self.simd
     }
 
     /// r0.
@@ -365,30 +366,10 @@ impl Drop for LaneOffsets {
     }
 }
 
-/// `out[j] = a[j] xor b[j]` for every j, and `sum ^= out[j]`: the xor pass
-/// of a batch, then the sum over what it wrote (two plain passes, so the
-/// sum's accumulator stays in a register: in the same loop as the stores the
-/// compiler keeps it on the stack and every step waits on store forwarding).
-#[inline(always)]
-pub(crate) fn xor_and_sum(a: &[Block], b: &[Block], out: &mut [Block], sum: &mut Block) {
-    let n = a.len().min(b.len()).min(out.len());
-    let out = &mut out[..n];
-    let (a4, a_rest) = a[..n].as_flattened().as_chunks::<64>();
-    let (b4, b_rest) = b[..n].as_flattened().as_chunks::<64>();
-    let (o4, o_rest) = out.as_flattened_mut().as_chunks_mut::<64>();
-    for ((a, b), o) in a4.iter().zip(b4).zip(o4.iter_mut()) {
-        for t in 0..64 {
-            o[t] = a[t] ^ b[t];
-        }
-    }
-    for ((a, b), o) in a_rest.iter().zip(b_rest).zip(o_rest.iter_mut()) {
-        *o = a ^ b;
-    }
-    xor_into(out, sum);
-}
-
-/// `out[j] ^= b[j]` for every j, then `sum ^= out[j]` (two plain passes,
-/// as in [`xor_and_sum`]).
+/// `out[j] ^= b[j]` for every j, then `sum ^= out[j]`: two plain passes,
+/// so the sum's accumulator stays in a register (in the same loop as the
+/// stores the compiler keeps it on the stack and every step waits on store
+/// forwarding).
 #[inline(always)]
 pub(crate) fn xor_in_and_sum(out: &mut [Block], b: &[Block], sum: &mut Block) {
     let n = b.len().min(out.len());
@@ -484,23 +465,6 @@ mod tests {
                     assert_eq!(to_int(&out[j]), to_int(&input[j]).wrapping_sub(off));
                 }
             }
-        }
-    }
-
-    #[test]
-    fn xor_and_sum_matches() {
-        for n in [0usize, 1, 3, 4, 5, 64] {
-            let a: Vec<Block> = (0..n).map(|j| [j as u8; 16]).collect();
-            let b: Vec<Block> = (0..n).map(|j| [(j * 7 + 1) as u8; 16]).collect();
-            let mut out = vec![[0u8; 16]; n];
-            let mut sum = [0x5a; 16];
-            xor_and_sum(&a, &b, &mut out, &mut sum);
-            let mut want = [0x5a; 16];
-            for j in 0..n {
-                assert_eq!(out[j], crate::gf128::xor(&a[j], &b[j]));
-                crate::gf128::xor_in_place(&mut want, &out[j]);
-            }
-            assert_eq!(sum, want);
         }
     }
 
