@@ -10,23 +10,8 @@ use blockmodes::xex::{Xex, XexTweak};
 use blockmodes::{Aes128, Aes192, Aes256, Block};
 use serde_json::Value;
 
-fn vectors(name: &str) -> Vec<Value> {
-    let path = format!("{}/../../vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let json: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(json["scheme"], name);
-    let v = json["vectors"].as_array().unwrap().clone();
-    assert!(!v.is_empty());
-    v
-}
-
-fn hex(v: &Value, field: &str) -> Vec<u8> {
-    hex::decode(v[field].as_str().unwrap_or_else(|| panic!("no {field}"))).unwrap()
-}
-
-fn block(v: &Value, field: &str) -> Block {
-    hex(v, field).try_into().unwrap()
-}
+mod common;
+use common::{block, hexf as hex, load as vectors};
 
 fn name(v: &Value) -> &str {
     v["name"].as_str().unwrap_or("?")

@@ -9,39 +9,16 @@ use blockmodes::xcbc::{
     CounterState, StatefulXcbc, StatelessXcbc, Xcbc, XcbcCtr, XcbcCtrEncryptor, XcbcEncryptor,
     XcbcXor, XcbcXorCtr, XcbcXorCtrEncryptor,
 };
-use blockmodes::{Aes128, Aes192, Aes256, Block, Error};
+use blockmodes::{Aes128, Aes192, Aes256, Error};
 use cipher::KeyInit;
 use proptest::prelude::*;
 use serde_json::Value;
 
+mod common;
+use common::{block, hexf, load, load_long};
+
 // ---------------------------------------------------------------------------
 // Vectors
-
-fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/../../vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect(&path);
-    let json: Value = serde_json::from_str(&text).expect("json");
-    assert_eq!(json["scheme"], name);
-    json["vectors"].as_array().expect("vectors").clone()
-}
-
-/// The cross-check vectors of `tests/data/xcbc_ref.py` (an independent
-/// Python transcription of the spec that reproduces every shared vector):
-/// long messages, several segments, indices i >= 2.
-fn load_long(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/xcbc-long.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect(&path);
-    let json: Value = serde_json::from_str(&text).expect("json");
-    json["sets"][name].as_array().expect("set").clone()
-}
-
-fn hexf(v: &Value, f: &str) -> Vec<u8> {
-    hex::decode(v[f].as_str().unwrap_or_else(|| panic!("field {f}"))).expect("hex")
-}
-
-fn block(v: &Value, f: &str) -> Block {
-    hexf(v, f).try_into().expect("16 bytes")
-}
 
 fn valid(v: &Value) -> bool {
     v["result"] != "invalid"
@@ -55,26 +32,6 @@ fn keys(v: &Value) -> (Vec<u8>, bool, usize) {
         Some(k2) if !k2.is_null() => ([k, hexf(v, "key2")].concat(), true, n),
         _ => (k, false, n),
     }
-}
-
-macro_rules! with_aes {
-    ($n:expr, $C:ident => $body:expr) => {
-        match $n {
-            16 => {
-                type $C = Aes128;
-                $body
-            }
-            24 => {
-                type $C = Aes192;
-                $body
-            }
-            32 => {
-                type $C = Aes256;
-                $body
-            }
-            n => panic!("key size {n}"),
-        }
-    };
 }
 
 fn stateless<C: KeyInit + blockmodes::oracle::BlockCipher128, const X: bool>(

@@ -6,55 +6,13 @@ use blockmodes::oracle::Counting;
 use blockmodes::xcbc::CounterState;
 use blockmodes::xecb::hazmat::{SignWithCounter, SignWithR0};
 use blockmodes::xecb::{TAG_LEN, XecbMac, XecbMacCtr, XecbMacCtrSigner};
-use blockmodes::{Aes128, Aes192, Aes256, Block, Error};
+use blockmodes::{Aes128, Block, Error};
 use cipher::KeyInit;
 use proptest::prelude::*;
 use serde_json::Value;
 
-fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/../../vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect(&path);
-    let json: Value = serde_json::from_str(&text).expect("json");
-    assert_eq!(json["scheme"], name);
-    json["vectors"].as_array().expect("vectors").clone()
-}
-
-/// Cross-check vectors from `tests/data/xcbc_ref.py` (independent Python
-/// reference that reproduces every shared vector): many blocks, i >= 2.
-fn load_long(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/xcbc-long.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect(&path);
-    let json: Value = serde_json::from_str(&text).expect("json");
-    json["sets"][name].as_array().expect("set").clone()
-}
-
-fn hexf(v: &Value, f: &str) -> Vec<u8> {
-    hex::decode(v[f].as_str().unwrap_or_else(|| panic!("field {f}"))).expect("hex")
-}
-
-fn block(v: &Value, f: &str) -> Block {
-    hexf(v, f).try_into().expect("16 bytes")
-}
-
-macro_rules! with_aes {
-    ($n:expr, $C:ident => $body:expr) => {
-        match $n {
-            16 => {
-                type $C = Aes128;
-                $body
-            }
-            24 => {
-                type $C = Aes192;
-                $body
-            }
-            32 => {
-                type $C = Aes256;
-                $body
-            }
-            n => panic!("key size {n}"),
-        }
-    };
-}
+mod common;
+use common::{block, hexf, load, load_long};
 
 fn run_xecb(v: &Value) {
     let key = hexf(v, "key");
