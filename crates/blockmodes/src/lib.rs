@@ -44,6 +44,7 @@ pub mod modular;
 pub mod ocb1;
 pub mod oracle;
 pub mod pmac;
+mod scratch;
 pub mod tag;
 
 pub mod eme;

@@ -39,6 +39,7 @@ use crate::error::{Error, Result};
 use crate::ete::EteEmeAes128;
 use crate::gf128::Block;
 use crate::oracle::{BlockCipher128, BlockCipher128Dec, ParWork, decrypt_par, encrypt_par};
+pub(crate) use crate::scratch::{wipe, with_scratch};
 use crate::xex::Xex;
 use crate::{Aes128, Aes192, Aes256};
 
@@ -445,16 +446,6 @@ pub(crate) fn check_unit_numbers(first: u128, count: usize) -> Result<()> {
         .ok_or(Error::InvalidParameter("data unit numbers overflow a u128"))
 }
 
-/// Wipe per-call scratch blocks (offsets, sums): plain stores the compiler
-/// vectorizes, kept by the black box (as `oracle` wipes its batch buffer);
-/// `zeroize` on byte arrays writes byte by byte.
-#[inline(always)]
-pub(crate) fn wipe(blocks: &mut [Block]) {
-    // As bytes: `fill([0; 16])` came out as one 16-byte store per block.
-    blocks.as_flattened_mut().fill(0);
-    core::hint::black_box(blocks);
-}
-
 /// `dst[k] = a[k] ^ b[k]`, vectorized.
 #[inline(always)]
 pub(crate) fn xor_blocks_to(dst: &mut [Block], a: &[Block], b: &[Block]) {
@@ -528,18 +519,4 @@ pub(crate) fn copy_blocks(dst: &mut [Block], src: &[Block]) {
     for (d, s) in dst.as_flattened_mut().iter_mut().zip(src.as_flattened()) {
         *d = *s;
     }
-}
-
-/// Per-thread scratch space of a disk cipher: allocated once per thread (not
-/// zeroed per call), handed to `f`, which must wipe what it used. If the
-/// thread's scratch is already in use (a cipher nested in another), `f`
-/// gets a fresh one.
-pub(crate) fn with_scratch<T: Default + 'static, R>(
-    key: &'static std::thread::LocalKey<core::cell::RefCell<Option<Box<T>>>>,
-    f: impl FnOnce(&mut T) -> R,
-) -> R {
-    key.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut slot) => f(slot.get_or_insert_with(Box::default)),
-        Err(_) => f(&mut Box::default()),
-    })
 }

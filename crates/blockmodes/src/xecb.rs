@@ -46,6 +46,8 @@
 //! # Ok::<(), blockmodes::Error>(())
 //! ```
 
+use core::cell::RefCell;
+
 use cipher::KeyInit;
 use rayon::prelude::*;
 use subtle::ConstantTimeEq;
@@ -58,6 +60,7 @@ use crate::oracle::{
     BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, ecb_encrypt_blocks, encrypt_block,
     encrypt_par, par_width,
 };
+use crate::scratch::with_scratch;
 use crate::xcbc::CounterState;
 use crate::xcbc::keys::random_r0;
 use crate::xcbc::offsets::{BATCH, Offsets, wipe, xor_into};
@@ -384,9 +387,21 @@ const CHUNK: usize = 4 * BATCH;
 
 /// The scratch of [`mac_one_shot_simd`]: a chunk of cipher inputs, room for
 /// x_n and r0 after it, and the dummy lanes that round the last cipher call
-/// up to a whole backend width.
+/// up to a whole backend width. One per thread ([`with_scratch`]), so that
+/// a message does not clear 5 KiB of stack before it starts; wiped after
+/// each message.
 #[repr(C, align(64))]
 struct Scratch([Block; CHUNK + BATCH]);
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self([[0; 16]; CHUNK + BATCH])
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
+}
 
 /// [`mac_one_shot`] on AVX-512: per chunk of up to [`CHUNK`] blocks, one
 /// pass computes every `x_i + i * r0` into a scratch buffer, the cipher
@@ -400,9 +415,21 @@ fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
     r0: u128,
     msg: &[u8],
 ) -> (Block, Block) {
+    with_scratch(&SCRATCH, |buf| {
+        mac_chunks::<C, Y0>(simd, f, r0, msg, &mut buf.0)
+    })
+}
+
+/// The chunk loop of [`mac_one_shot_simd`] over the thread's scratch `buf`
+/// (wiped before returning).
+fn mac_chunks<C: BlockCipher128, const Y0: bool>(
+    simd: Avx512,
+    f: &C,
+    r0: u128,
+    msg: &[u8],
+    buf: &mut [Block; CHUNK + BATCH],
+) -> (Block, Block) {
     let (full, _) = msg.as_chunks::<16>();
-    let mut buf = Scratch([[0; 16]; CHUNK + BATCH]);
-    let buf = &mut buf.0;
     let mut w = to_block(r0);
     let mut y0 = [0u8; 16];
     let mut used = 0;

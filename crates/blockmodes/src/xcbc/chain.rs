@@ -10,6 +10,8 @@
 //! With the XOR check (`CHECK = true`) the chain also encrypts
 //! `x_{n+1} = z0 xor x_1 xor ... xor x_n` after the n padded blocks.
 
+use core::cell::RefCell;
+
 use zeroize::Zeroize;
 
 use crate::gf128::{Block, xor, xor_in_place};
@@ -21,6 +23,7 @@ use crate::oracle::{
 
 use super::offsets::{BATCH, Offsets, wipe, xor_in_and_sum};
 use super::simd::Avx512;
+use crate::scratch::with_scratch;
 
 use super::padding::last_block;
 
@@ -139,12 +142,33 @@ fn decrypt_with<C: BlockCipher128Dec>(
     ct: &[Block],
     out: &mut [Block],
 ) -> (Block, Block) {
+    with_scratch(&SCRATCH, |scratch| {
+        let result = decrypt_chunks(simd, f, r0, z0, ct, out, scratch);
+        // Chunks after the first start at `zz[0]`: the first chunk's span
+        // covers every block any chunk wrote.
+        let used = ct.len().min(CHUNK);
+        wipe(&mut scratch.zz[..=used]);
+        wipe(&mut scratch.tail);
+        result
+    })
+}
+
+/// The chunk loop of [`decrypt_with`] over the thread's scratch.
+fn decrypt_chunks<C: BlockCipher128Dec>(
+    simd: Option<Avx512>,
+    f: &C,
+    r0: u128,
+    z0: &Block,
+    ct: &[Block],
+    out: &mut [Block],
+    scratch: &mut DecScratch,
+) -> (Block, Block) {
     let n = out.len();
     let mut offsets = Offsets::with_simd(r0, simd);
     let mut work = DecChunk {
-        zz: [[0; 16]; CHUNK + 1],
+        zz: &mut scratch.zz,
         out,
-        tail: [[0; 16]; BATCH],
+        tail: &mut scratch.tail,
         pos: 0,
     };
     work.zz[0] = *z0;
@@ -171,9 +195,29 @@ fn decrypt_with<C: BlockCipher128Dec>(
         work.zz[0] = work.zz[k];
         pos += k;
     }
-    wipe(&mut work.zz);
-    wipe(&mut work.tail);
     (sum, check)
+}
+
+/// The scratch of [`decrypt_with`], one per thread ([`with_scratch`]): a
+/// chunk's z values and the outputs of the batch with the check block.
+/// Kept rather than made per message, so that a message does not clear
+/// 5 KiB of stack before it starts; wiped after each message.
+struct DecScratch {
+    zz: [Block; CHUNK + 1],
+    tail: [Block; BATCH],
+}
+
+impl Default for DecScratch {
+    fn default() -> Self {
+        Self {
+            zz: [[0; 16]; CHUNK + 1],
+            tail: [[0; 16]; BATCH],
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Box<DecScratch>>> = const { RefCell::new(None) };
 }
 
 /// The cipher's side of one chunk of [`decrypt_with`]: inputs `zz[1..]`,
@@ -181,11 +225,11 @@ fn decrypt_with<C: BlockCipher128Dec>(
 /// whose outputs go to `tail` (its message blocks are copied out after).
 struct DecChunk<'a> {
     /// `zz[0]`: z before the chunk; `zz[1..=k]`: the chunk's z_i.
-    zz: [Block; CHUNK + 1],
+    zz: &'a mut [Block; CHUNK + 1],
     /// x_1 .. x_n
     out: &'a mut [Block],
     /// The outputs of the batch with the check block.
-    tail: [Block; BATCH],
+    tail: &'a mut [Block; BATCH],
     /// The chunk's first block (0-based).
     pos: usize,
 }

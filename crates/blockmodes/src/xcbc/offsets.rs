@@ -425,14 +425,7 @@ impl Drop for Offsets {
     }
 }
 
-/// Overwrite `blocks` with zeros (a vectorized fill the compiler may not
-/// remove): the wipe for scratch batches, which `Zeroize` would clear one
-/// byte at a time.
-#[inline(always)]
-pub(crate) fn wipe(blocks: &mut [Block]) {
-    blocks.fill([0; 16]);
-    zeroize::optimization_barrier(blocks);
-}
+pub(crate) use crate::scratch::wipe;
 
 #[cfg(test)]
 mod tests {
@@ -526,12 +519,5 @@ mod tests {
             }
             assert_eq!(sum, want);
         }
-    }
-
-    #[test]
-    fn wipe_clears() {
-        let mut b = [[7u8; 16]; 3];
-        wipe(&mut b);
-        assert_eq!(b, [[0u8; 16]; 3]);
     }
 }
