@@ -143,17 +143,18 @@ fn decrypt_with<C: BlockCipher128Dec>(
     out: &mut [Block],
 ) -> (Block, Block) {
     with_scratch(&SCRATCH, |scratch| {
-        let result = decrypt_chunks(simd, f, r0, z0, ct, out, scratch);
+        let (result, tail_used) = decrypt_chunks(simd, f, r0, z0, ct, out, scratch);
         // Chunks after the first start at `zz[0]`: the first chunk's span
         // covers every block any chunk wrote.
         let used = ct.len().min(CHUNK);
         wipe(&mut scratch.zz[..=used]);
-        wipe(&mut scratch.tail);
+        wipe(&mut scratch.tail[..tail_used]);
         result
     })
 }
 
-/// The chunk loop of [`decrypt_with`] over the thread's scratch.
+/// The chunk loop of [`decrypt_with`] over the thread's scratch; also
+/// returns how many blocks of `scratch.tail` it wrote.
 fn decrypt_chunks<C: BlockCipher128Dec>(
     simd: Option<Avx512>,
     f: &C,
@@ -162,13 +163,14 @@ fn decrypt_chunks<C: BlockCipher128Dec>(
     ct: &[Block],
     out: &mut [Block],
     scratch: &mut DecScratch,
-) -> (Block, Block) {
+) -> ((Block, Block), usize) {
     let n = out.len();
     let mut offsets = Offsets::with_simd(r0, simd);
     let mut work = DecChunk {
         zz: &mut scratch.zz,
         out,
         tail: &mut scratch.tail,
+        tail_used: 0,
         pos: 0,
     };
     work.zz[0] = *z0;
@@ -195,7 +197,7 @@ fn decrypt_chunks<C: BlockCipher128Dec>(
         work.zz[0] = work.zz[k];
         pos += k;
     }
-    (sum, check)
+    ((sum, check), work.tail_used)
 }
 
 /// The scratch of [`decrypt_with`], one per thread ([`with_scratch`]): a
@@ -230,6 +232,8 @@ struct DecChunk<'a> {
     out: &'a mut [Block],
     /// The outputs of the batch with the check block.
     tail: &'a mut [Block; BATCH],
+    /// How many blocks of `tail` were written.
+    tail_used: usize,
     /// The chunk's first block (0-based).
     pos: usize,
 }
@@ -242,6 +246,7 @@ impl ParWorkB2b for DecChunk<'_> {
         if first + k <= self.out.len() {
             (zs, &mut self.out[first..first + k])
         } else {
+            self.tail_used = self.tail_used.max(k);
             (zs, &mut self.tail[..k])
         }
     }
