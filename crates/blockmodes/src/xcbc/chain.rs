@@ -296,6 +296,25 @@ mod tests {
         (out, sum, check)
     }
 
+    /// The thread's scratch holds no z value or output after a message, at
+    /// lengths that use the check-block tail and more than one chunk.
+    #[test]
+    fn scratch_is_wiped_after_each_message() {
+        let f = aes::Aes128::new(&[0x5a; 16].into());
+        let ct: Vec<Block> = (0..600u128)
+            .map(|j| to_block(j * 0x1234_5678 + 1))
+            .collect();
+        for m in [2, 65, 257, 600] {
+            let mut out = vec![[0u8; 16]; m - 1];
+            decrypt_with(Avx512::detect(), &f, 99, &[1; 16], &ct[..m], &mut out);
+            SCRATCH.with(|cell| {
+                let slot = cell.borrow();
+                let s = slot.as_ref().expect("the scratch was made");
+                assert!(s.zz.iter().chain(&s.tail).all(|b| *b == [0; 16]), "m {m}");
+            });
+        }
+    }
+
     /// The AVX-512 and the portable kernels against the definition,
     /// at every length up to 130 blocks and around the chunk boundaries,
     /// with and without the check block.
