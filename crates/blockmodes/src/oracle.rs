@@ -757,6 +757,48 @@ mod b2b_and_chains_tests {
         }
     }
 
+    /// Every round's outputs, and what `after_with_previous` offered as
+    /// the round before.
+    struct Rounds {
+        outputs: Vec<Vec<Block>>,
+        previous: Vec<Vec<Block>>,
+    }
+    impl ChainWork for Rounds {
+        fn before(&mut self, r: usize, prev: &[Block], inputs: &mut [Block]) {
+            for (lane, (b, p)) in inputs.iter_mut().zip(prev).enumerate() {
+                *b = *p;
+                b[0] ^= (r * 7 + lane) as u8;
+            }
+        }
+        fn after(&mut self, _r: usize, _outputs: &[Block]) {
+            unreachable!("encrypt_chains calls after_with_previous");
+        }
+        fn after_with_previous(&mut self, r: usize, outputs: &[Block], previous: &[Block]) {
+            assert_eq!(self.outputs.len(), r);
+            self.outputs.push(outputs.to_vec());
+            self.previous.push(previous.to_vec());
+        }
+    }
+
+    #[test]
+    fn after_with_previous_sees_the_round_before() {
+        let aes = aes::Aes128::new(&[5u8; 16].into());
+        for lanes in [1usize, 15, 16, 64] {
+            for rounds in 1usize..=7 {
+                let mut w = Rounds {
+                    outputs: vec![],
+                    previous: vec![],
+                };
+                encrypt_chains(&aes, lanes, rounds, &mut w);
+                assert_eq!(w.outputs.len(), rounds);
+                assert!(w.previous[0].is_empty());
+                for r in 1..rounds {
+                    assert_eq!(w.previous[r], w.outputs[r - 1], "{lanes} lanes, round {r}");
+                }
+            }
+        }
+    }
+
     struct Ecb<'a> {
         ct: &'a [Block],
         pt: &'a mut [Block],

@@ -28,13 +28,18 @@
 //!
 //! Within one thread, up to one backend width of segments (64 with VAES-512)
 //! are encrypted in lock step ([`oracle::encrypt_chains`](crate::oracle::encrypt_chains)):
-//! round i enciphers block i of every segment in one parallel call, the
-//! segments' blocks gathered four at a time, `y_i = z_i + i r0^(s)` computed
-//! for all of them in one vectorized pass (AVX-512 where the CPU has it)
-//! and stored into the segments after the next round is handed to the
-//! cipher. (Round i + 1 needs round i's outputs, so the cipher's work and
-//! the gathers, scatters and offset arithmetic around it add up instead of
-//! overlapping: about 0.29x raw ECB with S = 16 on a VAES machine.) Messages of [`PARALLEL_THRESHOLD`] bytes or more are
+//! round i enciphers block i of every segment in one parallel call. With
+//! AVX-512, rounds go four at a time: the segments' message blocks of
+//! four rounds (one 64-byte run per segment) are transposed into
+//! round-major rows once, so each round's input is one contiguous xor,
+//! and `y_i = z_i + i r0^(s)` is computed for two rounds at once and
+//! stored as a 32-byte run per segment (see [`crate::xcbc`]'s SIMD
+//! module); the check round, S mod 4 rounds and a short last segment go
+//! block by block (gathers and scatters), as does everything on other
+//! CPUs. (Round i + 1 needs round i's outputs, so the cipher's work and
+//! the transpositions and offset arithmetic around it add up instead of
+//! overlapping: about 0.33x raw ECB with S = 16 on a VAES machine.)
+//! Messages of [`PARALLEL_THRESHOLD`] bytes or more are
 //! also spread over the rayon thread pool, segment ranges per thread; so the
 //! cipher must be `Sync`. Choose S with this in mind: with S = 1024 a 16 KiB
 //! message has two segments, i.e. XCBC's serial speed; S = 16 gives 65.
@@ -779,7 +784,7 @@ struct EncGroup<'a, 'b> {
     /// i * r0^(s) of every lane (r0^(s) = r0 + g + 1 + lane).
     offsets: Option<LaneOffsets>,
     /// The round's y_i, before they are stored into the segments.
-    y: [Block; MAX_LANES],
+    y: Option<[Block; MAX_LANES]>,
     /// The AVX-512 gathers and scatters (`None`: the portable loops).
     simd: Option<Avx512>,
     /// r0^(s) of lane 0 (r0 + g + 1).
@@ -817,7 +822,7 @@ impl<'a, 'b> EncGroup<'a, 'b> {
             // computes the offsets in `add_scatter`): no 2 KiB to clear and
             // wipe per message otherwise.
             offsets: simd.is_none().then(LaneOffsets::new),
-            y: [[0; 16]; MAX_LANES],
+            y: simd.is_none().then_some([[0; 16]; MAX_LANES]),
         }
     }
 
@@ -846,7 +851,9 @@ impl<'a, 'b> EncGroup<'a, 'b> {
     fn wipe(&mut self) {
         wipe(&mut self.z0);
         wipe(&mut self.sums);
-        wipe(&mut self.y);
+        if let Some(y) = self.y.as_mut() {
+            wipe(y);
+        }
         self.lane_first = 0;
         zeroize::optimization_barrier(&self.lane_first);
     }
@@ -1027,11 +1034,11 @@ impl ChainWork for EncGroup<'_, '_> {
             simd.add_scatter(i, first, &blocks[..lanes], &mut self.body[base..], stride);
             return;
         }
-        let Some(offsets) = self.offsets.as_mut() else {
+        let (Some(offsets), Some(y)) = (self.offsets.as_mut(), self.y.as_mut()) else {
             return;
         };
         offsets.seek(round as u128 + 1);
-        let y = &mut self.y[..lanes];
+        let y = &mut y[..lanes];
         offsets.add(0, &blocks[..lanes], y);
         let dst = self.body[base..].chunks_mut(stride).map(|c| &mut c[0]);
         for (d, y) in dst.zip(y.iter()) {

@@ -19,7 +19,20 @@
 //!   sum) and of XECB (`w ^= y_i`), with the sums in registers.
 //! * [`Avx512::gather_xor_sum`] and [`Avx512::add_scatter`]: pXCBC's
 //!   lock-step rounds, the blocks of 64 segments at a stride of S (+ 1)
-//!   blocks, four lanes per vector.
+//!   blocks, four lanes per vector (the rounds the tiles below leave:
+//!   the check round, S mod 4 rounds, a short last segment).
+//! * pXCBC's tile path, which moves whole vectors instead of single
+//!   blocks: [`Avx512::transpose_in`] turns four rounds of the segments'
+//!   message blocks (each lane's four blocks are one 64-byte run) into
+//!   round-major rows, 4x4 tiles of 128-bit lanes at a time (two
+//!   256-bit halves per `vinserti64x4` from memory, then four
+//!   `vshufi64x2`), with the check sums in the same pass; each round is
+//!   then one contiguous [`Avx512::xor_blocks`]. [`Avx512::add_pairs`]
+//!   takes the cipher's outputs of two rounds at once: the `vpermt2b`
+//!   pair that byte-swaps four lanes of rounds i and i + 1 into (high,
+//!   low) halves and back also transposes them, so each lane's
+//!   `y_i || y_{i+1}` leaves as one 32-byte store; the offsets
+//!   `i r0^(s)` advance by additions ([`PairSteps`]).
 //!
 //! The callers run these over whole chunks of a message between calls of
 //! the cipher (XECB-MAC: offsets pass, cipher pass, xor pass per 256
@@ -59,6 +72,20 @@
 //! xecb verify             1686 ns (0.51x)     -> 1475 ns (0.58x)
 //! pxcbc-xor-ctr, S = 16   3613 ns (0.24x)     -> 2955 ns (0.29x)
 //! ```
+//!
+//! pXCBC's tile path (same harness, quiet machine, ECB 857 ns): the
+//! per-block gathers and scatters 2985 ns (0.29x) -> 4x4 tiles in,
+//! round-major y rows tiled out every fourth round 3250 ns (slower: the
+//! per-call offset set-up and a second 4 KiB buffer) -> y of two rounds
+//! per `vpermt2b` pair, stored as 32-byte runs 2720 ns -> three-batch
+//! ring in `encrypt_chains` (no copy of the even round) and loops without
+//! per-lane bounds checks 2615-2645 ns (0.33x). Tried and dropped:
+//! masked 512-bit stores instead of `vextracti64x4` for the upper
+//! halves (2725 ns). Switching parts off shows the work adds up rather
+//! than overlapping the cipher: without `add_pairs` about -550 ns,
+//! without the input transposition about -450 ns; what is left (the
+//! cipher's lock-step rounds, the check round, the short last segment's
+//! group, buffer set-up and wiping) is about 1560 ns.
 //!
 //! The first step, the same offset arithmetic on AVX-512BW inside the
 //! interleaved batches (one `vpshufb` per four blocks), gained nothing
@@ -1141,6 +1168,88 @@ mod tests {
             let mut sum = [0x5a; 16];
             simd.xor_in_and_sum(&mut out[..n], &b, &mut sum);
             assert_eq!((out, sum), (want_out, want), "n {n}");
+        }
+    }
+
+    /// pXCBC's paired output rounds against the definition
+    /// (`y = z + i (first + l)`, `add_mod128`) for 0 ..= 70 lanes, two
+    /// pairs of rounds in a row (the offsets advance), strides of 2 to 17
+    /// blocks; nothing else in `dst` is written.
+    #[test]
+    fn add_pairs_matches_the_definition() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        let z: Vec<Block> = (0..140u128)
+            .map(|j| to_block(j.wrapping_mul(u128::MAX / 7) ^ (j << 100)))
+            .collect();
+        for first in [1u128, u128::MAX - 3, u64::MAX as u128] {
+            for stride in [2usize, 3, 5, 17] {
+                for n in 0..=70usize {
+                    let mut steps = PairSteps::default();
+                    steps.start(first);
+                    let mut dst = vec![[0xa5u8; 16]; n * stride + 4];
+                    let mut want = dst.clone();
+                    for pair in 0..2usize {
+                        let (z0, z1) = (&z[..n], &z[70..70 + n]);
+                        let at = 2 * pair;
+                        simd.add_pairs(z0, z1, &mut steps, &mut dst[at..], stride);
+                        // At most one row of lanes is taken.
+                        for l in 0..n.min(TILE_LANES) {
+                            let r0s = first.wrapping_add(l as u128);
+                            for (k, zk) in [z0[l], z1[l]].iter().enumerate() {
+                                let i = (at + k + 1) as u128;
+                                let off = to_block(i.wrapping_mul(r0s));
+                                want[at + l * stride + k] = add_mod128(zk, &off);
+                            }
+                        }
+                        assert_eq!(dst, want, "first {first} stride {stride} n {n} pair {pair}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// pXCBC's tile input against the definition: `rows[k][l]` = block k
+    /// of lane l's run, sums xored with the four; edge runs for the first
+    /// and last lane; 1 ..= 70 lanes (at most 64 taken).
+    #[test]
+    fn transpose_in_matches_the_definition() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        let src: Vec<Block> = (0..70 * 9 + 4).map(|j| [(j * 11 + 3) as u8; 16]).collect();
+        let edge_a = [[0xe1u8; 16], [0xe2; 16], [0xe3; 16], [0xe4; 16]];
+        let edge_b = [[0xf1u8; 16], [0xf2; 16], [0xf3; 16], [0xf4; 16]];
+        for stride in [4usize, 5, 9] {
+            for lanes in 1..=70usize {
+                for (first, last) in [
+                    (None, None),
+                    (Some(&edge_a), None),
+                    (None, Some(&edge_b)),
+                    (Some(&edge_a), Some(&edge_b)),
+                ] {
+                    let mut rows: Rows = [[[0x77; 16]; TILE_LANES]; 4];
+                    let mut sums = [[0x3cu8; 16]; TILE_LANES];
+                    let n = lanes.min(TILE_LANES);
+                    let skip = usize::from(first.is_some());
+                    let runs = &src[..(n - skip) * stride + 4];
+                    simd.transpose_in(runs, stride, lanes, first, last, &mut rows, &mut sums);
+                    for l in 0..n {
+                        let run: [Block; 4] = match (first, last) {
+                            (Some(f), _) if l == 0 => *f,
+                            (_, Some(e)) if l + 1 == n => *e,
+                            _ => core::array::from_fn(|k| src[(l - skip) * stride + k]),
+                        };
+                        let mut sum = [0x3cu8; 16];
+                        for (k, b) in run.iter().enumerate() {
+                            assert_eq!(rows[k][l], *b, "stride {stride} lanes {lanes} l {l} k {k}");
+                            crate::gf128::xor_in_place(&mut sum, b);
+                        }
+                        assert_eq!(sums[l], sum, "stride {stride} lanes {lanes} l {l}");
+                    }
+                }
+            }
         }
     }
 
