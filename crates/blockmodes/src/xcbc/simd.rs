@@ -79,13 +79,20 @@
 //! per-call offset set-up and a second 4 KiB buffer) -> y of two rounds
 //! per `vpermt2b` pair, stored as 32-byte runs 2720 ns -> three-batch
 //! ring in `encrypt_chains` (no copy of the even round) and loops without
-//! per-lane bounds checks 2615-2645 ns (0.33x). Tried and dropped:
-//! masked 512-bit stores instead of `vextracti64x4` for the upper
-//! halves (2725 ns). Switching parts off shows the work adds up rather
-//! than overlapping the cipher: without `add_pairs` about -550 ns,
-//! without the input transposition about -450 ns; what is left (the
-//! cipher's lock-step rounds, the check round, the short last segment's
-//! group, buffer set-up and wiping) is about 1560 ns.
+//! per-lane bounds checks 2615-2645 ns -> the short last segment as one
+//! serial chain (no lock step of one lane) 2580 ns (0.33x; the `bench`
+//! command: pxcbc-xor-ctr-encrypt 0.28x -> 0.35-0.36x ECB at 16 KiB,
+//! pxcbc-xor-encrypt, which adds an OS CSPRNG call, 0.25x -> 0.30x).
+//! Tried and dropped: masked 512-bit stores instead of `vextracti64x4`
+//! for the upper halves (2725 ns); handing round r - 1's outputs over
+//! before round r's cipher call instead of after it (2586 ns, no change).
+//! Switching parts off shows the work adds up rather than overlapping the
+//! cipher (a 64-block call is 160 `vaesenc` on one port, queued ahead of
+//! whatever follows): without `add_pairs` about -550 ns, without the
+//! input transposition about -450 ns; what is left (the cipher's
+//! lock-step rounds, the check round, buffer set-up and wiping) is about
+//! 1500 ns, so 0.4x (2140 ns) would need the whitening at a fifth of its
+//! present cost.
 //!
 //! The first step, the same offset arithmetic on AVX-512BW inside the
 //! interleaved batches (one `vpshufb` per four blocks), gained nothing
