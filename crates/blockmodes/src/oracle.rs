@@ -527,6 +527,15 @@ pub trait ChainWork {
     fn before(&mut self, r: usize, prev: &[Block], inputs: &mut [Block]);
     /// Consume round `r`'s outputs.
     fn after(&mut self, r: usize, outputs: &[Block]);
+    /// Consume round `r`'s outputs while round `r - 1`'s are still at hand
+    /// (`previous`; empty for round 0), e.g. to store two rounds of a chain
+    /// together. [`encrypt_chains`] calls this; the default calls
+    /// [`after`](Self::after).
+    #[inline(always)]
+    fn after_with_previous(&mut self, r: usize, outputs: &[Block], previous: &[Block]) {
+        let _ = previous;
+        self.after(r, outputs);
+    }
 }
 
 /// Encipher `lanes <= B2B_BATCH` independent chains in lock step for
@@ -534,10 +543,10 @@ pub trait ChainWork {
 /// may depend on the chain's previous output (CBC-like chains, pXCBC's
 /// segments).
 ///
-/// Two batches take turns: round r + 1 is prepared and enciphered in one
-/// while the other still holds round r's outputs, and `work.after(r)` is
-/// called only then (the last round's at the end), so that the processor
-/// may run it alongside the cipher. Each round is one parallel call when
+/// Three batches take turns: round r + 1 is prepared and enciphered in one
+/// while the others still hold round r's and round r - 1's outputs, and
+/// `work.after_with_previous(r)` is called only then (the last round's at
+/// the end), so that the processor may run it alongside the cipher. Each round is one parallel call when
 /// `lanes` fills the backend's width; a narrower round of at least a
 /// quarter of the width fills a full call with dummy lanes, a narrower one
 /// goes one block at a time.
@@ -589,14 +598,16 @@ pub fn encrypt_chains<C: BlockCipher128>(
             let width = B::ParBlocksSize::USIZE;
             let lanes = self.lanes;
             // Cache-line aligned, as in `run_batches`.
-            let mut aligned = Align64([[[0u8; 16]; B2B_BATCH]; 2]);
+            let mut aligned = Align64([[[0u8; 16]; B2B_BATCH]; 3]);
             let bufs = &mut aligned.0;
             for r in 0..self.rounds {
-                let (a, b) = bufs.split_at_mut(1);
-                let (cur, prev) = if r % 2 == 0 {
-                    (&mut a[0], &b[0])
-                } else {
-                    (&mut b[0], &a[0])
+                // Round r in batch r mod 3, r - 1 in the next-but-one,
+                // r - 2 in the next.
+                let [a, b, c] = &mut *bufs;
+                let (cur, prev, earlier) = match r % 3 {
+                    0 => (a, &*c, &*b),
+                    1 => (b, &*a, &*c),
+                    _ => (c, &*b, &*a),
                 };
                 self.work.before(r, &prev[..lanes], &mut cur[..lanes]);
                 let blocks = Array::cast_slice_from_core_mut(&mut cur[..]);
@@ -618,11 +629,19 @@ pub fn encrypt_chains<C: BlockCipher128>(
                     done += k;
                 }
                 if r > 0 {
-                    self.work.after(r - 1, &prev[..lanes]);
+                    let earlier = if r > 1 { &earlier[..lanes] } else { &[] };
+                    self.work
+                        .after_with_previous(r - 1, &prev[..lanes], earlier);
                 }
             }
-            let last = &bufs[(self.rounds - 1) % 2];
-            self.work.after(self.rounds - 1, &last[..lanes]);
+            let r = self.rounds - 1;
+            let earlier = if r > 0 {
+                &bufs[(r + 2) % 3][..lanes]
+            } else {
+                &[]
+            };
+            self.work
+                .after_with_previous(r, &bufs[r % 3][..lanes], earlier);
             let buf = bufs.as_flattened_mut();
             buf.fill([0; 16]);
             zeroize::optimization_barrier(buf);
@@ -734,6 +753,48 @@ mod b2b_and_chains_tests {
                 encrypt_chains(&c, lanes, rounds, &mut w2);
                 assert_eq!(count.get(), (lanes * rounds) as u64);
                 assert_eq!(w2.tags, w.tags);
+            }
+        }
+    }
+
+    /// Every round's outputs, and what `after_with_previous` offered as
+    /// the round before.
+    struct Rounds {
+        outputs: Vec<Vec<Block>>,
+        previous: Vec<Vec<Block>>,
+    }
+    impl ChainWork for Rounds {
+        fn before(&mut self, r: usize, prev: &[Block], inputs: &mut [Block]) {
+            for (lane, (b, p)) in inputs.iter_mut().zip(prev).enumerate() {
+                *b = *p;
+                b[0] ^= (r * 7 + lane) as u8;
+            }
+        }
+        fn after(&mut self, _r: usize, _outputs: &[Block]) {
+            unreachable!("encrypt_chains calls after_with_previous");
+        }
+        fn after_with_previous(&mut self, r: usize, outputs: &[Block], previous: &[Block]) {
+            assert_eq!(self.outputs.len(), r);
+            self.outputs.push(outputs.to_vec());
+            self.previous.push(previous.to_vec());
+        }
+    }
+
+    #[test]
+    fn after_with_previous_sees_the_round_before() {
+        let aes = aes::Aes128::new(&[5u8; 16].into());
+        for lanes in [1usize, 15, 16, 64] {
+            for rounds in 1usize..=7 {
+                let mut w = Rounds {
+                    outputs: vec![],
+                    previous: vec![],
+                };
+                encrypt_chains(&aes, lanes, rounds, &mut w);
+                assert_eq!(w.outputs.len(), rounds);
+                assert!(w.previous[0].is_empty());
+                for r in 1..rounds {
+                    assert_eq!(w.previous[r], w.outputs[r - 1], "{lanes} lanes, round {r}");
+                }
             }
         }
     }

@@ -19,7 +19,20 @@
 //!   sum) and of XECB (`w ^= y_i`), with the sums in registers.
 //! * [`Avx512::gather_xor_sum`] and [`Avx512::add_scatter`]: pXCBC's
 //!   lock-step rounds, the blocks of 64 segments at a stride of S (+ 1)
-//!   blocks, four lanes per vector.
+//!   blocks, four lanes per vector (the rounds the tiles below leave:
+//!   the check round, S mod 4 rounds, a short last segment).
+//! * pXCBC's tile path, which moves whole vectors instead of single
+//!   blocks: [`Avx512::transpose_in`] turns four rounds of the segments'
+//!   message blocks (each lane's four blocks are one 64-byte run) into
+//!   round-major rows, 4x4 tiles of 128-bit lanes at a time (two
+//!   256-bit halves per `vinserti64x4` from memory, then four
+//!   `vshufi64x2`), with the check sums in the same pass; each round is
+//!   then one contiguous [`Avx512::xor_blocks`]. [`Avx512::add_pairs`]
+//!   takes the cipher's outputs of two rounds at once: the `vpermt2b`
+//!   pair that byte-swaps four lanes of rounds i and i + 1 into (high,
+//!   low) halves and back also transposes them, so each lane's
+//!   `y_i || y_{i+1}` leaves as one 32-byte store; the offsets
+//!   `i r0^(s)` advance by additions ([`PairSteps`]).
 //!
 //! The callers run these over whole chunks of a message between calls of
 //! the cipher (XECB-MAC: offsets pass, cipher pass, xor pass per 256
@@ -60,6 +73,27 @@
 //! pxcbc-xor-ctr, S = 16   3613 ns (0.24x)     -> 2955 ns (0.29x)
 //! ```
 //!
+//! pXCBC's tile path (same harness, quiet machine, ECB 857 ns): the
+//! per-block gathers and scatters 2985 ns (0.29x) -> 4x4 tiles in,
+//! round-major y rows tiled out every fourth round 3250 ns (slower: the
+//! per-call offset set-up and a second 4 KiB buffer) -> y of two rounds
+//! per `vpermt2b` pair, stored as 32-byte runs 2720 ns -> three-batch
+//! ring in `encrypt_chains` (no copy of the even round) and loops without
+//! per-lane bounds checks 2615-2645 ns -> the short last segment as one
+//! serial chain (no lock step of one lane) 2580 ns (0.33x; the `bench`
+//! command: pxcbc-xor-ctr-encrypt 0.28x -> 0.35-0.36x ECB at 16 KiB,
+//! pxcbc-xor-encrypt, which adds an OS CSPRNG call, 0.25x -> 0.30x).
+//! Tried and dropped: masked 512-bit stores instead of `vextracti64x4`
+//! for the upper halves (2725 ns); handing round r - 1's outputs over
+//! before round r's cipher call instead of after it (2586 ns, no change).
+//! Switching parts off shows the work adds up rather than overlapping the
+//! cipher (a 64-block call is 160 `vaesenc` on one port, queued ahead of
+//! whatever follows): without `add_pairs` about -550 ns, without the
+//! input transposition about -450 ns; what is left (the cipher's
+//! lock-step rounds, the check round, buffer set-up and wiping) is about
+//! 1500 ns, so 0.4x (2140 ns) would need the whitening at a fifth of its
+//! present cost.
+//!
 //! The first step, the same offset arithmetic on AVX-512BW inside the
 //! interleaved batches (one `vpshufb` per four blocks), gained nothing
 //! for XECB (1731 ns) and little for decryption (1973 ns): the passes of
@@ -68,6 +102,55 @@
 #![allow(unsafe_code)]
 
 use crate::gf128::Block;
+
+/// The lanes of one pXCBC tile row (one backend width).
+pub(crate) const TILE_LANES: usize = 64;
+
+/// Four rounds of [`TILE_LANES`] lanes, round-major (row k = round j + k).
+pub(crate) type Rows = [[Block; TILE_LANES]; 4];
+
+/// The offsets of pXCBC's paired output rounds (see
+/// [`Avx512::add_pairs`]), as eight 128-bit values split into a row of
+/// high and a row of low 64-bit halves, element `e` = lane `e mod 4` of
+/// round `i` (`e < 4`) or of round `i + 1` (`e >= 4`): `off` holds lanes
+/// 0 .. 4's offsets `i r0^(s)`, `(i + 1) r0^(s)`; `quad` what four lanes
+/// further adds (`4 i`, `4 (i + 1)`); `next` what two rounds further adds
+/// to `off` (`2 r0^(s)`). r0^(s) = `first + lane`. Wiped on drop.
+#[derive(Default)]
+#[repr(align(64))]
+pub(crate) struct PairSteps {
+    off: [[u64; 8]; 2],
+    quad: [[u64; 8]; 2],
+    next: [[u64; 8]; 2],
+}
+
+impl PairSteps {
+    /// Rounds i = 1 and 2 of lanes with r0^(s) = `first + lane`.
+    pub(crate) fn start(&mut self, first: u128) {
+        let set = |row: &mut [[u64; 8]; 2], v: &dyn Fn(usize) -> u128| {
+            let [hi, lo] = row;
+            for (e, (hi, lo)) in hi.iter_mut().zip(lo.iter_mut()).enumerate() {
+                let x = v(e);
+                *hi = (x >> 64) as u64;
+                *lo = x as u64;
+            }
+        };
+        let r0s = |e: usize| first.wrapping_add((e % 4) as u128);
+        let round = |e: usize| 1 + (e / 4) as u128;
+        set(&mut self.off, &|e| r0s(e).wrapping_mul(round(e)));
+        set(&mut self.quad, &|e| 4 * round(e));
+        set(&mut self.next, &|e| r0s(e).wrapping_mul(2));
+    }
+}
+
+impl Drop for PairSteps {
+    fn drop(&mut self) {
+        for row in [&mut self.off, &mut self.quad, &mut self.next] {
+            *row = [[0; 8]; 2];
+            zeroize::optimization_barrier(row);
+        }
+    }
+}
 
 /// A token proving the CPU runs AVX-512 F, BW and VBMI (see [`Avx512::detect`]).
 #[derive(Clone, Copy, Debug)]
@@ -193,6 +276,87 @@ impl Avx512 {
         }
     }
 
+    /// pXCBC's tile input: every lane `l < lanes` (at most [`TILE_LANES`])
+    /// has four consecutive blocks (rounds j .. j + 4 of one segment, one
+    /// 64-byte vector): `first` for lane 0 if given, `last` for lane
+    /// `lanes - 1` if given, otherwise `runs[(l - skip) * stride ..][..4]`
+    /// (`skip` = 1 when `first` is given, else 0). They are transposed into
+    /// `rows[k][l]` (round-major: row k holds round j + k of every lane),
+    /// and their xor is xored into `sums[l]`. Lanes `lanes ..` of the last
+    /// group of four get zero blocks (their sums are unchanged), as do
+    /// lanes whose run `runs` does not hold.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn transpose_in(
+        self,
+        runs: &[Block],
+        stride: usize,
+        lanes: usize,
+        first: Option<&[Block; 4]>,
+        last: Option<&[Block; 4]>,
+        rows: &mut Rows,
+        sums: &mut [Block; TILE_LANES],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86_lanes::transpose_in_avx512(runs, stride, lanes, first, last, rows, sums) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (runs, stride, lanes, first, last, rows, sums);
+            match self.0 {}
+        }
+    }
+
+    /// pXCBC's paired output rounds: for every lane `l < n` (`n` the
+    /// shortest of `z0`, `z1` and [`TILE_LANES`]),
+    /// `dst[l * stride] = z0[l] + i r0^(s)` and
+    /// `dst[l * stride + 1] = z1[l] + (i + 1) r0^(s)` (mod 2^128,
+    /// big-endian blocks; lanes whose two blocks `dst` does not hold are
+    /// skipped), with i and r0^(s) = `first + l` from `steps`, which then
+    /// advance to i + 2. The two rounds' rows become 32-byte runs of the
+    /// segments in the permutations that undo the byte swap.
+    #[inline]
+    pub(crate) fn add_pairs(
+        self,
+        z0: &[Block],
+        z1: &[Block],
+        steps: &mut PairSteps,
+        dst: &mut [Block],
+        stride: usize,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86::add_pairs_avx512(z0, z1, steps, dst, stride) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (z0, z1, steps, dst, stride);
+            match self.0 {}
+        }
+    }
+
+    /// `out[j] = a[j] xor b[j]` for every `j` below the shortest length
+    /// (64-byte vectors, 16-byte blocks for the last `n mod 4`).
+    #[inline]
+    pub(crate) fn xor_blocks(self, a: &[Block], b: &[Block], out: &mut [Block]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Self(Private) = self;
+            // SAFETY: as in `apply`: the token proves the CPU features.
+            unsafe { x86_lanes::xor_blocks_avx512(a, b, out) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b, out);
+            match self.0 {}
+        }
+    }
+
     /// `out[j] ^= b[j]` for every `j < min(out.len(), b.len())`, and
     /// `sum ^= out[j]` (the new value): XCBC decryption's
     /// `x_i = f^-1(z_i) xor z_{i-1}` and its check-block sum, in one pass
@@ -216,12 +380,14 @@ impl Avx512 {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::{
-        __m512i, _mm_storeu_si128, _mm512_add_epi64, _mm512_cmplt_epu64_mask,
-        _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_mask_add_epi64,
-        _mm512_mask_storeu_epi64, _mm512_mask_sub_epi64, _mm512_maskz_loadu_epi64,
-        _mm512_permutex2var_epi8, _mm512_set1_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
+        __m512i, _mm_storeu_si128, _mm256_storeu_si256, _mm512_add_epi64, _mm512_castsi512_si256,
+        _mm512_cmplt_epu64_mask, _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64,
+        _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_mask_storeu_epi64, _mm512_mask_sub_epi64,
+        _mm512_maskz_loadu_epi64, _mm512_permutex2var_epi8, _mm512_set1_epi64,
+        _mm512_setzero_si512, _mm512_storeu_si512, _mm512_sub_epi64,
     };
 
+    use super::{PairSteps, TILE_LANES};
     use crate::gf128::Block;
 
     /// Byte indices of `vpermt2b` over two vectors of four big-endian
@@ -435,6 +601,150 @@ mod x86 {
         }
     }
 
+    /// Byte indices of `vpermt2b` over (high halves, low halves) that
+    /// build big-endian blocks of the elements `order`.
+    const fn pair_idx(order: [usize; 4]) -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            let (k, b) = (order[i / 16], i % 16);
+            t[i] = if b < 8 {
+                (8 * k + 7 - b) as u8
+            } else {
+                (64 + 8 * k + 15 - b) as u8
+            };
+            i += 1;
+        }
+        t
+    }
+
+    /// Lanes 0 and 1 of a pair of rounds: (i, 0), (i + 1, 0), (i, 1), (i + 1, 1).
+    static PAIR_01: [u8; 64] = pair_idx([0, 4, 1, 5]);
+    /// Lanes 2 and 3.
+    static PAIR_23: [u8; 64] = pair_idx([2, 6, 3, 7]);
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn load_soa(row: &[[u64; 8]; 2]) -> Soa {
+        // SAFETY: two arrays of 8 u64: 64 bytes each.
+        unsafe {
+            Soa {
+                hi: _mm512_loadu_si512(row[0].as_ptr().cast()),
+                lo: _mm512_loadu_si512(row[1].as_ptr().cast()),
+            }
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn store_soa(row: &mut [[u64; 8]; 2], v: Soa) {
+        // SAFETY: two arrays of 8 u64: 64 bytes each.
+        unsafe {
+            _mm512_storeu_si512(row[0].as_mut_ptr().cast(), v.hi);
+            _mm512_storeu_si512(row[1].as_mut_ptr().cast(), v.lo);
+        }
+    }
+
+    /// Store the 32-byte halves of `v` (lanes l and l + 1 of two rounds) to
+    /// `dst[l * stride ..][..2]` and `dst[(l + 1) * stride ..][..2]`, for
+    /// lanes below `n` that `dst` holds.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn store_pairs(v: __m512i, dst: &mut [Block], l: usize, n: usize, stride: usize) {
+        let halves = [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)];
+        for (m, h) in halves.into_iter().enumerate() {
+            let at = (l + m) * stride;
+            let d = dst.get_mut(at..at + 2).map(<&mut [Block; 2]>::try_from);
+            if let (true, Some(Ok(d))) = (l + m < n, d) {
+                // SAFETY: `d` is two blocks: one unaligned 256-bit store.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), h) };
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) fn add_pairs_avx512(
+        z0: &[Block],
+        z1: &[Block],
+        steps: &mut PairSteps,
+        dst: &mut [Block],
+        stride: usize,
+    ) {
+        let n = z0.len().min(z1.len()).min(TILE_LANES);
+        let c = Consts {
+            lo: load_idx(&GATHER_LO),
+            hi: load_idx(&GATHER_HI),
+            out0: load_idx(&PAIR_01),
+            out1: load_idx(&PAIR_23),
+            m1: _mm512_set1_epi64(-1),
+        };
+        let start = load_soa(&steps.off);
+        let quad = load_soa(&steps.quad);
+        let mut off = start;
+        let (a4, a_rest) = z0[..n].as_chunks::<4>();
+        let (b4, b_rest) = z1[..n].as_chunks::<4>();
+        // Every lane's two blocks inside `dst`: unchecked stores.
+        let inside =
+            n == 0 || (n - 1).checked_mul(stride).and_then(|e| e.checked_add(2)) <= Some(dst.len());
+        let base = dst.as_mut_ptr();
+        for (q, (a, b)) in a4.iter().zip(b4).enumerate() {
+            // SAFETY: `a` and `b` are 4 blocks (64 bytes) each: plain loads
+            // (the cipher has just stored them).
+            let (va, vb) = unsafe {
+                (
+                    _mm512_loadu_si512(a.as_ptr().cast()),
+                    _mm512_loadu_si512(b.as_ptr().cast()),
+                )
+            };
+            let (p01, p23) = eight::<true>(va, vb, off, c);
+            if inside {
+                // SAFETY: lanes 4 q .. 4 q + 4 are below `n`, and `inside`
+                // checked that `dst` holds two blocks at `l * stride` for
+                // every lane `l < n`: four 32-byte stores inside `dst`.
+                unsafe {
+                    let d = base.add(4 * q * stride);
+                    _mm256_storeu_si256(d.cast(), _mm512_castsi512_si256(p01));
+                    _mm256_storeu_si256(d.add(stride).cast(), _mm512_extracti64x4_epi64::<1>(p01));
+                    _mm256_storeu_si256(d.add(2 * stride).cast(), _mm512_castsi512_si256(p23));
+                    _mm256_storeu_si256(
+                        d.add(3 * stride).cast(),
+                        _mm512_extracti64x4_epi64::<1>(p23),
+                    );
+                }
+            } else {
+                store_pairs(p01, dst, 4 * q, n, stride);
+                store_pairs(p23, dst, 4 * q + 2, n, stride);
+            }
+            off = add_soa::<true>(off, quad, c.m1);
+        }
+        let k = a_rest.len().min(b_rest.len());
+        if k > 0 {
+            let m = lanes(k);
+            // SAFETY: the mask covers the `k < 4` blocks of `a_rest` and
+            // `b_rest` only; masked-off lanes are not read.
+            let (va, vb) = unsafe {
+                (
+                    _mm512_maskz_loadu_epi64(m, a_rest.as_ptr().cast()),
+                    _mm512_maskz_loadu_epi64(m, b_rest.as_ptr().cast()),
+                )
+            };
+            let (p01, p23) = eight::<true>(va, vb, off, c);
+            let l = 4 * a4.len();
+            store_pairs(p01, dst, l, n, stride);
+            store_pairs(p23, dst, l + 2, n, stride);
+        }
+        // Rounds i + 2, i + 3: `off` + 2 r0^(s), `quad` + 8.
+        store_soa(
+            &mut steps.off,
+            add_soa::<true>(start, load_soa(&steps.next), c.m1),
+        );
+        let eight_ = Soa {
+            hi: _mm512_setzero_si512(),
+            lo: _mm512_set1_epi64(8),
+        };
+        store_soa(&mut steps.quad, add_soa::<true>(quad, eight_, c.m1));
+    }
+
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub(super) fn apply_avx512<const ADD: bool>(
         r0: u128,
@@ -525,11 +835,142 @@ mod x86 {
 #[cfg(target_arch = "x86_64")]
 mod x86_lanes {
     use core::arch::x86_64::{
-        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm512_castsi128_si512,
-        _mm512_inserti32x4, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512,
+        __m128i, __m256i, __m512i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
+        _mm256_loadu_si256, _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_inserti32x4,
+        _mm512_inserti64x4, _mm512_loadu_si512, _mm512_setzero_si512, _mm512_shuffle_i64x2,
+        _mm512_storeu_si512, _mm512_xor_si512,
     };
 
+    use super::{Rows, TILE_LANES};
     use crate::gf128::Block;
+
+    /// Four blocks as one vector.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn load4(b: &[Block; 4]) -> __m512i {
+        // SAFETY: `b` is 64 bytes: one unaligned 512-bit load.
+        unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
+    }
+
+    /// Store one vector as four blocks.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn store4(b: &mut [Block; 4], v: __m512i) {
+        // SAFETY: `b` is 64 bytes: one unaligned 512-bit store.
+        unsafe { _mm512_storeu_si512(b.as_mut_ptr().cast(), v) }
+    }
+
+    /// Transpose a 4x4 matrix of 128-bit elements (`v[a]` element `b` ->
+    /// result `a'`=`b`, element `a`): two rounds of four `vshufi64x2`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn transpose4(v: [__m512i; 4]) -> [__m512i; 4] {
+        // [v0.0 v0.1 v1.0 v1.1], [v0.2 v0.3 v1.2 v1.3], same for v2, v3
+        let t0 = _mm512_shuffle_i64x2::<0x44>(v[0], v[1]);
+        let t1 = _mm512_shuffle_i64x2::<0xee>(v[0], v[1]);
+        let t2 = _mm512_shuffle_i64x2::<0x44>(v[2], v[3]);
+        let t3 = _mm512_shuffle_i64x2::<0xee>(v[2], v[3]);
+        [
+            _mm512_shuffle_i64x2::<0x88>(t0, t2),
+            _mm512_shuffle_i64x2::<0xdd>(t0, t2),
+            _mm512_shuffle_i64x2::<0x88>(t1, t3),
+            _mm512_shuffle_i64x2::<0xdd>(t1, t3),
+        ]
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn transpose_in_avx512(
+        runs: &[Block],
+        stride: usize,
+        lanes: usize,
+        first: Option<&[Block; 4]>,
+        last: Option<&[Block; 4]>,
+        rows: &mut Rows,
+        sums: &mut [Block; TILE_LANES],
+    ) {
+        let lanes = lanes.min(TILE_LANES);
+        let skip = usize::from(first.is_some());
+        let run = |l: usize| -> __m512i {
+            let edge = match (l, first, last) {
+                (0, Some(f), _) => Some(f),
+                (_, _, Some(e)) if l + 1 == lanes => Some(e),
+                _ => None,
+            };
+            let at = l.wrapping_sub(skip).wrapping_mul(stride);
+            let from_runs = runs
+                .get(at..at.wrapping_add(4))
+                .map(<&[Block; 4]>::try_from);
+            match (edge, from_runs) {
+                (Some(e), _) => load4(e),
+                (None, Some(Ok(r))) if l < lanes => load4(r),
+                _ => _mm512_setzero_si512(),
+            }
+        };
+        let [r0, r1, r2, r3] = rows;
+        let mut rows4 = [
+            r0.as_chunks_mut::<4>().0,
+            r1.as_chunks_mut::<4>().0,
+            r2.as_chunks_mut::<4>().0,
+            r3.as_chunks_mut::<4>().0,
+        ];
+        // Lanes `skip .. plain` are runs of `runs` (not an edge).
+        let held = match runs.len().checked_sub(4) {
+            Some(k) => k / stride.max(1) + 1 + skip,
+            None => 0,
+        };
+        let plain = (lanes - usize::from(last.is_some())).min(held);
+        let (s4, _) = sums.as_chunks_mut::<4>();
+        for (q, sum) in s4.iter_mut().enumerate().take(lanes.div_ceil(4)) {
+            let l = 4 * q;
+            let v = if l >= skip && l + 4 <= plain {
+                // Halves of two lanes' runs in one vector straight from
+                // memory (a blend, not a shuffle); one shuffle stage left.
+                // SAFETY: lane l + 3 < `plain` <= `held`: `runs` holds its
+                // run, at (l + 3 - skip) * stride; the pointer stays inside.
+                let at = unsafe { runs.as_ptr().add((l - skip) * stride) };
+                let half = |lane: usize, h: usize| -> __m256i {
+                    // SAFETY: lanes l .. l + 4 are below `plain`, so their
+                    // four blocks at `lane * stride` from `at` are in `runs`.
+                    unsafe { _mm256_loadu_si256(at.add(lane * stride + 2 * h).cast()) }
+                };
+                let pair = |a: usize, h: usize| {
+                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(a, h)), half(a + 1, h))
+                };
+                let (t0, t1, t2, t3) = (pair(0, 0), pair(0, 1), pair(2, 0), pair(2, 1));
+                [
+                    _mm512_shuffle_i64x2::<0x88>(t0, t2),
+                    _mm512_shuffle_i64x2::<0xdd>(t0, t2),
+                    _mm512_shuffle_i64x2::<0x88>(t1, t3),
+                    _mm512_shuffle_i64x2::<0xdd>(t1, t3),
+                ]
+            } else {
+                transpose4([run(l), run(l + 1), run(l + 2), run(l + 3)])
+            };
+            let mut acc = load4(sum);
+            for (row, t) in rows4.iter_mut().zip(v) {
+                if let Some(r) = row.get_mut(q) {
+                    store4(r, t);
+                }
+                acc = _mm512_xor_si512(acc, t);
+            }
+            store4(sum, acc);
+        }
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn xor_blocks_avx512(a: &[Block], b: &[Block], out: &mut [Block]) {
+        let n = a.len().min(b.len()).min(out.len());
+        let (a4, a_rest) = a[..n].as_chunks::<4>();
+        let (b4, b_rest) = b[..n].as_chunks::<4>();
+        let (o4, o_rest) = out[..n].as_chunks_mut::<4>();
+        for ((a, b), o) in a4.iter().zip(b4).zip(o4.iter_mut()) {
+            store4(o, _mm512_xor_si512(load4(a), load4(b)));
+        }
+        for ((a, b), o) in a_rest.iter().zip(b_rest).zip(o_rest.iter_mut()) {
+            // SAFETY: `o` is one 16-byte block: unaligned 128-bit store.
+            unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), _mm_xor_si128(load1(a), load1(b))) };
+        }
+    }
 
     /// One block as a 128-bit vector.
     #[inline]
@@ -734,6 +1175,88 @@ mod tests {
             let mut sum = [0x5a; 16];
             simd.xor_in_and_sum(&mut out[..n], &b, &mut sum);
             assert_eq!((out, sum), (want_out, want), "n {n}");
+        }
+    }
+
+    /// pXCBC's paired output rounds against the definition
+    /// (`y = z + i (first + l)`, `add_mod128`) for 0 ..= 70 lanes, two
+    /// pairs of rounds in a row (the offsets advance), strides of 2 to 17
+    /// blocks; nothing else in `dst` is written.
+    #[test]
+    fn add_pairs_matches_the_definition() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        let z: Vec<Block> = (0..140u128)
+            .map(|j| to_block(j.wrapping_mul(u128::MAX / 7) ^ (j << 100)))
+            .collect();
+        for first in [1u128, u128::MAX - 3, u64::MAX as u128] {
+            for stride in [2usize, 3, 5, 17] {
+                for n in 0..=70usize {
+                    let mut steps = PairSteps::default();
+                    steps.start(first);
+                    let mut dst = vec![[0xa5u8; 16]; n * stride + 4];
+                    let mut want = dst.clone();
+                    for pair in 0..2usize {
+                        let (z0, z1) = (&z[..n], &z[70..70 + n]);
+                        let at = 2 * pair;
+                        simd.add_pairs(z0, z1, &mut steps, &mut dst[at..], stride);
+                        // At most one row of lanes is taken.
+                        for l in 0..n.min(TILE_LANES) {
+                            let r0s = first.wrapping_add(l as u128);
+                            for (k, zk) in [z0[l], z1[l]].iter().enumerate() {
+                                let i = (at + k + 1) as u128;
+                                let off = to_block(i.wrapping_mul(r0s));
+                                want[at + l * stride + k] = add_mod128(zk, &off);
+                            }
+                        }
+                        assert_eq!(dst, want, "first {first} stride {stride} n {n} pair {pair}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// pXCBC's tile input against the definition: `rows[k][l]` = block k
+    /// of lane l's run, sums xored with the four; edge runs for the first
+    /// and last lane; 1 ..= 70 lanes (at most 64 taken).
+    #[test]
+    fn transpose_in_matches_the_definition() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        let src: Vec<Block> = (0..70 * 9 + 4).map(|j| [(j * 11 + 3) as u8; 16]).collect();
+        let edge_a = [[0xe1u8; 16], [0xe2; 16], [0xe3; 16], [0xe4; 16]];
+        let edge_b = [[0xf1u8; 16], [0xf2; 16], [0xf3; 16], [0xf4; 16]];
+        for stride in [4usize, 5, 9] {
+            for lanes in 1..=70usize {
+                for (first, last) in [
+                    (None, None),
+                    (Some(&edge_a), None),
+                    (None, Some(&edge_b)),
+                    (Some(&edge_a), Some(&edge_b)),
+                ] {
+                    let mut rows: Rows = [[[0x77; 16]; TILE_LANES]; 4];
+                    let mut sums = [[0x3cu8; 16]; TILE_LANES];
+                    let n = lanes.min(TILE_LANES);
+                    let skip = usize::from(first.is_some());
+                    let runs = &src[..(n - skip) * stride + 4];
+                    simd.transpose_in(runs, stride, lanes, first, last, &mut rows, &mut sums);
+                    for l in 0..n {
+                        let run: [Block; 4] = match (first, last) {
+                            (Some(f), _) if l == 0 => *f,
+                            (_, Some(e)) if l + 1 == n => *e,
+                            _ => core::array::from_fn(|k| src[(l - skip) * stride + k]),
+                        };
+                        let mut sum = [0x3cu8; 16];
+                        for (k, b) in run.iter().enumerate() {
+                            assert_eq!(rows[k][l], *b, "stride {stride} lanes {lanes} l {l} k {k}");
+                            crate::gf128::xor_in_place(&mut sum, b);
+                        }
+                        assert_eq!(sums[l], sum, "stride {stride} lanes {lanes} l {l}");
+                    }
+                }
+            }
         }
     }
 
