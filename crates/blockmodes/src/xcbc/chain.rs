@@ -130,10 +130,12 @@ const CHUNK: usize = 4 * BATCH;
 /// [`decrypt`] with the AVX-512 kernels (`Some`) or the portable ones, in
 /// chunks of up to [`CHUNK`] blocks: one pass computes the chunk's
 /// `z_i = y_i - i * r0`, the cipher deciphers them into `out` (the check
-/// block's output into a side buffer), one pass xors in `z_{i-1}` and sums.
-/// (Interleaved per 64-block batch, the offset arithmetic and the cipher
-/// compete for the same vector ports; in passes of their own each runs at
-/// its full rate.)
+/// block's output into a side buffer), and after each batch of the cipher
+/// its blocks get `z_{i-1}` xored in and join the sum. (Interleaved per
+/// 64-block batch, the offset arithmetic and the cipher compete for the
+/// same vector ports, so the offsets keep a pass of their own; the light
+/// xor-and-sum is faster per batch, while the batch is in L1, than in a
+/// third pass: 16 KiB, 0.45-0.48 -> 0.48-0.53x ECB.)
 fn decrypt_with<C: BlockCipher128Dec>(
     simd: Option<Avx512>,
     f: &C,
@@ -172,9 +174,10 @@ fn decrypt_chunks<C: BlockCipher128Dec>(
         tail: &mut scratch.tail,
         tail_used: 0,
         pos: 0,
+        simd,
+        sum: *z0,
     };
     work.zz[0] = *z0;
-    let mut sum = *z0;
     let mut check = [0u8; 16];
     let mut pos = 0;
     while pos < ct.len() {
@@ -182,13 +185,7 @@ fn decrypt_chunks<C: BlockCipher128Dec>(
         offsets.apply::<false>(pos as u128 + 1, &ct[pos..pos + k], &mut work.zz[1..=k]);
         work.pos = pos;
         decrypt_par_b2b(f, k, &mut work);
-        // x_i = f^-1(z_i) xor z_{i-1} for the chunk's message blocks.
         let body = k.min(n - pos);
-        let (x, zz) = (&mut work.out[pos..pos + body], &work.zz[..body]);
-        match simd {
-            Some(simd) => simd.xor_in_and_sum(x, zz, &mut sum),
-            None => xor_in_and_sum(x, zz, &mut sum),
-        }
         if body < k {
             // The check block: x_{n+1} = f^-1(z_{n+1}) xor z_n.
             // Its batch starts at a multiple of B2B_BATCH in the chunk.
@@ -197,6 +194,8 @@ fn decrypt_chunks<C: BlockCipher128Dec>(
         work.zz[0] = work.zz[k];
         pos += k;
     }
+    let sum = work.sum;
+    work.sum.zeroize();
     ((sum, check), work.tail_used)
 }
 
@@ -236,6 +235,9 @@ struct DecChunk<'a> {
     tail_used: usize,
     /// The chunk's first block (0-based).
     pos: usize,
+    simd: Option<Avx512>,
+    /// z0 xor x_1 xor ...
+    sum: Block,
 }
 
 impl ParWorkB2b for DecChunk<'_> {
@@ -258,6 +260,16 @@ impl ParWorkB2b for DecChunk<'_> {
         if first + k > n {
             let body = n - first;
             self.out[first..].copy_from_slice(&self.tail[..body]);
+        }
+        // x_i = f^-1(z_i) xor z_{i-1} for the batch's message blocks.
+        let body = k.min(n.saturating_sub(first));
+        let (x, zz) = (
+            &mut self.out[first..first + body],
+            &self.zz[start..start + body],
+        );
+        match self.simd {
+            Some(simd) => simd.xor_in_and_sum(x, zz, &mut self.sum),
+            None => xor_in_and_sum(x, zz, &mut self.sum),
         }
     }
 }
