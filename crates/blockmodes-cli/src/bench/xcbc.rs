@@ -14,6 +14,10 @@
 //! * `cbc-hmac-sha256`: CBC encryption (zero IV, the same loop as
 //!   `cbc-encrypt`) then HMAC-SHA256 over the ciphertext, with a keyed HMAC
 //!   state cloned per message.
+//! * `cbc-hmac-sha256-random-iv`: the same with an IV drawn from the OS
+//!   CSPRNG per message (CBC's own requirement for privacy), so it pays the
+//!   system call XCBC$-XOR pays for r0: the like-for-like stateless
+//!   comparison.
 
 use blockmodes::pxcbc::{PxcbcXor, PxcbcXorCtr, PxcbcXorCtrEncryptor};
 use blockmodes::xcbc::XcbcXor;
@@ -31,6 +35,7 @@ pub const MODES: &[&str] = &[
     "pxcbc-xor-encrypt",
     "xecb-mac",
     "cbc-hmac-sha256",
+    "cbc-hmac-sha256-random-iv",
     "xecb-mac-ctr",
     "pxcbc-xor-ctr-encrypt",
 ];
@@ -118,12 +123,17 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
                 std::hint::black_box(&out);
             }))
         }
-        "cbc-hmac-sha256" => {
+        "cbc-hmac-sha256" | "cbc-hmac-sha256-random-iv" => {
             let aes = Aes128::new(&super::base::key().into());
             let hmac = <Hmac<Sha256> as hmac::KeyInit>::new_from_slice(&key2()).ok()?;
             let mut blocks = vec![[0x5au8; 16]; bytes.div_ceil(16)];
+            let random_iv = mode.ends_with("random-iv");
             Some(Box::new(move || {
                 let mut chain: Block = [0; 16];
+                if random_iv {
+                    getrandom::fill(&mut chain).expect("OS CSPRNG");
+                }
+                let iv = chain;
                 for b in blocks.iter_mut() {
                     for (x, c) in b.iter_mut().zip(chain) {
                         *x ^= c;
@@ -132,6 +142,9 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
                     chain = *b;
                 }
                 let mut m = hmac.clone();
+                if random_iv {
+                    m.update(&iv); // the IV travels with the ciphertext
+                }
                 m.update(blocks.as_flattened());
                 std::hint::black_box(m.finalize().into_bytes());
                 std::hint::black_box(&blocks);
