@@ -66,9 +66,10 @@ use crate::gf128::{Block, xor, xor_in_place};
 use crate::modular::{to_block, to_int};
 use crate::oracle::{
     BlockCipher128, BlockCipher128Dec, ChainWork, ParWork, decrypt_block, decrypt_par,
-    encrypt_block, encrypt_chain, encrypt_chains, par_width,
+    encrypt_block, encrypt_chains, par_width,
 };
 use crate::xcbc::CounterState;
+use crate::xcbc::chain;
 use crate::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use crate::xcbc::keys::{self, Keys};
 use crate::xcbc::offsets::{LaneOffsets, wipe};
@@ -745,7 +746,8 @@ fn encrypt_segments<C: BlockCipher128>(
 }
 
 /// Segment `seg` (0-based) as one serial XCBC-XOR chain into `out` (its
-/// n_s + 1 ciphertext blocks): a group of one lane (the message's short
+/// n_s + 1 ciphertext blocks) through XCBC's chaining core, with
+/// r0^(s) = r0 + s and z0^(s): a group of one lane (the message's short
 /// last segment, or a message of one segment) needs no lock step.
 fn encrypt_one_segment<C: BlockCipher128>(
     keys: &Keys<C>,
@@ -755,54 +757,13 @@ fn encrypt_one_segment<C: BlockCipher128>(
     seg: usize,
     out: &mut [Block],
 ) {
-    struct Chain<'a, 'b> {
-        stream: &'a Stream<'b>,
-        /// Plaintext index of x_1.
-        first: usize,
-        n: usize,
-        /// z_{i-1}, and z0^(s) xor x_1 .. x_{i-1} (the check block at i = n_s + 1).
-        z: Block,
-        sum: Block,
-        r0s: u128,
-        out: &'a mut [Block],
-    }
-    impl ParWork for Chain<'_, '_> {
-        #[inline(always)]
-        fn before(&mut self, r: usize, blocks: &mut [Block]) {
-            let x = if r < self.n {
-                let x = self.stream.block(self.first + r);
-                xor_in_place(&mut self.sum, &x);
-                x
-            } else {
-                self.sum
-            };
-            blocks[0] = xor(&self.z, &x);
-        }
-        #[inline(always)]
-        fn after(&mut self, r: usize, blocks: &[Block]) {
-            self.z = blocks[0];
-            let offset = (r as u128 + 1).wrapping_mul(self.r0s);
-            if let Some(y) = self.out.get_mut(r) {
-                *y = to_block(to_int(&self.z).wrapping_add(offset));
-            }
-        }
-    }
-    let r0s = r0.wrapping_add(seg as u128 + 1);
-    let n = layout.seg_len(seg);
-    let mut chain = Chain {
-        stream,
-        first: seg * layout.s,
-        n,
-        z: keys.z0(r0s),
-        sum: [0; 16],
-        r0s,
-        out,
-    };
-    chain.sum = chain.z;
-    encrypt_chain(&keys.f, n + 1, &mut chain);
-    chain.z.zeroize();
-    chain.sum.zeroize();
-    chain.r0s.zeroize();
+    let mut r0s = r0.wrapping_add(seg as u128 + 1);
+    let mut z0 = keys.z0(r0s);
+    let first = seg * layout.s;
+    let x = |i: usize| stream.block(first + i);
+    chain::encrypt_blocks::<C, true>(&keys.f, r0s, &z0, layout.seg_len(seg), x, out);
+    z0.zeroize();
+    r0s.zeroize();
 }
 
 /// Four rounds of a group, round-major (row k: round j + k of every lane),

@@ -38,11 +38,29 @@ pub(crate) fn encrypt<C: BlockCipher128, const CHECK: bool>(
 ) {
     let (full, _) = msg.as_chunks::<16>();
     let (out, _) = out.as_chunks_mut::<16>();
-    let rounds = full.len() + 1 + CHECK as usize;
+    let mut last = last_block(msg);
+    let n = full.len() + 1;
+    let x = |i: usize| full.get(i).copied().unwrap_or(last);
+    encrypt_blocks::<C, CHECK>(f, r0, z0, n, x, out);
+    last.zeroize();
+}
+
+/// The chain over n blocks `x(0) .. x(n - 1)` (x_1 .. x_n: a message, or a
+/// pXCBC segment read from its stream) and, if `CHECK`, the check block
+/// `z0 xor x_1 xor ... xor x_n`: `out[i - 1] = y_i`, `n + CHECK` blocks.
+pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
+    f: &C,
+    r0: u128,
+    z0: &Block,
+    n: usize,
+    x: impl Fn(usize) -> Block,
+    out: &mut [Block],
+) {
+    let rounds = n + CHECK as usize;
     debug_assert_eq!(out.len(), rounds);
-    let mut work = EncChain::<CHECK> {
-        full,
-        last: last_block(msg),
+    let mut work = EncChain::<_, CHECK> {
+        x,
+        n,
         out,
         z: *z0,
         sum: *z0,
@@ -54,11 +72,10 @@ pub(crate) fn encrypt<C: BlockCipher128, const CHECK: bool>(
 }
 
 /// One serial chain, one block per round.
-struct EncChain<'a, const CHECK: bool> {
-    /// The full message blocks x_1 .. x_{n-1}.
-    full: &'a [Block],
-    /// x_n, the padded last block.
-    last: Block,
+struct EncChain<'a, X, const CHECK: bool> {
+    /// x_{i+1} = x(i) for i < n.
+    x: X,
+    n: usize,
     /// y_1, y_2, ...
     out: &'a mut [Block],
     /// z_{i-1}
@@ -70,9 +87,8 @@ struct EncChain<'a, const CHECK: bool> {
     offset: u128,
 }
 
-impl<const CHECK: bool> EncChain<'_, CHECK> {
+impl<X, const CHECK: bool> EncChain<'_, X, CHECK> {
     fn wipe(&mut self) {
-        self.last.zeroize();
         self.z.zeroize();
         self.sum.zeroize();
         self.r0.zeroize();
@@ -80,13 +96,11 @@ impl<const CHECK: bool> EncChain<'_, CHECK> {
     }
 }
 
-impl<const CHECK: bool> ParWork for EncChain<'_, CHECK> {
+impl<X: Fn(usize) -> Block, const CHECK: bool> ParWork for EncChain<'_, X, CHECK> {
     #[inline(always)]
     fn before(&mut self, round: usize, blocks: &mut [Block]) {
-        let x = if let Some(x) = self.full.get(round) {
-            *x
-        } else if round == self.full.len() {
-            self.last
+        let x = if round < self.n {
+            (self.x)(round)
         } else {
             self.sum // x_{n+1}, the check block
         };
