@@ -546,10 +546,10 @@ pub trait ChainWork {
 /// Three batches take turns: round r + 1 is prepared and enciphered in one
 /// while the others still hold round r's and round r - 1's outputs, and
 /// `work.after_with_previous(r)` is called only then (the last round's at
-/// the end), so that the processor may run it alongside the cipher. Each round is one parallel call when
-/// `lanes` fills the backend's width; a narrower round of at least a
-/// quarter of the width fills a full call with dummy lanes, a narrower one
-/// goes one block at a time.
+/// the end), so that the processor may run it alongside the cipher. Each
+/// round is one parallel call when `lanes` fills the backend's width; a
+/// narrower round of at least a quarter of the width fills a full call
+/// with dummy lanes, a narrower one goes one block at a time.
 ///
 /// ```
 /// use blockmodes::oracle::{encrypt_chains, ChainWork};

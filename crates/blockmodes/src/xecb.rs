@@ -415,67 +415,56 @@ fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
     r0: u128,
     msg: &[u8],
 ) -> (Block, Block) {
-    with_scratch(&SCRATCH, |buf| {
-        mac_chunks::<C, Y0>(simd, f, r0, msg, &mut buf.0)
-    })
-}
-
-/// The chunk loop of [`mac_one_shot_simd`] over the thread's scratch `buf`
-/// (wiped before returning).
-fn mac_chunks<C: BlockCipher128, const Y0: bool>(
-    simd: Avx512,
-    f: &C,
-    r0: u128,
-    msg: &[u8],
-    buf: &mut [Block; CHUNK + BATCH],
-) -> (Block, Block) {
-    let (full, _) = msg.as_chunks::<16>();
-    let mut w = to_block(r0);
-    let mut y0 = [0u8; 16];
-    let mut used = 0;
-    let mut pos = 0;
-    // The backend's width (1 for a counting cipher: no dummy lanes).
-    let width = par_width(f).max(1);
-    loop {
-        let k = (full.len() - pos).min(CHUNK);
-        simd.apply::<true>(r0, pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]);
-        let last = pos + k == full.len();
-        let mut count = k;
-        if last {
-            // x_n + n r0 (padded), then r0 for y0 = f(r0).
-            let n = full.len() as u128 + 1;
-            let x_n = to_int(&last_block(&msg[16 * full.len()..]));
-            buf[count] = to_block(x_n.wrapping_add(r0.wrapping_mul(n)));
-            count += 1;
-            if Y0 {
-                buf[count] = to_block(r0);
+    with_scratch(&SCRATCH, |scratch| {
+        let buf = &mut scratch.0;
+        let (full, _) = msg.as_chunks::<16>();
+        let mut w = to_block(r0);
+        let mut y0 = [0u8; 16];
+        let mut used = 0;
+        let mut pos = 0;
+        // The backend's width (1 for a counting cipher: no dummy lanes).
+        let width = par_width(f).max(1);
+        loop {
+            let k = (full.len() - pos).min(CHUNK);
+            simd.apply::<true>(r0, pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]);
+            let last = pos + k == full.len();
+            let mut count = k;
+            if last {
+                // x_n + n r0 (padded), then r0 for y0 = f(r0).
+                let n = full.len() as u128 + 1;
+                let x_n = to_int(&last_block(&msg[16 * full.len()..]));
+                buf[count] = to_block(x_n.wrapping_add(r0.wrapping_mul(n)));
                 count += 1;
+                if Y0 {
+                    buf[count] = to_block(r0);
+                    count += 1;
+                }
             }
-        }
-        // Whole backend widths (dummy lanes past `count`) unless only a
-        // few single blocks remain.
-        let padded = count.next_multiple_of(width);
-        let calls = if count % width >= 4 && padded <= buf.len() {
-            padded
-        } else {
-            count
-        };
-        used = used.max(calls);
-        ecb_encrypt_blocks(f, &mut buf[..calls]);
-        let ys = count - (last && Y0) as usize;
-        simd.xor_into(&buf[..ys], &mut w);
-        if last {
-            if Y0 {
-                y0 = buf[ys];
+            // Whole backend widths (dummy lanes past `count`) unless only a
+            // few single blocks remain.
+            let padded = count.next_multiple_of(width);
+            let calls = if count % width >= 4 && padded <= buf.len() {
+                padded
+            } else {
+                count
+            };
+            used = used.max(calls);
+            ecb_encrypt_blocks(f, &mut buf[..calls]);
+            let ys = count - (last && Y0) as usize;
+            simd.xor_into(&buf[..ys], &mut w);
+            if last {
+                if Y0 {
+                    y0 = buf[ys];
+                }
+                break;
             }
-            break;
+            pos += k;
         }
-        pos += k;
-    }
-    wipe(&mut buf[..used]);
-    let res = (y0, w);
-    w.zeroize();
-    res
+        wipe(&mut buf[..used]);
+        let res = (y0, w);
+        w.zeroize();
+        res
+    })
 }
 
 /// The tag `header || w`.

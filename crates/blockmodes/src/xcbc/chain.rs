@@ -159,58 +159,38 @@ fn decrypt_with<C: BlockCipher128Dec>(
     out: &mut [Block],
 ) -> (Block, Block) {
     with_scratch(&SCRATCH, |scratch| {
-        let (result, tail_used) = decrypt_chunks(simd, f, r0, z0, ct, out, scratch);
-        // Chunks after the first start at `zz[0]`: the first chunk's span
-        // covers every block any chunk wrote.
-        let used = ct.len().min(CHUNK);
-        wipe(&mut scratch.zz[..=used]);
-        wipe(&mut scratch.tail[..tail_used]);
-        result
-    })
-}
-
-/// The chunk loop of [`decrypt_with`] over the thread's scratch; also
-/// returns how many blocks of `scratch.tail` it wrote.
-fn decrypt_chunks<C: BlockCipher128Dec>(
-    simd: Option<Avx512>,
-    f: &C,
-    r0: u128,
-    z0: &Block,
-    ct: &[Block],
-    out: &mut [Block],
-    scratch: &mut DecScratch,
-) -> ((Block, Block), usize) {
-    let n = out.len();
-    let mut offsets = Offsets::with_simd(r0, simd);
-    let mut work = DecChunk {
-        zz: &mut scratch.zz,
-        out,
-        tail: &mut scratch.tail,
-        tail_used: 0,
-        pos: 0,
-        simd,
-        sum: *z0,
-    };
-    work.zz[0] = *z0;
-    let mut check = [0u8; 16];
-    let mut pos = 0;
-    while pos < ct.len() {
-        let k = (ct.len() - pos).min(CHUNK);
-        offsets.apply::<false>(pos as u128 + 1, &ct[pos..pos + k], &mut work.zz[1..=k]);
-        work.pos = pos;
-        decrypt_par_b2b(f, k, &mut work);
-        let body = k.min(n - pos);
-        if body < k {
-            // The check block: x_{n+1} = f^-1(z_{n+1}) xor z_n.
-            // Its batch starts at a multiple of B2B_BATCH in the chunk.
-            check = xor(&work.tail[body % B2B_BATCH], &work.zz[body]);
+        let n = out.len();
+        let mut offsets = Offsets::with_simd(r0, simd);
+        let mut work = DecChunk {
+            zz: &mut scratch.zz,
+            zz_used: 0,
+            out,
+            tail: &mut scratch.tail,
+            tail_used: 0,
+            pos: 0,
+            simd,
+            sum: *z0,
+        };
+        work.zz[0] = *z0;
+        let mut check = [0u8; 16];
+        let mut pos = 0;
+        while pos < ct.len() {
+            let k = (ct.len() - pos).min(CHUNK);
+            offsets.apply::<false>(pos as u128 + 1, &ct[pos..pos + k], &mut work.zz[1..=k]);
+            work.zz_used = work.zz_used.max(k);
+            work.pos = pos;
+            decrypt_par_b2b(f, k, &mut work);
+            let body = k.min(n - pos);
+            if body < k {
+                // The check block: x_{n+1} = f^-1(z_{n+1}) xor z_n.
+                // Its batch starts at a multiple of B2B_BATCH in the chunk.
+                check = xor(&work.tail[body % B2B_BATCH], &work.zz[body]);
+            }
+            work.zz[0] = work.zz[k];
+            pos += k;
         }
-        work.zz[0] = work.zz[k];
-        pos += k;
-    }
-    let sum = work.sum;
-    work.sum.zeroize();
-    ((sum, check), work.tail_used)
+        (work.sum, check)
+    })
 }
 
 /// The scratch of [`decrypt_with`], one per thread ([`with_scratch`]): a
@@ -241,6 +221,8 @@ thread_local! {
 struct DecChunk<'a> {
     /// `zz[0]`: z before the chunk; `zz[1..=k]`: the chunk's z_i.
     zz: &'a mut [Block; CHUNK + 1],
+    /// The largest chunk so far: `zz[..=zz_used]` were written.
+    zz_used: usize,
     /// x_1 .. x_n
     out: &'a mut [Block],
     /// The outputs of the batch with the check block.
@@ -252,6 +234,16 @@ struct DecChunk<'a> {
     simd: Option<Avx512>,
     /// z0 xor x_1 xor ...
     sum: Block,
+}
+
+/// The chunk's scratch is wiped when the message is done: the blocks of
+/// `zz` and `tail` it wrote, and the sum.
+impl Drop for DecChunk<'_> {
+    fn drop(&mut self) {
+        wipe(&mut self.zz[..=self.zz_used]);
+        wipe(&mut self.tail[..self.tail_used]);
+        wipe(core::slice::from_mut(&mut self.sum));
+    }
 }
 
 impl ParWorkB2b for DecChunk<'_> {
