@@ -15,49 +15,56 @@
 //! codegen-units = 1
 //! ```
 //!
-//! ## Layout
-//! * [`gf128`], [`modular`]: the shared arithmetic (GF(2^128) doubling and
-//!   halving in both byte conventions, Gray-code offsets, mod 2^128 and
-//!   mod 2^127 - 1), written once.
-//! * [`oracle`]: the block cipher as an oracle, batched through its parallel backend.
-//! * one module per mode, named after its paper.
+//! ## The papers, and where each lives
+//! | paper | modes | modules |
+//! | --- | --- | --- |
+//! | Rogaway, Bellare, Black, Krovetz, OCB (2001) | OCB 1.0 | [`ocb1`] |
+//! | Black, Rogaway, PMAC (2002) | PMAC | [`pmac`] |
+//! | Kohno, Viega, Whiting, CWC (2004) | CWC, CWC-HASH | [`cwc`] |
+//! | Gligor, Donescu, XCBC and XECB (2000) | XCBC$, XCBC, -XOR; pXCBC$, pXCBC; XECB$-MAC, XECB-MAC | [`xcbc`], [`pxcbc`], [`xecb`] (source folder `gligor_donescu/`) |
+//! | Bellare, Cash, Keelveedhi, key-safe ciphers (2011) | StE, EtE over XEX and EME; EME2; sectors | [`xex`], [`eme`], [`eme2`], [`ste`], [`ete`], [`tweakable`], [`wide`], [`sector`] (source folder `disk/`) |
 //!
-//! **Unsafe code:** denied crate-wide (`#![deny(unsafe_code)]`), with one
-//! documented exception: the AVX-512 IFMA kernel of CWC-HASH
-//! (`cwc/hash/ifma.rs`, x86-64 only, chosen at key setup after a CPU
-//! check, with the portable code as the fallback); its module docs give the
-//! benchmark that justified it. The disk ciphers have a second one, their
-//! AVX-512 kernels (`sector/simd.rs`: StE's constant-time swap and the
-//! XEX/EME powers of x, same CPU check and fallback), justified the same way,
-//! and the XCBC family a third (`xcbc/simd.rs`: the big-endian offsets
-//! `i·r0`, XCBC decryption's xor-and-sum, pXCBC's strided gathers and
-//! scatters). Each keyed type checks the CPU once; `portable()` (or the
-//! tests' forced path) runs the safe fallback, and the tests compare both
-//! paths with the papers' definitions.
+//! Below the modes: [`oracle`], the block cipher as an oracle batched through
+//! its parallel backend, and the shared arithmetic (GF(2^128), mod 2^128,
+//! mod 2^127 - 1), written once and exposed for research under [`hazmat`].
+//! `docs/architecture.md` in the repository describes the layers.
+//!
+//! **Unsafe code:** denied crate-wide (`#![deny(unsafe_code)]`), with
+//! documented exceptions in SIMD modules, each chosen at key setup after a
+//! CPU check with the safe code as the fallback: CWC-HASH's AVX-512 IFMA
+//! kernel (`cwc/hash/ifma.rs`), the disk ciphers' AVX-512 kernels
+//! (`disk/simd.rs`: StE's constant-time swap, the XEX/EME powers of x), and
+//! the XCBC family's (`gligor_donescu/simd.rs`: the offsets `i·r0`, XCBC
+//! decryption's xor-and-sum, pXCBC's gathers and scatters). Each keyed type
+//! checks the CPU once; `portable()` (or the tests' forced path) runs the
+//! safe fallback, and the tests compare both paths with the papers'
+//! definitions.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod arith;
+mod disk;
+mod gligor_donescu;
+
 pub mod cwc;
 pub mod error;
-pub mod gf128;
-pub mod modular;
 pub mod ocb1;
 pub mod oracle;
 pub mod pmac;
-mod scratch;
 pub mod tag;
 
-pub mod eme;
-pub mod eme2;
-pub mod ete;
-pub mod sector;
-pub mod ste;
-pub mod tweakable;
-pub mod wide;
-pub mod xex;
+pub use disk::{eme, eme2, ete, sector, ste, tweakable, wide, xex};
+pub use gligor_donescu::{pxcbc, xcbc, xecb};
 
+/// Building blocks for research and for checking the modes by hand: the
+/// shared GF(2^128) and modular arithmetic. Not needed to use any mode;
+/// their interfaces may change between minor versions.
+pub mod hazmat {
+    pub use crate::arith::{gf128, modular};
+}
+
+pub use arith::gf128::Block;
 pub use error::{Error, Result};
-pub use gf128::Block;
 
 /// Re-exports of the crates whose traits the modes implement.
 pub use aead;
@@ -66,9 +73,6 @@ pub use digest;
 
 /// AES block ciphers from the `aes` crate, for the type aliases of each mode.
 pub use aes::{Aes128, Aes192, Aes256};
-pub mod pxcbc;
-pub mod xcbc;
-pub mod xecb;
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[doc = include_str!("../../../README.md")]

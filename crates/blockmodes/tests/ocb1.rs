@@ -6,7 +6,7 @@
 use aead::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};
 use aead::inout::InOutBuf;
 use aead::{Aead, AeadInOut, KeyInit};
-use blockmodes::gf128::{Block, double_be, half_be, ntz, xor};
+use blockmodes::hazmat::gf128::{Block, double_be, half_be, ntz, xor};
 use blockmodes::ocb1::{Ocb1, Ocb1Aes128, Ocb1Aes192, Ocb1Aes256, TagSize};
 use blockmodes::oracle::{BlockCipher128Dec, Counting, encrypt_block};
 use blockmodes::{Aes128, Aes192, Aes256, Error};

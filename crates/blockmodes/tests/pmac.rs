@@ -12,7 +12,7 @@
 use blockmodes::cipher::consts::{
     U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16,
 };
-use blockmodes::gf128::{Block, GrayOffsets, half_be, xor};
+use blockmodes::hazmat::gf128::{Block, GrayOffsets, half_be, xor};
 use blockmodes::oracle::{BlockCipher128, Counting, encrypt_block};
 use blockmodes::pmac::{PARALLEL_THRESHOLD, PartialSigma, Pmac, PmacAes128, TagSize};
 use blockmodes::{Aes128, Aes192, Aes256, Error};

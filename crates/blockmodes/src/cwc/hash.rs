@@ -49,9 +49,9 @@ mod ifma;
 use cipher::KeyInit;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::arith::gf128::Block;
+use crate::arith::modular::{mul127, reduce127, reduce127_wide, to_block, to_int};
 use crate::error::{Error, Result};
-use crate::gf128::Block;
-use crate::modular::{mul127, reduce127, reduce127_wide, to_block, to_int};
 use crate::oracle::{self, BlockCipher128, encrypt_block};
 
 /// Chunks folded between two reductions (the number of precomputed powers).
@@ -136,7 +136,7 @@ impl CwcHash {
     /// assert_eq!(a.key_block(), b.key_block());
     /// ```
     pub fn from_key_block(block: &Block) -> Self {
-        let key = to_int(block) & crate::modular::P127;
+        let key = to_int(block) & crate::arith::modular::P127;
         // K_h = 2^127 - 1 = 0 mod p is a valid (weak, probability 2^-127) key:
         // reduce it so every table entry is canonical.
         let k = reduce127(key);
@@ -431,7 +431,7 @@ fn check_len_value(got: u64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modular::{P127, add127};
+    use crate::arith::modular::{P127, add127};
 
     /// Horner's rule with `mul127`, chunk by chunk.
     fn horner(k: u128, ad: &[u8], sigma: &[u8]) -> Block {

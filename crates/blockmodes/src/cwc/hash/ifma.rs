@@ -86,7 +86,7 @@ use core::arch::x86_64::{
 use zeroize::Zeroize;
 
 use super::CHUNK_BYTES;
-use crate::modular::{mul127, reduce127, reduce127_partial};
+use crate::arith::modular::{mul127, reduce127, reduce127_partial};
 
 /// Chunks per group: one scalar reduction per group.
 pub(crate) const GROUP_CHUNKS: usize = 64;
@@ -399,7 +399,7 @@ impl Acc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modular::{P127, to_block};
+    use crate::arith::modular::{P127, to_block};
 
     /// Horner's rule with `mul127`, chunk by chunk, from `s`:
     /// `S <- (S + Y_i) K` (every chunk is multiplied by K at least once; the

@@ -1,0 +1,465 @@
+//! XEX (Rogaway, ASIACRYPT 2004): a tweakable block cipher from a block
+//! cipher, as `shared/spec/disk.md` defines it.
+//!
+//! Tweak (N, i): N a block, i an integer >= 1.
+//! * `Δ = 2^i · E_K(N)` in GF(2^128), **BE** doubling ([`crate::arith::gf128::double_be`]);
+//! * `XEX_K^{N,i}(M) = E_K(M ⊕ Δ) ⊕ Δ`, and `E_K^-1(C ⊕ Δ) ⊕ Δ` to decipher.
+//!
+//! `E_K(N)` and the powers of 2 are reused across blocks that share N: a run
+//! of blocks under `(N, i), (N, i + 1), ...` ([`Xex::encrypt_blocks`], and
+//! each sector of the [sector interface](crate::sector)) costs one
+//! block-cipher call per block plus one for N. The deltas of a batch are
+//! computed with [`crate::arith::gf128::powers_x_be`] and xored in one vectorised
+//! pass on each side of the backend's parallel call; on x86-64 with AVX-512
+//! and VPCLMULQDQ (checked at key setup) an explicit-SIMD kernel of the
+//! sector module makes the deltas of each batch and xors them in the same
+//! pass ([`Xex::portable`] turns it off, for comparison).
+//!
+//! Decryption, too, computes `E_K(N)` with the **forward** cipher.
+
+use core::cell::RefCell;
+
+use cipher::{Key, KeyInit, KeySizeUser};
+use zeroize::Zeroize;
+
+use crate::arith::gf128::{Block, double_be, mul_x_pow_be, powers_x_be, xor};
+use crate::disk::simd::Avx512;
+use crate::disk::tweakable::{FixedTweak, TweakableBlockCipher, Whitening};
+use crate::disk::units::{
+    DataUnitCipher, Dec, Enc, InPlace, MAX_GROUP, Pass, check_unit_numbers, group_units,
+    unit_blocks, wipe, with_scratch, xor_blocks_to, xor_each,
+};
+use crate::error::{Error, Result};
+use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
+
+/// The largest data unit of the sector interface (the spec's 16..2048 bytes).
+const MAX_UNIT_LEN: usize = 2048;
+
+/// A XEX tweak `(N, i)`: N a block, i >= 1.
+///
+/// ```
+/// use blockmodes::xex::XexTweak;
+/// assert_eq!(XexTweak::T1.n[0], 0x80); // the paper's t1 = (10^127, 1)
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct XexTweak {
+    /// N, enciphered once: `E_K(N)`.
+    pub n: Block,
+    /// i >= 1, the power of 2 in `Δ = 2^i E_K(N)`.
+    pub i: u64,
+}
+
+impl XexTweak {
+    /// The StE/EtE paper's `t0 = (0^128, 1)` (EtE's γ1).
+    pub const T0: XexTweak = XexTweak { n: [0; 16], i: 1 };
+    /// The StE/EtE paper's `t1 = (1 0^127, 1)` (EtE's γ2).
+    pub const T1: XexTweak = XexTweak {
+        n: [0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        i: 1,
+    };
+}
+
+/// XEX over the block cipher `C`.
+///
+/// ```
+/// use blockmodes::xex::{Xex, XexTweak};
+/// use blockmodes::tweakable::TweakableBlockCipher;
+/// let xex = Xex::<blockmodes::Aes128>::new_from_slice(&[0x2b; 16])?;
+/// let t = XexTweak { n: [0; 16], i: 1 };
+/// let mut block = *b"sixteen byte msg";
+/// xex.encrypt_block(&t, &mut block)?;
+/// xex.decrypt_block(&t, &mut block)?;
+/// assert_eq!(&block, b"sixteen byte msg");
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Xex<C> {
+    cipher: C,
+    /// The AVX-512 delta kernel, if the CPU has it (checked at key setup).
+    simd: Option<Avx512>,
+}
+
+impl<C: BlockCipher128> Xex<C> {
+    /// XEX over a keyed block cipher.
+    pub fn from_cipher(cipher: C) -> Self {
+        Self {
+            cipher,
+            simd: Avx512::detect(),
+        }
+    }
+
+    /// The same cipher with its deltas made by the portable code whatever
+    /// the CPU (for tests and benchmark comparisons; the output is the same).
+    ///
+    /// ```
+    /// use blockmodes::xex::Xex;
+    /// use blockmodes::sector::DataUnitCipher;
+    /// let x = Xex::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
+    /// let (mut a, mut b) = ([3u8; 1024], [3u8; 1024]);
+    /// x.encrypt_units(5, 512, &mut a)?;
+    /// x.clone().portable().encrypt_units(5, 512, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn portable(mut self) -> Self {
+        self.simd = None;
+        self
+    }
+
+    /// XEX over the block cipher keyed with `key` (for AES: 16, 24 or 32
+    /// bytes; one key serves both `E_K(N)` and the blocks).
+    ///
+    /// ```
+    /// use blockmodes::xex::Xex;
+    /// assert!(Xex::<blockmodes::Aes128>::new_from_slice(&[0; 15]).is_err());
+    /// ```
+    pub fn new_from_slice(key: &[u8]) -> Result<Self>
+    where
+        C: KeyInit,
+    {
+        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
+    }
+
+    /// The block cipher.
+    pub fn cipher(&self) -> &C {
+        &self.cipher
+    }
+
+    /// `Δ = 2^i · E_K(N)`.
+    fn delta(&self, tweak: &XexTweak) -> Result<Block> {
+        if tweak.i == 0 {
+            return Err(Error::InvalidParameter("XEX tweak index i must be >= 1"));
+        }
+        Ok(mul_x_pow_be(
+            &oracle::encrypt_block(&self.cipher, &tweak.n),
+            tweak.i,
+        ))
+    }
+
+    /// Encipher the blocks of `data` under the tweaks `(n, first_i)`,
+    /// `(n, first_i + 1)`, ...: one `E_K(N)` for the whole run.
+    ///
+    /// ```
+    /// use blockmodes::xex::{Xex, XexTweak};
+    /// use blockmodes::tweakable::TweakableBlockCipher;
+    /// let xex = Xex::<blockmodes::Aes128>::new_from_slice(&[9; 16])?;
+    /// let mut run = [5u8; 48];
+    /// xex.encrypt_blocks(&[1; 16], 7, &mut run)?; // blocks i = 7, 8, 9
+    /// let mut third = [5u8; 16];
+    /// xex.encrypt_block(&XexTweak { n: [1; 16], i: 9 }, &mut third)?;
+    /// assert_eq!(&run[32..], &third);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
+        let (mut first, blocks) = self.run_setup(n, first_i, data)?;
+        xex_run(&Enc(&self.cipher), self.simd, &first, blocks);
+        first.zeroize();
+        Ok(())
+    }
+
+    /// Check a run and compute its first Δ.
+    fn run_setup<'a>(
+        &self,
+        n: &Block,
+        first_i: u64,
+        data: &'a mut [u8],
+    ) -> Result<(Block, &'a mut [Block])> {
+        let (blocks, rest) = data.as_chunks_mut::<16>();
+        if !rest.is_empty() {
+            return Err(Error::InvalidLength(
+                "XEX data must be whole 16-byte blocks",
+            ));
+        }
+        if blocks.is_empty() {
+            return Ok(([0; 16], blocks));
+        }
+        first_i
+            .checked_add(blocks.len() as u64 - 1)
+            .ok_or(Error::InvalidParameter("XEX tweak index i overflows a u64"))?;
+        let first = self.delta(&XexTweak { n: *n, i: first_i })?;
+        Ok((first, blocks))
+    }
+
+    /// Enciphers (or deciphers, with `pass` the inverse) data units numbered
+    /// from `first_unit`: `N = u` big-endian, `i = j + 1` for block j.
+    fn units<P: Pass>(
+        &self,
+        pass: &P,
+        first_unit: u128,
+        unit_len: usize,
+        data: &mut [u8],
+    ) -> Result<()> {
+        let blocks = unit_blocks(unit_len, MAX_UNIT_LEN, data)?;
+        let m = unit_len / 16;
+        check_unit_numbers(first_unit, blocks.len() / m)?;
+        with_scratch(&SCRATCH, |scratch| {
+            self.units_in(pass, first_unit, m, blocks, scratch)
+        });
+        Ok(())
+    }
+
+    /// `E_K(N)` for up to 64 units in one batched call (forward cipher in
+    /// both directions); then, for groups of units that stay in L1, their
+    /// deltas and the main pass.
+    fn units_in<P: Pass>(
+        &self,
+        pass: &P,
+        first_unit: u128,
+        m: usize,
+        blocks: &mut [Block],
+        scratch: &mut Scratch,
+    ) {
+        let g = group_units(m);
+        let (mut most_units, mut most_blocks) = (0, 0);
+        for (k, many) in blocks.chunks_mut(MAX_GROUP * m).enumerate() {
+            let units = many.len() / m;
+            let u0 = first_unit + (k * MAX_GROUP) as u128;
+            for (s, e) in scratch.en[..units].iter_mut().enumerate() {
+                *e = (u0 + s as u128).to_be_bytes();
+            }
+            let en = &mut scratch.en[..units];
+            oracle::encrypt_par(&self.cipher, units, &mut InPlace(en));
+            for (group, en) in many.chunks_mut(g * m).zip(scratch.en.chunks(g)) {
+                let n = group.len();
+                let mut work = GroupWork {
+                    data: group,
+                    en,
+                    m,
+                    deltas: &mut scratch.deltas[..n],
+                    simd: self.simd,
+                    used: 0,
+                };
+                pass.run(n, &mut work);
+                most_blocks = most_blocks.max(work.used);
+            }
+            most_units = most_units.max(units);
+        }
+        wipe(&mut scratch.en[..most_units]);
+        wipe(&mut scratch.deltas[..most_blocks]);
+    }
+}
+
+/// Scratch space of XEX's sector path, kept per thread ([`with_scratch`]):
+/// `E_K(N)` of up to 64 units and the deltas of a group of 512 blocks.
+struct Scratch {
+    en: [Block; MAX_GROUP],
+    deltas: [Block; 512],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self {
+            en: [[0; 16]; MAX_GROUP],
+            deltas: [[0; 16]; 512],
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
+}
+
+impl<C: KeySizeUser> KeySizeUser for Xex<C> {
+    type KeySize = C::KeySize;
+}
+
+/// `cipher::KeyInit`, so generic code (StE) can key XEX from a key block.
+impl<C: BlockCipher128 + KeyInit> KeyInit for Xex<C> {
+    fn new(key: &Key<Self>) -> Self {
+        Self::from_cipher(C::new(key))
+    }
+}
+
+impl<C: BlockCipher128Dec> Xex<C> {
+    /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
+    pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
+        let (mut first, blocks) = self.run_setup(n, first_i, data)?;
+        xex_run(&Dec(&self.cipher), self.simd, &first, blocks);
+        first.zeroize();
+        Ok(())
+    }
+}
+
+/// The main pass over a group of units: `C = E(M ⊕ Δ) ⊕ Δ`, where block j
+/// of unit s has `Δ = 2^(j+1) E_K(N_s)`. All the group's deltas are made at
+/// the first batch (inside the cipher's call, so with its vector features),
+/// long enough before they are read back.
+struct GroupWork<'a> {
+    data: &'a mut [Block],
+    en: &'a [Block],
+    m: usize,
+    deltas: &'a mut [Block],
+    simd: Option<Avx512>,
+    /// How many blocks of `deltas` were written.
+    used: usize,
+}
+
+/// `out[j] = a·x^j` (BE): the AVX-512 kernel if present (one call, outside
+/// the cipher's vector features), else the portable code.
+#[inline(always)]
+fn powers_be(simd: Option<Avx512>, a: &Block, out: &mut [Block]) {
+    match simd {
+        Some(simd) => simd.powers_x_be(a, out),
+        None => powers_x_be(a, out),
+    }
+}
+
+impl ParWork for GroupWork<'_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let n = blocks.len();
+        if let Some(simd) = self.simd {
+            // The batch's own deltas only, at the start of `deltas` (they
+            // stay in L1, and less is left to wipe).
+            let data = &self.data[start..start + n];
+            self.used = self.used.max(n);
+            return simd.xex_batch(self.en, self.m, start, data, &mut self.deltas[..n], blocks);
+        }
+        self.used = self.deltas.len();
+        if start == 0 {
+            for (e, unit) in self.en.iter().zip(self.deltas.chunks_exact_mut(self.m)) {
+                powers_x_be(&double_be(e), unit);
+            }
+        }
+        xor_blocks_to(
+            blocks,
+            &self.data[start..start + n],
+            &self.deltas[start..start + n],
+        );
+    }
+    #[inline(always)]
+    fn after(&mut self, start: usize, blocks: &[Block]) {
+        let n = blocks.len();
+        // The vector path keeps each batch's deltas at the start.
+        let d = if self.simd.is_some() { 0 } else { start };
+        xor_blocks_to(
+            &mut self.data[start..start + n],
+            blocks,
+            &self.deltas[d..d + n],
+        );
+    }
+}
+
+/// A run of blocks whose first delta is `first`: block j gets `first · x^j`.
+fn xex_run<P: Pass>(pass: &P, simd: Option<Avx512>, first: &Block, data: &mut [Block]) {
+    let mut work = RunWork {
+        data,
+        next: *first,
+        deltas: [[0; 16]; 64],
+        simd,
+    };
+    pass.run(work.data.len(), &mut work);
+}
+
+/// The whitening of one batch of a run: its deltas are made in `before`
+/// and kept for `after`.
+struct RunWork<'a> {
+    data: &'a mut [Block],
+    /// Δ of the first block of the next batch.
+    next: Block,
+    deltas: [Block; 64],
+    simd: Option<Avx512>,
+}
+
+impl ParWork for RunWork<'_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let n = blocks.len();
+        powers_be(self.simd, &self.next, &mut self.deltas[..n]);
+        self.next = double_be(&self.deltas[n - 1]);
+        xor_blocks_to(blocks, &self.data[start..start + n], &self.deltas[..n]);
+    }
+
+    #[inline(always)]
+    fn after(&mut self, start: usize, blocks: &[Block]) {
+        let n = blocks.len();
+        xor_blocks_to(&mut self.data[start..start + n], blocks, &self.deltas[..n]);
+    }
+}
+
+impl Drop for RunWork<'_> {
+    fn drop(&mut self) {
+        wipe(&mut self.deltas);
+        wipe(core::slice::from_mut(&mut self.next));
+    }
+}
+
+/// The XEX whitening of one fixed tweak: Δ xored before and after.
+#[derive(Clone)]
+pub struct XexDelta(Block);
+
+impl Whitening for XexDelta {
+    #[inline(always)]
+    fn before_encrypt(&self, blocks: &mut [Block]) {
+        xor_each(blocks, &self.0)
+    }
+    #[inline(always)]
+    fn after_encrypt(&self, blocks: &mut [Block]) {
+        self.before_encrypt(blocks)
+    }
+    #[inline(always)]
+    fn before_decrypt(&self, blocks: &mut [Block]) {
+        self.before_encrypt(blocks)
+    }
+    #[inline(always)]
+    fn after_decrypt(&self, blocks: &mut [Block]) {
+        self.before_encrypt(blocks)
+    }
+    fn xor_constant(&self) -> Option<&Block> {
+        Some(&self.0)
+    }
+}
+
+impl Drop for XexDelta {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// `XEX_K^{N,i}(·)`: XEX with its tweak fixed, a block cipher.
+pub type XexFixed<C> = FixedTweak<C, XexDelta>;
+
+impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
+    type Tweak = XexTweak;
+    type Cipher = C;
+    type Whitening = XexDelta;
+
+    fn fix_tweak(&self, tweak: &XexTweak) -> Result<XexFixed<C>> {
+        Ok(FixedTweak::new(
+            self.cipher.clone(),
+            XexDelta(self.delta(tweak)?),
+        ))
+    }
+
+    fn encrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
+        let mut delta = self.delta(tweak)?;
+        *block = xor(
+            &oracle::encrypt_block(&self.cipher, &xor(block, &delta)),
+            &delta,
+        );
+        delta.zeroize();
+        Ok(())
+    }
+
+    fn decrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
+        let mut delta = self.delta(tweak)?;
+        *block = xor(
+            &oracle::decrypt_block(&self.cipher, &xor(block, &delta)),
+            &delta,
+        );
+        delta.zeroize();
+        Ok(())
+    }
+}
+
+impl<C: BlockCipher128Dec + Sync> DataUnitCipher for Xex<C> {
+    const MAX_UNIT_LEN: usize = MAX_UNIT_LEN;
+
+    fn encrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
+        self.units(&Enc(&self.cipher), first_unit, unit_len, data)
+    }
+
+    fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
+        self.units(&Dec(&self.cipher), first_unit, unit_len, data)
+    }
+}

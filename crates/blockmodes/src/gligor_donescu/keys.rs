@@ -1,0 +1,121 @@
+//! The keys of the XCBC family (paper, section 3): f = F_K and either
+//! f' = F_K' (two-key form, the paper's pseudocode and our default) or no
+//! second key (one-key form, z0 = f(r0 + 1)).
+
+use cipher::KeyInit;
+use zeroize::Zeroize;
+
+use crate::arith::gf128::Block;
+use crate::arith::modular::to_block;
+use crate::error::{Error, Result};
+use crate::oracle::{BlockCipher128, ParWork, encrypt_block, encrypt_par};
+
+/// What `new_from_slice` reports for a two-key slice of the wrong length.
+pub(crate) const TWO_KEYS: &str =
+    "K || K': two keys of the cipher's key size (32, 48 or 64 for AES)";
+
+/// f and, in the two-key form, f'.
+#[derive(Clone)]
+pub(crate) struct Keys<C> {
+    /// f = F_K: every chaining call, y0 = f(r0), r0 = f(ctr).
+    pub(crate) f: C,
+    /// f' = F_K' (two-key form) or `None` (one-key form: z0 = f(r0 + 1)).
+    pub(crate) f_prime: Option<C>,
+}
+
+impl<C: BlockCipher128> Keys<C> {
+    /// Two-key form from two keyed ciphers.
+    pub(crate) fn two(f: C, f_prime: C) -> Self {
+        Self {
+            f,
+            f_prime: Some(f_prime),
+        }
+    }
+
+    /// One-key form.
+    pub(crate) fn one(f: C) -> Self {
+        Self { f, f_prime: None }
+    }
+
+    /// `true` for the two-key form.
+    pub(crate) fn is_two_key(&self) -> bool {
+        self.f_prime.is_some()
+    }
+
+    /// Two-key form from K || K' (two keys of the cipher's key size).
+    pub(crate) fn from_slice_two(key: &[u8]) -> Result<Self>
+    where
+        C: KeyInit,
+    {
+        let k = C::key_size();
+        if key.len() != 2 * k {
+            return Err(Error::InvalidKeyLength {
+                expected: TWO_KEYS,
+                got: key.len(),
+            });
+        }
+        let (k1, k2) = key.split_at(k);
+        let bad = |_| Error::InvalidKeyLength {
+            expected: TWO_KEYS,
+            got: key.len(),
+        };
+        Ok(Self::two(
+            C::new_from_slice(k1).map_err(bad)?,
+            C::new_from_slice(k2).map_err(bad)?,
+        ))
+    }
+
+    /// One-key form from K.
+    pub(crate) fn from_slice_one(key: &[u8]) -> Result<Self>
+    where
+        C: KeyInit,
+    {
+        crate::oracle::cipher_from_key(key).map(Self::one)
+    }
+
+    /// z0 = f'(r0), or f(r0 + 1) in the one-key form.
+    #[inline]
+    pub(crate) fn z0(&self, r0: u128) -> Block {
+        match &self.f_prime {
+            Some(fp) => encrypt_block(fp, &to_block(r0)),
+            None => encrypt_block(&self.f, &to_block(r0.wrapping_add(1))),
+        }
+    }
+
+    /// z0^(s) for `out.len()` consecutive segments: `out[j]` is z0 of the
+    /// chain whose r0^(s) is `r0_first + j` (f'(r0^(s)), or f(r0^(s) + 1)),
+    /// in one parallel call.
+    pub(crate) fn z0_run(&self, r0_first: u128, out: &mut [Block]) {
+        struct Run<'a> {
+            first: u128,
+            out: &'a mut [Block],
+        }
+        impl ParWork for Run<'_> {
+            #[inline(always)]
+            fn before(&mut self, start: usize, blocks: &mut [Block]) {
+                for (j, b) in blocks.iter_mut().enumerate() {
+                    *b = to_block(self.first.wrapping_add((start + j) as u128));
+                }
+            }
+            #[inline(always)]
+            fn after(&mut self, start: usize, blocks: &[Block]) {
+                self.out[start..start + blocks.len()].copy_from_slice(blocks);
+            }
+        }
+        let (cipher, first) = match &self.f_prime {
+            Some(fp) => (fp, r0_first),
+            None => (&self.f, r0_first.wrapping_add(1)),
+        };
+        let n = out.len();
+        encrypt_par(cipher, n, &mut Run { first, out });
+    }
+}
+
+/// r0 <- {0,1}^128 from the operating system's CSPRNG.
+pub(crate) fn random_r0() -> Result<u128> {
+    let mut b: Block = [0; 16];
+    getrandom::fill(&mut b).map_err(|_| Error::Rng)?;
+    let r0 = u128::from_be_bytes(b);
+    b.zeroize();
+    Ok(r0)
+}

@@ -1,0 +1,1072 @@
+//! PMAC, the parallelizable message authentication code of Rogaway and Black
+//! (proposal to NIST, April 2001), exactly as its figure 1 defines it, with
+//! the BE doubling of `shared/spec/conventions.md` (see also
+//! `shared/spec/ocb-pmac.md`).
+//!
+//! ```text
+//! L ← E_K(0^n)                                   (per key: Keys::new)
+//! Partition M into M[1] ··· M[m]
+//! for i ← 1 to m − 1:  Y[i] ← E_K(M[i] ⊕ γ_i·L)  (SigmaWork, in batches)
+//! Σ ← Y[1] ⊕ ··· ⊕ Y[m−1] ⊕ pad(M[m])
+//! X[m] ← Σ ⊕ L·x^−1 if |M[m]| = n, else Σ
+//! Tag ← E_K(X[m]) [first τ bits]
+//! ```
+//!
+//! What this module offers on top of the one-shot [`Pmac::mac`] /
+//! [`Pmac::verify`]:
+//! * streaming ([`Pmac::update`] / [`Pmac::finalize`]) where any split of the
+//!   input gives the same tag, and the `digest` [`Mac`](digest::Mac) traits;
+//! * the incremental state of the paper's section 4.1 ([`PmacIncremental`]):
+//!   replace a block, append, truncate, in time proportional to the change;
+//! * a multi-threaded [`Pmac::mac_parallel`] for large inputs, and the
+//!   partial Σ of a block range ([`Pmac::partial_sigma`], [`PartialSigma`],
+//!   [`Pmac::finish`]) for callers that split a large input themselves.
+//!
+//! **Speed.** Offsets are never chained block by block in the hot loop. The
+//! Gray code is linear over GF(2) (`γ_i = i ⊕ (i >> 1)`), so for a block index
+//! `i = 64·g + j` (`j < 64`), `γ_i·L = γ_{64g}·L ⊕ γ_j·L`: a per-key table of
+//! the 64 values `γ_j·L` plus one group base per 64 blocks gives every
+//! offset, and the whitening `M[i] ⊕ γ_{64g}·L ⊕ γ_j·L` of a batch is one
+//! plain loop the compiler vectorizes. Batches go to the cipher's widest
+//! parallel call through [`oracle::encrypt_par`].
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use digest::array::Array;
+use digest::consts::U16;
+use digest::{FixedOutput, FixedOutputReset, KeyInit, MacMarker, OutputSizeUser, Reset, Update};
+use rayon::prelude::*;
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::arith::gf128::{Block, GrayBatch, GrayOffsets, half_be, xor, xor_in_place};
+use crate::error::{Error, Result};
+use crate::oracle::{self, BlockCipher128, ParWork};
+
+pub use crate::tag::{Tag, TagSize};
+
+/// PMAC with AES-128 and 16-byte tags (other tag sizes: `Pmac<Aes128, U8>`, ...).
+pub type PmacAes128 = Pmac<crate::Aes128>;
+/// PMAC with AES-192 and 16-byte tags.
+pub type PmacAes192 = Pmac<crate::Aes192>;
+/// PMAC with AES-256 and 16-byte tags.
+pub type PmacAes256 = Pmac<crate::Aes256>;
+
+/// Inputs of at least this many bytes are spread over threads by
+/// [`Pmac::mac_parallel`]; below it, threads cost more than they save.
+///
+/// Measured with `blockmodes bench --modes pmac,pmac-parallel` (threshold
+/// set to 0) on the 2-core build machine while other builds ran: the
+/// parallel path lost at 128 and 256 KiB (0.6x and 0.7x of one thread,
+/// median of 5 runs) and won from 512 KiB on (1.1x; up to 2x when the
+/// second core was free).
+pub const PARALLEL_THRESHOLD: usize = 512 * 1024;
+
+/// Fewest blocks per parallel task in [`Pmac::mac_parallel`] (64 KiB): each
+/// task has fixed costs (a thread hand-off, the batch buffer's wipe).
+const PARALLEL_MIN_TASK_BLOCKS: usize = 4096;
+
+/// Blocks per task for `blocks` blocks on `threads` threads: about four
+/// tasks per thread, at least [`PARALLEL_MIN_TASK_BLOCKS`], a multiple of 64
+/// so each task starts on a group boundary.
+fn task_blocks(blocks: usize, threads: usize) -> usize {
+    blocks
+        .div_ceil(4 * threads.max(1))
+        .max(PARALLEL_MIN_TASK_BLOCKS)
+        .next_multiple_of(64)
+}
+
+/// The per-key values of the paper's section 3.3 ("KEY SETUP").
+#[derive(Clone)]
+struct Keys {
+    /// `L(-1) = L · x^-1`, the mask of a full final block.
+    l_inv: Block,
+    /// `L(i) = L · x^i` (`L(0) = L = E_K(0^n)`) and `γ_j · L` for
+    /// `j = 0..63`, the offsets inside one aligned group of 64 blocks.
+    offsets: GrayBatch,
+}
+
+impl Keys {
+    fn new<C: BlockCipher128>(cipher: &C) -> Self {
+        let l = oracle::encrypt_block(cipher, &[0u8; 16]);
+        Self {
+            l_inv: half_be(&l),
+            offsets: GrayBatch::new(GrayOffsets::new(&l)),
+        }
+    }
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        self.l_inv.zeroize();
+        // `GrayBatch` wipes its own tables.
+    }
+}
+
+/// Σ so far and the held-back last block `M[m]`: the whole state of a
+/// streaming or incremental computation.
+#[derive(Clone, Default, Zeroize, ZeroizeOnDrop)]
+struct State {
+    /// `Σ` without the final block: `Y[1] ⊕ ··· ⊕ Y[done]`.
+    sigma: Block,
+    /// `M[m]`, zero beyond `last_len`.
+    last: Block,
+    /// `|M[m]|` in bytes, 0..=16 (0 only for the empty message).
+    last_len: usize,
+    /// Blocks already enciphered: `m - 1`.
+    done: u64,
+}
+
+impl State {
+    /// Message length in bytes.
+    fn len(&self) -> u64 {
+        self.done * 16 + self.last_len as u64
+    }
+
+    /// Set `M[m]` to `bytes` (at most 16 of them), zero-padded.
+    fn set_last(&mut self, bytes: &[u8]) {
+        self.last = [0u8; 16];
+        self.last[..bytes.len()].copy_from_slice(bytes);
+        self.last_len = bytes.len();
+    }
+}
+
+/// Split `msg` into its enciphered blocks `M[1..m-1]` and its final block
+/// `M[m]` (1..=16 bytes; empty only for the empty message).
+fn split_message(msg: &[u8]) -> (&[Block], &[u8]) {
+    let body_len = msg.len().saturating_sub(1) / 16 * 16;
+    let (body, last) = msg.split_at(body_len);
+    (body.as_chunks::<16>().0, last)
+}
+
+/// PMAC over the 128-bit block cipher `C`, with tags of `T` bytes
+/// (`U1`..`U16`, default `U16`).
+///
+/// One value holds the key (the cipher, `L`, `L(-1)` and the offset tables,
+/// wiped on drop) and a streaming state. The one-shot methods
+/// ([`mac`](Self::mac), [`verify`](Self::verify),
+/// [`mac_parallel`](Self::mac_parallel), [`incremental`](Self::incremental))
+/// take `&self` and never touch the streaming state, so one keyed value can
+/// serve many threads.
+///
+/// ```
+/// use blockmodes::pmac::PmacAes128;
+///
+/// let pmac = PmacAes128::new_from_slice(&[0u8; 16])?;
+/// let tag = pmac.mac(b"attack at dawn");
+/// pmac.verify(b"attack at dawn", &tag)?;
+/// assert!(pmac.verify(b"attack at dusk", &tag).is_err());
+///
+/// // Streaming, any split:
+/// let mut s = pmac.clone();
+/// s.update(b"attack ");
+/// s.update(b"at dawn");
+/// assert_eq!(s.finalize(), tag);
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+///
+/// With `digest::Mac` in scope, `pmac.verify(msg, tag)` resolves to the
+/// trait's one-argument `verify`; write `Pmac::verify(&pmac, msg, tag)`
+/// there (or use the trait's `verify_slice` after `update`).
+pub struct Pmac<C, T = U16> {
+    cipher: C,
+    keys: Keys,
+    state: State,
+    _tag: PhantomData<T>,
+}
+
+impl<C: Clone, T> Clone for Pmac<C, T> {
+    fn clone(&self) -> Self {
+        Self {
+            cipher: self.cipher.clone(),
+            keys: self.keys.clone(),
+            state: self.state.clone(),
+            _tag: PhantomData,
+        }
+    }
+}
+
+impl<C, T> fmt::Debug for Pmac<C, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pmac").finish_non_exhaustive()
+    }
+}
+
+impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
+    /// PMAC keyed by an already keyed block cipher. Key setup costs one
+    /// block-cipher call (`L = E_K(0^n)`).
+    ///
+    /// ```
+    /// use blockmodes::{Aes256, pmac::Pmac};
+    /// use cipher::KeyInit;
+    /// let pmac: Pmac<Aes256> = Pmac::from_cipher(Aes256::new(&[7u8; 32].into()));
+    /// assert_eq!(pmac.mac(b"").len(), 16);
+    /// ```
+    pub fn from_cipher(cipher: C) -> Self {
+        let keys = Keys::new(&cipher);
+        Self {
+            cipher,
+            keys,
+            state: State::default(),
+            _tag: PhantomData,
+        }
+    }
+
+    /// PMAC keyed by `key`, with [`Error::InvalidKeyLength`] if `key` does
+    /// not have the cipher's key length.
+    ///
+    /// ```
+    /// use blockmodes::{Error, pmac::PmacAes192};
+    /// assert!(PmacAes192::new_from_slice(&[1u8; 24]).is_ok());
+    /// assert!(matches!(
+    ///     PmacAes192::new_from_slice(&[1u8; 16]),
+    ///     Err(Error::InvalidKeyLength { got: 16, .. })
+    /// ));
+    /// ```
+    pub fn new_from_slice(key: &[u8]) -> Result<Self>
+    where
+        C: KeyInit,
+    {
+        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
+    }
+
+    /// `PMAC_K(M)`: the tag of `msg`, with ⌈|M|/16⌉ block-cipher calls (one
+    /// for the empty message).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let key: Vec<u8> = (0u8..16).collect();
+    /// let tag = PmacAes128::new_from_slice(&key)?.mac(&[0, 1, 2]);
+    /// // PMAC-AES-128-3B (shared/vectors/pmac-aes.json)
+    /// assert_eq!(hex::encode(tag), "256ba5193c1b991b4df0c51f388a9e27");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn mac(&self, msg: &[u8]) -> Tag<T> {
+        let mut full = self.full_tag_of(msg);
+        let tag = Self::truncate(&full);
+        full.zeroize();
+        tag
+    }
+
+    /// Check `tag` against `msg` in constant time: `Ok(())`, or
+    /// [`Error::Authentication`]; a tag whose length is not `T` is an
+    /// [`Error::InvalidTagLength`].
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, Error, pmac::Pmac, cipher::consts::U8};
+    /// let pmac = Pmac::<Aes128, U8>::new_from_slice(&[9u8; 16])?;
+    /// let tag = pmac.mac(b"msg");
+    /// assert_eq!(pmac.verify(b"msg", &tag), Ok(()));
+    /// assert_eq!(pmac.verify(b"msh", &tag), Err(Error::Authentication));
+    /// assert!(matches!(pmac.verify(b"msg", &[0u8; 16]), Err(Error::InvalidTagLength { .. })));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
+        Self::check_tag_len(tag)?;
+        let full = self.full_tag_of(msg);
+        Self::compare(full, tag)
+    }
+
+    /// Absorb more of the message (streaming). Any split of the input gives
+    /// the same tag: the last block, possibly full, is held back until
+    /// [`finalize`](Self::finalize).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[3u8; 16])?;
+    /// let msg = [0x42u8; 100];
+    /// let mut s = pmac.clone();
+    /// for piece in msg.chunks(7) {
+    ///     s.update(piece);
+    /// }
+    /// assert_eq!(s.finalize(), pmac.mac(&msg));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn update(&mut self, data: &[u8]) {
+        let Self {
+            cipher,
+            keys,
+            state,
+            ..
+        } = self;
+        absorb(cipher, keys, state, data);
+    }
+
+    /// The tag of everything given to [`update`](Self::update).
+    ///
+    /// (The `digest` trait method `Mac::finalize` gives the same tag wrapped
+    /// in a constant-time `CtOutput`.)
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let mut s = PmacAes128::new_from_slice(&[3u8; 16])?;
+    /// s.update(b"abc");
+    /// assert_eq!(s.clone().finalize(), s.mac(b"abc"));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn finalize(mut self) -> Tag<T> {
+        self.finalize_and_reset()
+    }
+
+    /// Check `tag` against everything given to [`update`](Self::update), in
+    /// constant time (errors as in [`verify`](Self::verify)).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[3u8; 16])?;
+    /// let tag = pmac.mac(b"abcdef");
+    /// let mut s = pmac.clone();
+    /// s.update(b"abc");
+    /// s.update(b"def");
+    /// s.finalize_verify(&tag)?;
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn finalize_verify(self, tag: &[u8]) -> Result<()> {
+        Self::check_tag_len(tag)?;
+        let full = self.full_tag_from_state(&self.state);
+        Self::compare(full, tag)
+    }
+
+    /// Forget everything given to [`update`](Self::update) (the key stays).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let mut s = PmacAes128::new_from_slice(&[3u8; 16])?;
+    /// s.update(b"junk");
+    /// s.reset();
+    /// assert_eq!(s.clone().finalize(), s.mac(b""));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn reset(&mut self) {
+        self.state = State::default();
+    }
+
+    /// The state of section 4.1 for `msg` (its Σ and last block), ready for
+    /// incremental [`replace`](PmacIncremental::replace),
+    /// [`append`](PmacIncremental::append) and
+    /// [`truncate`](PmacIncremental::truncate). Costs ⌈|M|/16⌉ − 1
+    /// block-cipher calls; each tag then costs one.
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[5u8; 16])?;
+    /// let mut doc = vec![0u8; 64];
+    /// let mut inc = pmac.incremental(&doc);
+    /// inc.replace(2, &doc[16..32], &[1u8; 16])?; // block 2 of 4
+    /// doc[16..32].copy_from_slice(&[1u8; 16]);
+    /// assert_eq!(inc.tag(), pmac.mac(&doc));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn incremental(&self, msg: &[u8]) -> PmacIncremental<'_, C, T> {
+        let (body, last) = split_message(msg);
+        let mut state = State {
+            sigma: self.sigma_of(1, None, body),
+            done: body.len() as u64,
+            ..State::default()
+        };
+        state.set_last(last);
+        PmacIncremental { pmac: self, state }
+    }
+
+    /// The partial Σ of a run of whole blocks: `Y[i] ⊕ ··· ⊕ Y[i+k-1]` with
+    /// `Y[j] = E_K(M[j] ⊕ γ_j·L)`, where `first_block = i` is the 1-based
+    /// index of the run's first block in the whole message and
+    /// `blocks.len() = 16·k`.
+    ///
+    /// **Contract** (for a caller that splits a large message, for example a
+    /// file read range by range or on several threads):
+    /// * partition the message as the paper does: `M[1..m-1]` are the
+    ///   16-byte blocks before the final block `M[m]`, which holds the last
+    ///   1 to 16 bytes (no bytes for the empty message);
+    /// * cover `M[1..m-1]` with runs in any order and on any thread, each run
+    ///   a whole number of blocks at its absolute index, every block exactly
+    ///   once (a full final block `M[m]` is never part of a run);
+    /// * xor the runs' [`PartialSigma`]s together ([`PartialSigma::combine`]
+    ///   or `^`) and pass the result and `M[m]` to [`finish`](Self::finish).
+    ///
+    /// Errors: [`Error::InvalidLength`] if `blocks` is not a whole number of
+    /// blocks, [`Error::InvalidParameter`] if `first_block` is 0 or the run
+    /// goes past block index 2^64 − 1.
+    ///
+    /// ```
+    /// use blockmodes::pmac::{PartialSigma, PmacAes128};
+    /// let pmac = PmacAes128::new_from_slice(&[8u8; 16])?;
+    /// let msg = vec![0xabu8; 16 * 10 + 5]; // M[1..10] full, M[11] of 5 bytes
+    /// let a = pmac.partial_sigma(1, &msg[..16 * 4])?; // blocks 1..4
+    /// let b = pmac.partial_sigma(5, &msg[16 * 4..16 * 10])?; // blocks 5..10
+    /// let tag = pmac.finish(a ^ b, &msg[16 * 10..])?;
+    /// assert_eq!(tag, pmac.mac(&msg));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn partial_sigma(&self, first_block: u64, blocks: &[u8]) -> Result<PartialSigma> {
+        let (body, rest) = blocks.as_chunks::<16>();
+        if !rest.is_empty() {
+            return Err(Error::InvalidLength(
+                "a partial Σ covers whole 16-byte blocks",
+            ));
+        }
+        if first_block == 0 {
+            return Err(Error::InvalidParameter("PMAC block indices start at 1"));
+        }
+        let last_index = first_block.checked_add((body.len() as u64).saturating_sub(1));
+        if last_index.is_none() {
+            return Err(Error::InvalidParameter("block index past 2^64 - 1"));
+        }
+        Ok(PartialSigma(self.sigma_of(first_block, None, body)))
+    }
+
+    /// The tag from the xor of the partial Σs of `M[1..m-1]` and the final
+    /// block `M[m]` (1 to 16 bytes; empty only for the empty message, whose
+    /// Σ is [`PartialSigma::default`]): `E_K(Σ ⊕ pad(M[m]) [⊕ L(-1)])`, one
+    /// block-cipher call. See [`partial_sigma`](Self::partial_sigma) for the
+    /// contract.
+    ///
+    /// Errors: [`Error::InvalidLength`] if `last_block` is longer than 16
+    /// bytes.
+    ///
+    /// ```
+    /// use blockmodes::pmac::{PartialSigma, PmacAes128};
+    /// let pmac = PmacAes128::new_from_slice(&[8u8; 16])?;
+    /// assert_eq!(pmac.finish(PartialSigma::default(), b"")?, pmac.mac(b""));
+    /// assert_eq!(pmac.finish(PartialSigma::default(), b"short")?, pmac.mac(b"short"));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn finish(&self, sigma: PartialSigma, last_block: &[u8]) -> Result<Tag<T>> {
+        if last_block.len() > 16 {
+            return Err(Error::InvalidLength(
+                "the final PMAC block has at most 16 bytes",
+            ));
+        }
+        let mut full = full_tag(&self.cipher, &self.keys, &sigma.0, last_block);
+        let tag = Self::truncate(&full);
+        full.zeroize();
+        Ok(tag)
+    }
+
+    /// `PMAC_K(M)` computed on several threads (rayon's global pool) when
+    /// `data` has at least [`PARALLEL_THRESHOLD`] bytes, and by
+    /// [`mac`](Self::mac) below it. Equal to [`mac`](Self::mac) in every case.
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[8u8; 16])?;
+    /// let big = vec![7u8; 1 << 20];
+    /// assert_eq!(pmac.mac_parallel(&big), pmac.mac(&big));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn mac_parallel(&self, data: &[u8]) -> Tag<T>
+    where
+        C: Sync,
+    {
+        if data.len() < PARALLEL_THRESHOLD {
+            return self.mac(data);
+        }
+        let (body, last) = split_message(data);
+        let per_task = task_blocks(body.len(), rayon::current_num_threads());
+        let sigma = body
+            .par_chunks(per_task)
+            .enumerate()
+            .map(|(k, run)| {
+                let first = 1 + (k * per_task) as u64;
+                PartialSigma(self.sigma_of(first, None, run))
+            })
+            .reduce(PartialSigma::default, PartialSigma::combine);
+        let mut full = full_tag(&self.cipher, &self.keys, &sigma.0, last);
+        let tag = Self::truncate(&full);
+        full.zeroize();
+        tag
+    }
+
+    // ---- internals ----
+
+    /// The untruncated `E_K(X[m])` of a whole message.
+    fn full_tag_of(&self, msg: &[u8]) -> Block {
+        let (body, last) = split_message(msg);
+        let mut sigma = self.sigma_of(1, None, body);
+        let full = full_tag(&self.cipher, &self.keys, &sigma, last);
+        sigma.zeroize();
+        full
+    }
+
+    /// `E_K(X[m])` with `X[m] = Σ ⊕ pad(M[m])`, `⊕ L(-1)` if `M[m]` is full.
+    fn full_tag_from_state(&self, state: &State) -> Block {
+        let last = &state.last[..state.last_len];
+        full_tag(&self.cipher, &self.keys, &state.sigma, last)
+    }
+
+    /// `Y[first] ⊕ ··· ⊕ Y[first+k-1]` over `head` (if any) then `body`.
+    fn sigma_of(&self, first: u64, head: Option<&Block>, body: &[Block]) -> Block {
+        sigma_of(&self.cipher, &self.keys, first, head, body)
+    }
+
+    fn finalize_and_reset(&mut self) -> Tag<T> {
+        let mut full = self.full_tag_from_state(&self.state);
+        let tag = Self::truncate(&full);
+        full.zeroize();
+        self.reset();
+        tag
+    }
+
+    fn truncate(full: &Block) -> Tag<T> {
+        Array::from_fn(|i| full[i])
+    }
+
+    fn check_tag_len(tag: &[u8]) -> Result<()> {
+        if tag.len() == T::USIZE {
+            Ok(())
+        } else {
+            Err(Error::InvalidTagLength {
+                min: T::USIZE,
+                max: T::USIZE,
+                got: tag.len(),
+            })
+        }
+    }
+
+    /// Constant-time comparison of the first `T` bytes of `full` with `tag`
+    /// (whose length has been checked).
+    fn compare(mut full: Block, tag: &[u8]) -> Result<()> {
+        let ok = full[..T::USIZE].ct_eq(tag);
+        full.zeroize();
+        if bool::from(ok) {
+            Ok(())
+        } else {
+            Err(Error::Authentication)
+        }
+    }
+}
+
+/// `E_K(X[m])`: `X[m] = Σ ⊕ pad(M[m])`, xored with `L(-1)` when
+/// `|M[m]| = n`, for `last = M[m]` of at most 16 bytes. The length of `M[m]`
+/// is public; its bytes are not branched on.
+fn full_tag<C: BlockCipher128>(cipher: &C, keys: &Keys, sigma: &Block, last: &[u8]) -> Block {
+    let mut x = *sigma;
+    for (a, b) in x.iter_mut().zip(last) {
+        *a ^= b;
+    }
+    match x.get_mut(last.len()) {
+        Some(first_pad_byte) => *first_pad_byte ^= 0x80, // pad: 10*
+        None => xor_in_place(&mut x, &keys.l_inv),       // |M[m]| = n
+    }
+    let y = oracle::encrypt_block(cipher, &x);
+    x.zeroize();
+    y
+}
+
+/// Streaming absorption: fill the held-back block; once more input follows
+/// it, encipher it together with every whole block of `data` but the last
+/// one, which is held back in turn.
+fn absorb<C: BlockCipher128>(cipher: &C, keys: &Keys, state: &mut State, mut data: &[u8]) {
+    if state.last_len < 16 {
+        let take = (16 - state.last_len).min(data.len());
+        let (now, rest) = data.split_at(take);
+        state.last[state.last_len..state.last_len + take].copy_from_slice(now);
+        state.last_len += take;
+        data = rest;
+    }
+    if data.is_empty() {
+        return;
+    }
+    // `M[done+1]` (held back, full) and the whole blocks of `data` except a
+    // final full block are enciphered now.
+    let (blocks, rest) = data.as_chunks::<16>();
+    let n_body = if rest.is_empty() {
+        blocks.len() - 1
+    } else {
+        blocks.len()
+    };
+    let mut head = state.last;
+    let mut sigma = sigma_of(cipher, keys, state.done + 1, Some(&head), &blocks[..n_body]);
+    xor_in_place(&mut state.sigma, &sigma);
+    sigma.zeroize();
+    head.zeroize();
+    state.done += 1 + n_body as u64;
+    match blocks.get(n_body) {
+        Some(final_full) if rest.is_empty() => state.set_last(final_full),
+        _ => state.set_last(rest),
+    }
+}
+
+/// `Y[first] ⊕ ··· ⊕ Y[first+k-1]`, `Y[i] = E_K(M[i] ⊕ γ_i·L)`, over the
+/// blocks `head` (if any) followed by `body`, in batches through
+/// [`oracle::encrypt_par`].
+fn sigma_of<C: BlockCipher128>(
+    cipher: &C,
+    keys: &Keys,
+    first: u64,
+    head: Option<&Block>,
+    body: &[Block],
+) -> Block {
+    let n = body.len() + usize::from(head.is_some());
+    let mut work = SigmaWork {
+        keys,
+        head,
+        body,
+        first,
+        group: None,
+        base: [0u8; 16],
+        acc: [[0u8; 16]; 4],
+    };
+    oracle::encrypt_par(cipher, n, &mut work);
+    let [a, b, c, d] = work.acc;
+    xor(&xor(&a, &b), &xor(&c, &d))
+}
+
+/// A block as two native-endian 64-bit words.
+#[inline(always)]
+fn halves(b: &Block) -> [u64; 2] {
+    let (h, _) = b.as_chunks::<8>();
+    [u64::from_ne_bytes(h[0]), u64::from_ne_bytes(h[1])]
+}
+
+/// The whitening `X[i] = M[i] ⊕ γ_i·L` before each batch and the xor of the
+/// `Y[i]` into Σ after it.
+struct SigmaWork<'a> {
+    keys: &'a Keys,
+    head: Option<&'a Block>,
+    body: &'a [Block],
+    /// 1-based index of the first block (`head`, or `body[0]`).
+    first: u64,
+    /// The group `g` whose base `γ_{64g}·L` is in `base`.
+    group: Option<u64>,
+    base: Block,
+    /// Σ in four lanes (independent xor chains), folded at the end.
+    acc: [Block; 4],
+}
+
+impl SigmaWork<'_> {
+    /// `γ_{64g}·L`, from the previous group's base when `g` follows it
+    /// (`γ_{64g}·L = γ_{64(g-1)+63}·L ⊕ L(ntz(64g))` and
+    /// `γ_{64(g-1)+63}·L = γ_{64(g-1)}·L ⊕ γ_63·L`), else from scratch.
+    #[inline(always)]
+    fn group_base(&mut self, g: u64) -> Block {
+        if self.group != Some(g) {
+            self.base = match self.group {
+                _ if g == 0 => [0u8; 16], // γ_0·L
+                Some(prev) if prev + 1 == g => {
+                    let last_of_prev = xor(&self.base, &self.keys.offsets.low()[63]);
+                    self.keys.offsets.offsets().next(&last_of_prev, g << 6)
+                }
+                _ => self.keys.offsets.offsets().gamma(g << 6),
+            };
+            self.group = Some(g);
+        }
+        self.base
+    }
+
+    /// `out[t] = src[t] ⊕ γ_{abs+t}·L`, one aligned group of 64 at a time:
+    /// `γ_{64g+j}·L = γ_{64g}·L ⊕ γ_j·L`.
+    #[inline(always)]
+    fn whiten(&mut self, out: &mut [Block], src: &[Block], abs: u64) {
+        let mut t = 0;
+        while t < out.len() {
+            let i = abs + t as u64;
+            let j = (i & 63) as usize;
+            let n = (64 - j).min(out.len() - t);
+            let base = self.group_base(i >> 6);
+            let gammas = &self.keys.offsets.low()[j..j + n];
+            // In 64-bit halves: the compiler keeps `base` in one vector
+            // register and vectorizes the loop.
+            let [b0, b1] = halves(&base);
+            for ((o, s), g) in out[t..t + n].iter_mut().zip(&src[t..t + n]).zip(gammas) {
+                let ([s0, s1], [g0, g1]) = (halves(s), halves(g));
+                let (o01, _) = o.as_chunks_mut::<8>();
+                o01[0] = (s0 ^ g0 ^ b0).to_ne_bytes();
+                o01[1] = (s1 ^ g1 ^ b1).to_ne_bytes();
+            }
+            t += n;
+        }
+    }
+}
+
+impl ParWork for SigmaWork<'_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let abs = self.first + start as u64;
+        let body = self.body;
+        match self.head {
+            Some(head) if start == 0 => {
+                let (first, rest) = blocks.split_at_mut(1);
+                self.whiten(first, core::slice::from_ref(head), abs);
+                let k = rest.len();
+                self.whiten(rest, &body[..k], abs + 1);
+            }
+            Some(_) => {
+                let k = blocks.len();
+                self.whiten(blocks, &body[start - 1..start - 1 + k], abs);
+            }
+            None => {
+                let k = blocks.len();
+                self.whiten(blocks, &body[start..start + k], abs);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn after(&mut self, _start: usize, blocks: &[Block]) {
+        let (quads, rest) = blocks.as_chunks::<4>();
+        for q in quads {
+            for (acc, y) in self.acc.iter_mut().zip(q) {
+                for b in 0..16 {
+                    acc[b] ^= y[b];
+                }
+            }
+        }
+        for y in rest {
+            xor_in_place(&mut self.acc[0], y);
+        }
+    }
+}
+
+impl Drop for SigmaWork<'_> {
+    fn drop(&mut self) {
+        self.base.zeroize();
+        self.acc.zeroize();
+    }
+}
+
+/// The xor of some `Y[i] = E_K(M[i] ⊕ γ_i·L)`: a piece of PMAC's Σ, from
+/// [`Pmac::partial_sigma`], combined with `^` or
+/// [`combine`](Self::combine) and turned into a tag by [`Pmac::finish`].
+///
+/// It is key-dependent secret state: it has no accessor, prints nothing and
+/// is wiped on drop.
+///
+/// ```
+/// use blockmodes::pmac::{PartialSigma, PmacAes128};
+/// let pmac = PmacAes128::new_from_slice(&[1u8; 16])?;
+/// let msg = [2u8; 48];
+/// let s = PartialSigma::default()
+///     .combine(pmac.partial_sigma(2, &msg[16..32])?)
+///     .combine(pmac.partial_sigma(1, &msg[..16])?);
+/// assert_eq!(pmac.finish(s, &msg[32..])?, pmac.mac(&msg));
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+#[derive(Clone, Default, Zeroize, ZeroizeOnDrop)]
+pub struct PartialSigma(Block);
+
+impl PartialSigma {
+    /// The xor of two partial Σs (the Σ of the union of their block runs).
+    pub fn combine(self, other: PartialSigma) -> PartialSigma {
+        PartialSigma(xor(&self.0, &other.0))
+    }
+}
+
+impl core::ops::BitXor for PartialSigma {
+    type Output = PartialSigma;
+    fn bitxor(self, rhs: PartialSigma) -> PartialSigma {
+        self.combine(rhs)
+    }
+}
+
+impl fmt::Debug for PartialSigma {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PartialSigma(..)")
+    }
+}
+
+/// The incremental PMAC state of the paper's section 4.1: Σ of the enciphered
+/// blocks and the last block `M[m]`, for a message the caller keeps.
+///
+/// Each operation costs block-cipher calls in proportion to the change, and
+/// the tag afterwards equals the tag of the changed message computed from
+/// scratch:
+/// * [`replace`](Self::replace) a whole block: 2 calls (0 for the last block);
+/// * [`append`](Self::append) `x`: about ⌈|x|/16⌉ calls;
+/// * [`truncate`](Self::truncate) by `ndrop` bytes: about ⌈ndrop/16⌉ calls;
+/// * [`tag`](Self::tag): 1 call.
+///
+/// Since the state does not keep the message, `replace` and `truncate` take
+/// the old bytes they remove; passing wrong old bytes gives a wrong tag
+/// (which [`verify`](Self::verify) will then reject), except that the
+/// copy of `M[m]` the state holds is checked.
+///
+/// ```
+/// use blockmodes::pmac::PmacAes128;
+/// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+/// let mut msg = b"the quick brown fox jumps over the lazy dog".to_vec();
+/// let mut inc = pmac.incremental(&msg);
+/// inc.append(b", again");
+/// msg.extend_from_slice(b", again");
+/// assert_eq!(inc.tag(), pmac.mac(&msg));
+/// inc.truncate(10, &msg)?; // the suffix may be the whole message
+/// msg.truncate(msg.len() - 10);
+/// assert_eq!(inc.tag(), pmac.mac(&msg));
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+pub struct PmacIncremental<'a, C, T = U16> {
+    pmac: &'a Pmac<C, T>,
+    state: State,
+}
+
+impl<C, T> fmt::Debug for PmacIncremental<'_, C, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PmacIncremental")
+            .field("len", &(self.state.done * 16 + self.state.last_len as u64))
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: BlockCipher128, T: TagSize> PmacIncremental<'_, C, T> {
+    /// The tag of the current message (one block-cipher call).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// assert_eq!(pmac.incremental(b"abc").tag(), pmac.mac(b"abc"));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn tag(&self) -> Tag<T> {
+        let mut full = self.pmac.full_tag_from_state(&self.state);
+        let tag = Pmac::<C, T>::truncate(&full);
+        full.zeroize();
+        tag
+    }
+
+    /// Check `tag` against the current message in constant time (errors as
+    /// in [`Pmac::verify`]).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// pmac.incremental(b"abc").verify(&pmac.mac(b"abc"))?;
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn verify(&self, tag: &[u8]) -> Result<()> {
+        Pmac::<C, T>::check_tag_len(tag)?;
+        let full = self.pmac.full_tag_from_state(&self.state);
+        Pmac::<C, T>::compare(full, tag)
+    }
+
+    /// Length of the current message in bytes.
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// assert_eq!(pmac.incremental(&[0u8; 40]).len(), 40);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn len(&self) -> u64 {
+        self.state.len()
+    }
+
+    /// `true` for the empty message.
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// assert!(pmac.incremental(b"").is_empty());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.state.len() == 0
+    }
+
+    /// `m = max(1, ⌈|M|/16⌉)`, the number of blocks of the current message
+    /// (the index of its last block).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// assert_eq!(pmac.incremental(b"").blocks(), 1);
+    /// assert_eq!(pmac.incremental(&[0u8; 33]).blocks(), 3);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn blocks(&self) -> u64 {
+        self.state.done + 1
+    }
+
+    /// **append**(M, x) = M ‖ x.
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// let mut inc = pmac.incremental(b"");
+    /// inc.append(&[1u8; 20]);
+    /// inc.append(&[2u8; 12]);
+    /// assert_eq!(inc.tag(), pmac.mac(&[[1u8; 20].as_slice(), &[2u8; 12]].concat()));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn append(&mut self, data: &[u8]) {
+        absorb(&self.pmac.cipher, &self.pmac.keys, &mut self.state, data);
+    }
+
+    /// **replace**: block `index` (1-based, `1..=m`) was `old` and becomes
+    /// `new`. A block before the last is 16 bytes: Σ gets `Y_old[i] ⊕
+    /// Y_new[i]` (two block-cipher calls). The last block `M[m]` keeps its
+    /// length; `old` must match the copy the state holds.
+    ///
+    /// Errors: [`Error::InvalidParameter`] for an index outside `1..=m` or an
+    /// `old` last block that is not the current one, [`Error::InvalidLength`]
+    /// when `old` or `new` does not have the block's length.
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// let mut msg = vec![0u8; 37]; // blocks of 16, 16, 5 bytes
+    /// let mut inc = pmac.incremental(&msg);
+    /// inc.replace(3, &msg[32..], b"hello")?;
+    /// msg[32..].copy_from_slice(b"hello");
+    /// assert_eq!(inc.tag(), pmac.mac(&msg));
+    /// assert!(inc.replace(4, &[0; 16], &[0; 16]).is_err());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn replace(&mut self, index: u64, old: &[u8], new: &[u8]) -> Result<()> {
+        let m = self.state.done + 1;
+        if index == 0 || index > m {
+            return Err(Error::InvalidParameter("block index outside 1..=m"));
+        }
+        if index == m {
+            let len = self.state.last_len;
+            if old.len() != len || new.len() != len {
+                return Err(Error::InvalidLength(
+                    "a replaced last block keeps its length",
+                ));
+            }
+            if !bool::from(old.ct_eq(&self.state.last[..len])) {
+                return Err(Error::InvalidParameter(
+                    "`old` is not the message's last block",
+                ));
+            }
+            self.state.set_last(new);
+            return Ok(());
+        }
+        let (Ok(old), Ok(new)) = (<&Block>::try_from(old), <&Block>::try_from(new)) else {
+            return Err(Error::InvalidLength(
+                "a replaced block before the last is 16 bytes",
+            ));
+        };
+        let (cipher, keys) = (&self.pmac.cipher, &self.pmac.keys);
+        let mut y_old = sigma_of(cipher, keys, index, Some(old), &[]);
+        let mut y_new = sigma_of(cipher, keys, index, Some(new), &[]);
+        xor_in_place(&mut self.state.sigma, &y_old);
+        xor_in_place(&mut self.state.sigma, &y_new);
+        y_old.zeroize();
+        y_new.zeroize();
+        Ok(())
+    }
+
+    /// **truncate**(M, ndrop): drop the last `ndrop` bytes. `suffix` is a
+    /// suffix of the current message at least `ndrop + r` bytes long, where
+    /// `r` is the length of the new last block (the whole message will do):
+    /// the blocks that were enciphered and no longer are come out of Σ, and
+    /// the new last block is read from it.
+    ///
+    /// Errors: [`Error::InvalidParameter`] if `ndrop` exceeds the message
+    /// length or `suffix` does not end with the state's last block,
+    /// [`Error::InvalidLength`] if `suffix` is too short.
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[4u8; 16])?;
+    /// let msg: Vec<u8> = (0u8..100).collect();
+    /// let mut inc = pmac.incremental(&msg);
+    /// inc.truncate(60, &msg[30..])?; // new length 40: needs the last 60 + 8 bytes
+    /// assert_eq!(inc.tag(), pmac.mac(&msg[..40]));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn truncate(&mut self, ndrop: u64, suffix: &[u8]) -> Result<()> {
+        let len = self.state.len();
+        let Some(new_len) = len.checked_sub(ndrop) else {
+            return Err(Error::InvalidParameter(
+                "cannot drop more bytes than the message has",
+            ));
+        };
+        // The new partition: m' = max(1, ⌈new_len/16⌉), |M'[m']| = r.
+        let new_done = new_len.saturating_sub(1) / 16;
+        let r = (new_len - new_done * 16) as usize;
+        let needed = ndrop.saturating_add(r as u64);
+        let Some(tail_start) = (suffix.len() as u64).checked_sub(needed) else {
+            return Err(Error::InvalidLength(
+                "the suffix is shorter than the dropped bytes and the new last block",
+            ));
+        };
+        // `tail` = M[m'] ‖ ··· ‖ M[m], starting on a block boundary.
+        let tail = &suffix[tail_start as usize..];
+        let last_len = self.state.last_len;
+        let (tail_body, tail_last) = tail.split_at(tail.len() - last_len);
+        if !bool::from(tail_last.ct_eq(&self.state.last[..last_len])) {
+            return Err(Error::InvalidParameter(
+                "the suffix does not end with the message's last block",
+            ));
+        }
+        // Blocks m'..m-1 were enciphered: xor their Y out of Σ.
+        let (removed, _) = tail_body.as_chunks::<16>();
+        let mut y = self.pmac.sigma_of(new_done + 1, None, removed);
+        xor_in_place(&mut self.state.sigma, &y);
+        y.zeroize();
+        self.state.done = new_done;
+        self.state.set_last(&tail[..r]);
+        Ok(())
+    }
+}
+
+// ---- the `digest` traits: `digest::Mac` (with `verify_slice` in constant time) ----
+
+impl<C: cipher::KeySizeUser, T> cipher::KeySizeUser for Pmac<C, T> {
+    type KeySize = C::KeySize;
+}
+
+impl<C: BlockCipher128 + KeyInit, T: TagSize> KeyInit for Pmac<C, T> {
+    fn new(key: &digest::Key<Self>) -> Self {
+        Self::from_cipher(C::new(key))
+    }
+}
+
+impl<C: BlockCipher128, T: TagSize> OutputSizeUser for Pmac<C, T> {
+    type OutputSize = T;
+}
+
+impl<C: BlockCipher128, T: TagSize> Update for Pmac<C, T> {
+    fn update(&mut self, data: &[u8]) {
+        Pmac::update(self, data);
+    }
+}
+
+impl<C: BlockCipher128, T: TagSize> FixedOutput for Pmac<C, T> {
+    fn finalize_into(mut self, out: &mut digest::Output<Self>) {
+        *out = self.finalize_and_reset();
+    }
+}
+
+impl<C: BlockCipher128, T: TagSize> Reset for Pmac<C, T> {
+    fn reset(&mut self) {
+        Pmac::reset(self);
+    }
+}
+
+impl<C: BlockCipher128, T: TagSize> FixedOutputReset for Pmac<C, T> {
+    fn finalize_into_reset(&mut self, out: &mut digest::Output<Self>) {
+        *out = self.finalize_and_reset();
+    }
+}
+
+impl<C: BlockCipher128, T: TagSize> MacMarker for Pmac<C, T> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamma_low_is_the_gray_code_table() {
+        let keys = Keys::new(&<crate::Aes128 as KeyInit>::new(&[1u8; 16].into()));
+        for j in 0..64u64 {
+            assert_eq!(
+                keys.offsets.low()[j as usize],
+                keys.offsets.offsets().gamma(j)
+            );
+        }
+    }
+
+    #[test]
+    fn split_message_partitions_like_the_paper() {
+        for len in 0..70usize {
+            let msg = vec![0u8; len];
+            let (body, last) = split_message(&msg);
+            let m = len.div_ceil(16).max(1);
+            assert_eq!(body.len(), m - 1, "len {len}");
+            assert_eq!(last.len(), len - 16 * (m - 1));
+        }
+    }
+}
