@@ -9,12 +9,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 func main() {
 	check := flag.Bool("check", false, "run every shared vector file of the schemes implemented here")
-	vecDir := flag.String("vectors", "", "shared vectors directory (default ../shared/vectors relative to the repo root)")
+	vecDir := flag.String("vectors", "", "directory of the shared vectors (default: vectors/ at the repository root, the repository's copies)")
 	write := flag.String("write", "", "write long vectors into DIR (vectors/independent/ layout)")
 	verbose := flag.Bool("v", false, "print every vector checked")
 	flag.Parse()
@@ -45,34 +44,17 @@ func main() {
 	}
 }
 
-// defaultVectorDir is ../shared/vectors relative to the repository root
-// (the directory holding .git). In a git worktree whose root has no
-// ../shared beside it, the main checkout's ../shared/vectors is used.
+// defaultVectorDir is vectors/ at the repository root (the directory
+// holding .git): the repository's copies of the shared vectors, so a clone
+// checks on its own. Pass -vectors ../shared/vectors to check the originals.
 func defaultVectorDir() string {
 	wd, _ := os.Getwd()
-	root := ""
 	for d := wd; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			root = d
-			break
+			return filepath.Join(d, "vectors")
 		}
 		if filepath.Dir(d) == d {
-			return filepath.Join(wd, "..", "shared", "vectors")
+			return filepath.Join(wd, "vectors")
 		}
 	}
-	dir := filepath.Join(root, "..", "shared", "vectors")
-	if _, err := os.Stat(dir); err == nil {
-		return dir
-	}
-	// worktree: .git is a file "gitdir: MAIN/.git/worktrees/NAME"
-	if raw, err := os.ReadFile(filepath.Join(root, ".git")); err == nil {
-		s := strings.TrimSpace(strings.TrimPrefix(string(raw), "gitdir:"))
-		if i := strings.Index(s, string(filepath.Separator)+".git"+string(filepath.Separator)); i >= 0 {
-			main := filepath.Join(s[:i], "..", "shared", "vectors")
-			if _, err := os.Stat(main); err == nil {
-				return main
-			}
-		}
-	}
-	return dir
 }

@@ -145,7 +145,7 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
         #[command(subcommand)]
         action: DiskAction,
     },
-    /// Run test-vector files (shared/spec/vectors.md format) through the library.
+    /// Run test-vector files (docs/spec/vectors.md format) through the library.
     ///
     /// Prints one line per failing vector and closes with `N passed, M failed`.
     /// Exit status: 0 all passed, 1 a vector failed, 2 a file is unreadable,

@@ -111,7 +111,7 @@ impl<A: AeadInOut + Send + Sync> ChunkCipher for AeadChunks<A> {
 /// key is fresh per file and `(i, last)` is unique within it). The stored
 /// chunk is the whole ciphertext `ctr || y_1 .. y_{n+1}`; opening checks that
 /// its counter block is the expected one before decrypting.
-pub struct XcbcXorChunks(pub blockmodes::xcbc::XcbcXorCtr<blockmodes::Aes256>);
+pub struct XcbcXorChunks(pub blockmodes::xcbc::XcbcXorStateful<blockmodes::Aes256>);
 
 impl XcbcXorChunks {
     fn counter(index: u64, last: bool) -> [u8; 16] {
@@ -161,7 +161,7 @@ pub fn chunk_cipher(mode: Mode, key: &[u8]) -> CliResult<Box<dyn ChunkCipher>> {
     match mode {
         Mode::Ocb1 => aead_chunks::<blockmodes::ocb1::Ocb1Aes256>(key),
         Mode::XcbcXor => Ok(Box::new(XcbcXorChunks(
-            blockmodes::xcbc::XcbcXorCtr::new_from_slice(key)
+            blockmodes::xcbc::XcbcXorStateful::new_from_slice(key)
                 .map_err(|e| Failure::usage(format!("internal error: {e}")))?,
         ))),
         Mode::Cwc => aead_chunks::<blockmodes::cwc::CwcAes256>(key),

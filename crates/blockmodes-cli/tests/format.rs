@@ -78,7 +78,7 @@ fn modes() -> Vec<Spec> {
                 if sealed.get(..16)? != ctr {
                     return None;
                 }
-                blockmodes::xcbc::XcbcXorCtr::<blockmodes::Aes256>::new_from_slice(key)
+                blockmodes::xcbc::XcbcXorStateful::<blockmodes::Aes256>::new_from_slice(key)
                     .ok()?
                     .decrypt(sealed)
                     .ok()

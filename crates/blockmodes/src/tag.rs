@@ -1,6 +1,6 @@
 //! Tag sizes, shared by every mode that truncates its tag (OCB 1.0, PMAC,
 //! CWC): whole bytes from 1 to 16, the shorter tag being the prefix of the
-//! full one (`shared/spec/conventions.md`).
+//! full one (`docs/spec/conventions.md`).
 
 use cipher::array::{Array, ArraySize};
 use cipher::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};

@@ -1,5 +1,5 @@
 //! Disk ciphers: round trips over every sector size, the sector layout of
-//! `shared/spec/disk.md`, the bulk paths against the one-sector path, StE's
+//! `docs/spec/disk.md`, the bulk paths against the one-sector path, StE's
 //! swap, EtE with the key in any block, the wide-block property, γ never
 //! used by F, call counts, and typed errors on bad input.
 

@@ -3,11 +3,11 @@
 //! counters and hostile inputs.
 
 use blockmodes::oracle::{CallCount, Counting};
-use blockmodes::pxcbc::{PxcbcXor, PxcbcXorCtr, PxcbcXorCtrEncryptor};
+use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful, PxcbcXorStatefulEncryptor};
 use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use blockmodes::xcbc::{
-    CounterState, StatefulXcbc, StatelessXcbc, Xcbc, XcbcCtr, XcbcCtrEncryptor, XcbcEncryptor,
-    XcbcXor, XcbcXorCtr, XcbcXorCtrEncryptor,
+    CounterState, StatefulXcbc, StatelessXcbc, Xcbc, XcbcStateful, XcbcStatefulEncryptor, XcbcEncryptor,
+    XcbcXor, XcbcXorStateful, XcbcXorStatefulEncryptor,
 };
 use blockmodes::{Aes128, Aes192, Aes256, Error};
 use cipher::KeyInit;
@@ -103,11 +103,11 @@ fn pxcbc_ctr_keys<C: KeyInit + blockmodes::oracle::BlockCipher128>(
     key: &[u8],
     two: bool,
     s: usize,
-) -> PxcbcXorCtr<C> {
+) -> PxcbcXorStateful<C> {
     let p = if two {
-        PxcbcXorCtr::new_from_slice(key)
+        PxcbcXorStateful::new_from_slice(key)
     } else {
-        PxcbcXorCtr::new_from_slice_one_key(key)
+        PxcbcXorStateful::new_from_slice_one_key(key)
     };
     p.unwrap().with_segment_blocks(s).unwrap()
 }
@@ -130,7 +130,7 @@ fn run_pxcbc_ctr(v: &Value) {
     with_aes!(n, C => {
         let rx = pxcbc_ctr_keys::<C>(&key, two, s);
         assert_eq!(rx.encrypt_with_counter(&ctr, &msg).unwrap(), ct, "{}", v["name"]);
-        let mut tx = PxcbcXorCtrEncryptor::from_state(rx.clone(), CounterState::starting_at(&ctr));
+        let mut tx = PxcbcXorStatefulEncryptor::from_state(rx.clone(), CounterState::starting_at(&ctr));
         assert_eq!(tx.encrypt(&msg).unwrap(), ct, "{}", v["name"]);
         assert_eq!(rx.decrypt(&ct).unwrap(), msg, "{}", v["name"]);
     })
@@ -214,7 +214,7 @@ fn xcbc_xor_costs_n_plus_3_calls() {
         assert_eq!(cf.get() + cfp.get(), n + 2);
         // stateful: r0 = f(ctr), z0, n blocks, check
         let ((f, cf), (fp, cfp)) = (counting(1), counting(2));
-        XcbcXorCtr::from_ciphers(f, fp)
+        XcbcXorStateful::from_ciphers(f, fp)
             .encrypt_with_counter(&[0; 16], &msg)
             .unwrap();
         assert_eq!(cf.get() + cfp.get(), n + 3);
@@ -272,10 +272,10 @@ proptest! {
         prop_assert_eq!(x.decrypt(&ct).unwrap(), msg.clone());
         let ct = plain.encrypt(&msg).unwrap();
         prop_assert_eq!(plain.decrypt(&ct).unwrap(), msg.clone());
-        let mut tx = XcbcXorCtrEncryptor::<Aes128>::new_from_slice(&key).unwrap();
+        let mut tx = XcbcXorStatefulEncryptor::<Aes128>::new_from_slice(&key).unwrap();
         let ct = tx.encrypt(&msg).unwrap();
         prop_assert_eq!(tx.receiver().decrypt(&ct).unwrap(), msg.clone());
-        let mut tx = XcbcCtrEncryptor::<Aes128>::new_from_slice(&key).unwrap();
+        let mut tx = XcbcStatefulEncryptor::<Aes128>::new_from_slice(&key).unwrap();
         let ct = tx.encrypt(&msg).unwrap();
         prop_assert_eq!(tx.receiver().decrypt(&ct).unwrap(), msg);
     }
@@ -291,8 +291,8 @@ proptest! {
         let ct = p.encrypt(&msg).unwrap();
         prop_assert_eq!(ct.len(), p.ciphertext_len(msg.len()).unwrap());
         prop_assert_eq!(p.decrypt(&ct).unwrap(), msg.clone());
-        let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
-        let mut tx = PxcbcXorCtrEncryptor::new(rx.clone());
+        let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
+        let mut tx = PxcbcXorStatefulEncryptor::new(rx.clone());
         let ct = tx.encrypt(&msg).unwrap();
         prop_assert_eq!(rx.decrypt(&ct).unwrap(), msg);
     }
@@ -443,8 +443,8 @@ fn xcbc_xor_rejects_tampering() {
         let ct = x.encrypt(&vec![0x5a; len]).unwrap();
         tamper_suite(&ct, &|c, o| x.decrypt_into(c, o));
     }
-    let rx = XcbcXorCtr::<Aes128>::new_from_slice(&key32(5)).unwrap();
-    let ct = XcbcXorCtrEncryptor::new(rx.clone())
+    let rx = XcbcXorStateful::<Aes128>::new_from_slice(&key32(5)).unwrap();
+    let ct = XcbcXorStatefulEncryptor::new(rx.clone())
         .encrypt(&[1u8; 40])
         .unwrap();
     tamper_suite(&ct, &|c, o| rx.decrypt_into(c, o));
@@ -549,8 +549,8 @@ fn privacy_only_modes_are_documented_as_such() {
 
 #[test]
 fn stateful_counter_sequence_export_import() {
-    let rx = XcbcXorCtr::<Aes128>::new_from_slice(&key32(10)).unwrap();
-    let mut tx = XcbcXorCtrEncryptor::new(rx.clone());
+    let rx = XcbcXorStateful::<Aes128>::new_from_slice(&key32(10)).unwrap();
+    let mut tx = XcbcXorStatefulEncryptor::new(rx.clone());
     let first = tx.encrypt(b"a").unwrap();
     assert_eq!(first[..16], [0xff; 16]);
     let saved = tx.counter_state().to_bytes();
@@ -558,7 +558,7 @@ fn stateful_counter_sequence_export_import() {
     assert_eq!(second[..16], [0; 16]);
     // resuming from the saved state continues the sequence
     let mut tx2 =
-        XcbcXorCtrEncryptor::from_state(rx.clone(), CounterState::from_bytes(&saved).unwrap());
+        XcbcXorStatefulEncryptor::from_state(rx.clone(), CounterState::from_bytes(&saved).unwrap());
     assert_eq!(
         tx2.encrypt(b"b").unwrap(),
         second,
@@ -568,11 +568,11 @@ fn stateful_counter_sequence_export_import() {
     one[15] = 1;
     assert_eq!(tx.encrypt(b"c").unwrap()[..16], one);
     // pXCBC advances by L
-    let prx = PxcbcXorCtr::<Aes128>::new_from_slice(&key32(10))
+    let prx = PxcbcXorStateful::<Aes128>::new_from_slice(&key32(10))
         .unwrap()
         .with_segment_blocks(4)
         .unwrap();
-    let mut ptx = PxcbcXorCtrEncryptor::new(prx);
+    let mut ptx = PxcbcXorStatefulEncryptor::new(prx);
     ptx.encrypt(&[0u8; 100]).unwrap(); // 1 + 7 blocks: L = 2
     let mut want = [0u8; 16];
     want[15] = 1;
@@ -586,8 +586,8 @@ fn stateful_counter_exhaustion() {
     state[31] = 0xfe;
     state.push(0);
     let last = CounterState::from_bytes(&state).unwrap();
-    let rx = XcbcXorCtr::<Aes128>::new_from_slice(&key32(11)).unwrap();
-    let mut tx = XcbcXorCtrEncryptor::from_state(rx.clone(), last);
+    let rx = XcbcXorStateful::<Aes128>::new_from_slice(&key32(11)).unwrap();
+    let mut tx = XcbcXorStatefulEncryptor::from_state(rx.clone(), last);
     let ct = tx.encrypt(b"last one").unwrap();
     assert_eq!(rx.decrypt(&ct).unwrap(), b"last one");
     assert!(tx.counter_state().is_exhausted());
@@ -598,19 +598,19 @@ fn stateful_counter_exhaustion() {
         Err(Error::CounterExhausted)
     );
     let mut t2 =
-        XcbcCtrEncryptor::from_state(XcbcCtr::<Aes128>::new_from_slice(&key32(11)).unwrap(), last);
+        XcbcStatefulEncryptor::from_state(XcbcStateful::<Aes128>::new_from_slice(&key32(11)).unwrap(), last);
     t2.encrypt(b"").unwrap();
     assert_eq!(t2.encrypt(b""), Err(Error::CounterExhausted));
     // pXCBC needs L values: refuses without consuming any
-    let prx = PxcbcXorCtr::<Aes128>::new_from_slice(&key32(11))
+    let prx = PxcbcXorStateful::<Aes128>::new_from_slice(&key32(11))
         .unwrap()
         .with_segment_blocks(1)
         .unwrap();
-    let mut ptx = PxcbcXorCtrEncryptor::from_state(prx, last);
+    let mut ptx = PxcbcXorStatefulEncryptor::from_state(prx, last);
     assert_eq!(ptx.encrypt(b""), Err(Error::CounterExhausted)); // L = 2 > 1 left
     assert_eq!(ptx.counter_state(), last);
     // errors other than exhaustion do not consume a counter value
-    let mut tx = XcbcXorCtrEncryptor::new(rx);
+    let mut tx = XcbcXorStatefulEncryptor::new(rx);
     let mut small = [0u8; 10];
     assert!(tx.encrypt_into(b"x", &mut small).is_err());
     assert_eq!(tx.counter_state().next_counter(), Some([0xff; 16]));
@@ -632,14 +632,14 @@ proptest! {
         let p = Xcbc::<Aes128>::new_from_slice(&key).unwrap();
         let _ = p.decrypt(&ct);
         let _ = p.decrypt_into(&ct, &mut out);
-        let r = XcbcXorCtr::<Aes128>::new_from_slice(&key).unwrap();
+        let r = XcbcXorStateful::<Aes128>::new_from_slice(&key).unwrap();
         let _ = r.decrypt(&ct);
-        let r = XcbcCtr::<Aes128>::new_from_slice(&key).unwrap();
+        let r = XcbcStateful::<Aes128>::new_from_slice(&key).unwrap();
         let _ = r.decrypt_into(&ct, &mut out);
         let q = PxcbcXor::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
         let _ = q.decrypt(&ct);
         let _ = q.decrypt_into(&ct, &mut out);
-        let q = PxcbcXorCtr::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
+        let q = PxcbcXorStateful::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
         let _ = q.decrypt(&ct);
         let _ = CounterState::from_bytes(&ct);
         let _ = XcbcXor::<Aes128>::new_from_slice(&ct);

@@ -5,7 +5,7 @@
 use blockmodes::oracle::Counting;
 use blockmodes::xcbc::CounterState;
 use blockmodes::xecb::hazmat::{SignWithCounter, SignWithR0};
-use blockmodes::xecb::{TAG_LEN, XecbMac, XecbMacCtr, XecbMacCtrSigner};
+use blockmodes::xecb::{TAG_LEN, XecbMac, XecbMacStateful, XecbMacStatefulSigner};
 use blockmodes::{Aes128, Block, Error};
 use cipher::KeyInit;
 use proptest::prelude::*;
@@ -35,11 +35,11 @@ fn run_xecb_ctr(v: &Value) {
     let (ctr, msg, tag) = (block(v, "ctr"), hexf(v, "msg"), hexf(v, "tag"));
     let ok = v["result"] != "invalid";
     with_aes!(key.len(), C => {
-        let keys = XecbMacCtr::<C>::new_from_slice(&key).unwrap();
+        let keys = XecbMacStateful::<C>::new_from_slice(&key).unwrap();
         if ok {
             assert_eq!(keys.sign_with_counter(&ctr, &msg)[..], tag[..], "{}", v["name"]);
-            let mut s = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
-            assert_eq!(s.sign(&msg).unwrap()[..], tag[..]);
+            let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+            assert_eq!(s.mac(&msg).unwrap()[..], tag[..]);
             keys.verify(&msg, &tag).unwrap();
         } else {
             assert_eq!(keys.verify(&msg, &tag), Err(Error::Authentication), "{}", v["name"]);
@@ -87,11 +87,11 @@ proptest! {
 
     #[test]
     fn any_split_gives_the_same_tag(msg in proptest::collection::vec(any::<u8>(), 0..700), cuts in proptest::collection::vec(0usize..700, 0..6), ctr: [u8; 16]) {
-        let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(1)).unwrap();
+        let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(1)).unwrap();
         let want = keys.sign_with_counter(&ctr, &msg);
         let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(msg.len())).collect();
         cuts.sort();
-        let mut signer = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        let mut signer = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
         let mut s = signer.signer().unwrap();
         let mut v = keys.verifier(&want).unwrap();
         let mut at = 0;
@@ -104,7 +104,7 @@ proptest! {
         prop_assert!(v.verify().is_ok());
         // and the stateless mode's verifier, on a random-r0 tag
         let mac = XecbMac::<Aes128>::new_from_slice(&key(1)).unwrap();
-        let tag = mac.sign(&msg).unwrap();
+        let tag = mac.mac(&msg).unwrap();
         let mut v = mac.verifier(&tag).unwrap();
         let mut at = 0;
         for c in cuts.iter().copied().chain([msg.len()]) {
@@ -126,7 +126,7 @@ proptest! {
         prop_assert_eq!(updated, mac.sign_with_r0(&r0, &msg));
         prop_assert!(mac.verify(&msg, &updated).is_ok());
         // the stateful mode the same way
-        let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(2)).unwrap();
+        let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(2)).unwrap();
         let t = keys.sign_with_counter(&r0, &msg);
         let back = keys.replace_block(&t, msg.len(), i as u64 + 1, &new, &old).unwrap();
         msg[16 * i..16 * i + 16].copy_from_slice(&old);
@@ -137,7 +137,7 @@ proptest! {
     fn out_of_order_equals_in_order(len in 0usize..500, seed: u64) {
         let mac = XecbMac::<Aes128>::new_from_slice(&key(3)).unwrap();
         let msg: Vec<u8> = (0..len).map(|i| (i as u64).wrapping_mul(seed | 1) as u8).collect();
-        let tag = mac.sign(&msg).unwrap();
+        let tag = mac.mac(&msg).unwrap();
         let n = len / 16 + 1;
         // a permutation of 1..=n from the seed
         let mut order: Vec<usize> = (1..=n).collect();
@@ -170,7 +170,7 @@ proptest! {
 fn out_of_order_refuses_duplicates_and_gaps() {
     let mac = XecbMac::<Aes128>::new_from_slice(&key(4)).unwrap();
     let msg = [6u8; 48]; // blocks 1..=3 and the padding block 4
-    let tag = mac.sign(&msg).unwrap();
+    let tag = mac.mac(&msg).unwrap();
     // a duplicated block would cancel out of w: refused
     let mut v = mac.out_of_order(&tag, 48).unwrap();
     v.add_block(1, &msg[..16]).unwrap();
@@ -209,7 +209,7 @@ fn out_of_order_refuses_duplicates_and_gaps() {
 #[test]
 fn replace_block_refuses_the_padding_block() {
     let mac = XecbMac::<Aes128>::new_from_slice(&key(5)).unwrap();
-    let tag = mac.sign(&[0u8; 40]).unwrap();
+    let tag = mac.mac(&[0u8; 40]).unwrap();
     assert!(mac.replace_block(&tag, 40, 2, &[0; 16], &[1; 16]).is_ok());
     assert!(mac.replace_block(&tag, 40, 3, &[0; 16], &[1; 16]).is_err()); // holds padding
     assert!(mac.replace_block(&tag, 40, 0, &[0; 16], &[1; 16]).is_err());
@@ -221,15 +221,15 @@ fn replace_block_refuses_the_padding_block() {
 
 #[test]
 fn parallel_signing_matches_serial() {
-    let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(6)).unwrap();
+    let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(6)).unwrap();
     for len in [0usize, 100, 131_071, 131_072, 700_001] {
         let msg: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         let ctr = [0x42; 16];
         let serial = keys.sign_with_counter(&ctr, &msg);
-        let mut s = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
-        assert_eq!(s.sign_par(&msg).unwrap(), serial, "{len} bytes");
+        let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        assert_eq!(s.mac_par(&msg).unwrap(), serial, "{len} bytes");
         keys.verify_par(&msg, &serial).unwrap();
-        let mut s = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
         let mut st = s.signer().unwrap();
         for chunk in msg.chunks(200_003) {
             st.update_par(chunk);
@@ -238,7 +238,7 @@ fn parallel_signing_matches_serial() {
     }
     let mac = XecbMac::<Aes128>::new_from_slice(&key(6)).unwrap();
     let big = vec![1u8; 500_000];
-    let tag = mac.sign_par(&big).unwrap();
+    let tag = mac.mac_par(&big).unwrap();
     mac.verify(&big, &tag).unwrap();
 }
 
@@ -246,7 +246,7 @@ fn parallel_signing_matches_serial() {
 fn tags_reject_modification() {
     let mac = XecbMac::<Aes128>::new_from_slice(&key(7)).unwrap();
     let msg = [3u8; 50];
-    let tag = mac.sign(&msg).unwrap();
+    let tag = mac.mac(&msg).unwrap();
     for bit in 0..TAG_LEN * 8 {
         let mut t = tag;
         t[bit / 8] ^= 1 << (bit % 8);
@@ -266,7 +266,7 @@ fn tags_reject_modification() {
     let mut m = [0u8; 48];
     m[..16].copy_from_slice(&[1; 16]);
     m[16..32].copy_from_slice(&[2; 16]);
-    let t = mac.sign(&m).unwrap();
+    let t = mac.mac(&m).unwrap();
     let mut swapped = [0u8; 48];
     swapped[..16].copy_from_slice(&[2; 16]);
     swapped[16..32].copy_from_slice(&[1; 16]);
@@ -287,11 +287,11 @@ fn signer_counter_exhaustion() {
     state[31] = 0xfe;
     state.push(0);
     let last = CounterState::from_bytes(&state).unwrap();
-    let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(8)).unwrap();
-    let mut s = XecbMacCtrSigner::from_state(keys.clone(), last);
-    let tag = s.sign(b"last").unwrap();
+    let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(8)).unwrap();
+    let mut s = XecbMacStatefulSigner::from_state(keys.clone(), last);
+    let tag = s.mac(b"last").unwrap();
     keys.verify(b"last", &tag).unwrap();
-    assert_eq!(s.sign(b"more").err(), Some(Error::CounterExhausted));
+    assert_eq!(s.mac(b"more").err(), Some(Error::CounterExhausted));
     assert!(s.signer().is_err());
     assert!(s.counter_state().is_exhausted());
 }
@@ -302,7 +302,7 @@ proptest! {
     #[test]
     fn hostile_inputs_never_panic(tag in proptest::collection::vec(any::<u8>(), 0..40), msg in proptest::collection::vec(any::<u8>(), 0..100), msg_len in 0usize..200, idx in 0u64..20, data in proptest::collection::vec(any::<u8>(), 0..40)) {
         let mac = XecbMac::<Aes128>::new_from_slice(&key(9)).unwrap();
-        let keys = XecbMacCtr::<Aes128>::new_from_slice(&key(9)).unwrap();
+        let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(9)).unwrap();
         prop_assert!(mac.verify(&msg, &tag).is_err());
         prop_assert!(keys.verify(&msg, &tag).is_err());
         let _ = mac.replace_block(&tag, msg_len, idx, &[0; 16], &[1; 16]);

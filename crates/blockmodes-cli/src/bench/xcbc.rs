@@ -19,9 +19,9 @@
 //!   system call XCBC$-XOR pays for r0: the like-for-like stateless
 //!   comparison.
 
-use blockmodes::pxcbc::{PxcbcXor, PxcbcXorCtr, PxcbcXorCtrEncryptor};
+use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful, PxcbcXorStatefulEncryptor};
 use blockmodes::xcbc::XcbcXor;
-use blockmodes::xecb::{XecbMac, XecbMacCtrSigner};
+use blockmodes::xecb::{XecbMac, XecbMacStatefulSigner};
 use blockmodes::{Aes128, Block};
 use cipher::{BlockCipherEncrypt, KeyInit};
 use hmac::{Hmac, Mac};
@@ -92,22 +92,22 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
         "xecb-mac" => {
             let mac = XecbMac::<Aes128>::new_from_slice(&super::base::key()).ok()?;
             Some(Box::new(move || {
-                std::hint::black_box(mac.sign(&msg).expect("sign"));
+                std::hint::black_box(mac.mac(&msg).expect("sign"));
             }))
         }
         "xecb-mac-ctr" => {
-            let mut mac = XecbMacCtrSigner::<Aes128>::new_from_slice(&super::base::key()).ok()?;
+            let mut mac = XecbMacStatefulSigner::<Aes128>::new_from_slice(&super::base::key()).ok()?;
             Some(Box::new(move || {
-                std::hint::black_box(mac.sign(&msg).expect("sign"));
+                std::hint::black_box(mac.mac(&msg).expect("sign"));
             }))
         }
         "pxcbc-xor-ctr-encrypt" => {
-            let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&key2())
+            let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&key2())
                 .ok()?
                 .with_segment_blocks(PXCBC_BENCH_SEGMENT)
                 .ok()?;
             let mut out = vec![0u8; rx.ciphertext_len(bytes).ok()?];
-            let mut p = PxcbcXorCtrEncryptor::new(rx);
+            let mut p = PxcbcXorStatefulEncryptor::new(rx);
             // One thread, as every other row of the table.
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(1)

@@ -1,7 +1,7 @@
 //! `blockmodes kat FILE...`: run test-vector files through the public API.
 //!
 //! The file format and the command's contract are in
-//! `shared/spec/vectors.md`: one line per failing vector, a closing line
+//! `docs/spec/vectors.md`: one line per failing vector, a closing line
 //! `N passed, M failed`, exit status 0 / 1 / 2.
 //!
 //! Each scheme is one match arm in [`run_vector`]; its checks live in the

@@ -1,5 +1,5 @@
 //! Arithmetic in GF(2^128) = GF(2)\[x\] / (x^128 + x^7 + x^2 + x + 1), in the
-//! two byte conventions of `shared/spec/conventions.md`, written once.
+//! two byte conventions of `docs/spec/conventions.md`, written once.
 //!
 //! * **BE** (Rogaway's): the block is a big-endian 128-bit number whose most
 //!   significant bit is the coefficient of x^127. Used by OCB, PMAC and XEX.

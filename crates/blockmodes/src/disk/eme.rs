@@ -1,5 +1,5 @@
 //! EME (Halevi and Rogaway, CT-RSA 2004): a parallelizable tweakable
-//! enciphering mode, as `shared/spec/disk.md` defines it.
+//! enciphering mode, as `docs/spec/disk.md` defines it.
 //!
 //! m blocks, 1 <= m <= 128 (16 to 2048 bytes), a 16-byte tweak T, **LE**
 //! doubling ([`crate::arith::gf128::double_le`]), E the block cipher:

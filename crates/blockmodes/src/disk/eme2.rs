@@ -1,5 +1,5 @@
 //! EME2 (IEEE 1619.2; Halevi's EME*): EME for any length of at least one
-//! block, with associated data of any length, as `shared/spec/disk.md`
+//! block, with associated data of any length, as `docs/spec/disk.md`
 //! describes it and Brian Gladman's implementation (the source of the
 //! vectors) computes it.
 //!

@@ -11,7 +11,7 @@
 //! * [`aes_sectors`]: the AES instantiations by name and key, for a
 //!   disk-image tool.
 //!
-//! ## Sector numbers and tweaks (`shared/spec/disk.md`)
+//! ## Sector numbers and tweaks (`docs/spec/disk.md`)
 //! * Sector sizes 16 to 2048 bytes in multiples of 16: one data unit per
 //!   sector, numbered as the sector.
 //! * 4096-byte sectors: two 2048-byte data units numbered `2s` and `2s + 1`

@@ -1,5 +1,5 @@
 //! XEX (Rogaway, ASIACRYPT 2004): a tweakable block cipher from a block
-//! cipher, as `shared/spec/disk.md` defines it.
+//! cipher, as `docs/spec/disk.md` defines it.
 //!
 //! Tweak (N, i): N a block, i an integer >= 1.
 //! * `Δ = 2^i · E_K(N)` in GF(2^128), **BE** doubling ([`crate::arith::gf128::double_be`]);

@@ -1,4 +1,4 @@
-//! 10* padding, applied always (shared/spec/xcbc-xecb.md): a message of
+//! 10* padding, applied always (docs/spec/xcbc-xecb.md): a message of
 //! `len` bytes becomes `len / 16 + 1` blocks, the last holding the message's
 //! tail, 0x80, then zeros.
 

@@ -2,7 +2,7 @@
 //!
 //! The message is cut into segments that are encrypted as independent
 //! XCBC-XOR chains, so encryption (not only decryption) runs in parallel.
-//! As settled in `shared/spec/xcbc-xecb.md`:
+//! As settled in `docs/spec/xcbc-xecb.md`:
 //!
 //! * the plaintext blocks are a **length block** (the message length in
 //!   bytes as a big-endian 128-bit integer) followed by the 10*-padded
@@ -14,7 +14,7 @@
 //!   and its own check block `z0^(s) xor x_1^(s) xor ... xor x_{n_s}^(s)`;
 //! * the ciphertext is `y0 || seg_1 || ... || seg_L` with `y0 = f(r0)`
 //!   (pXCBC$, [`PxcbcXor`]) or `ctr || seg_1 || ... || seg_L` with
-//!   `r0 = f(ctr)` (pXCBC, [`PxcbcXorCtrEncryptor`] / [`PxcbcXorCtr`]; the
+//!   `r0 = f(ctr)` (pXCBC, [`PxcbcXorStatefulEncryptor`] / [`PxcbcXorStateful`]; the
 //!   counter advances by L);
 //! * decryption checks every segment's check block, then that the length
 //!   block equals the length of the unpadded message: truncating, reordering,
@@ -76,7 +76,7 @@ use crate::oracle::{
     encrypt_block, encrypt_chains, par_width,
 };
 
-/// The default segment length S, in blocks (`shared/spec/xcbc-xecb.md`).
+/// The default segment length S, in blocks (`docs/spec/xcbc-xecb.md`).
 pub const DEFAULT_SEGMENT_BLOCKS: usize = 1024;
 
 /// The largest segment length accepted (2^32 - 1 blocks).
@@ -111,19 +111,19 @@ pub struct PxcbcXor<C> {
 
 /// pXCBC, receiver side: decryption of the stateful parallel mode
 /// (`ctr || seg_1 || ...`, `r0 = f(ctr)`), which needs no state. The sender
-/// is [`PxcbcXorCtrEncryptor`]. **Privacy and integrity.**
+/// is [`PxcbcXorStatefulEncryptor`]. **Privacy and integrity.**
 ///
 /// ```
-/// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+/// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
 /// use blockmodes::Aes128;
-/// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(4)?;
-/// let mut tx = PxcbcXorCtrEncryptor::new(rx.clone());
+/// let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(4)?;
+/// let mut tx = PxcbcXorStatefulEncryptor::new(rx.clone());
 /// let ct = tx.encrypt(&[9u8; 100])?;
 /// assert_eq!(rx.decrypt(&ct)?, [9u8; 100]);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 #[derive(Clone)]
-pub struct PxcbcXorCtr<C> {
+pub struct PxcbcXorStateful<C> {
     keys: Keys<C>,
     segment_blocks: usize,
 }
@@ -134,10 +134,10 @@ pub struct PxcbcXorCtr<C> {
 /// counter's persistence duty. **Privacy and integrity.**
 ///
 /// ```
-/// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+/// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
 /// use blockmodes::Aes128;
-/// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(2)?;
-/// let mut tx = PxcbcXorCtrEncryptor::new(rx);
+/// let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&[1u8; 32])?.with_segment_blocks(2)?;
+/// let mut tx = PxcbcXorStatefulEncryptor::new(rx);
 /// tx.encrypt(&[0u8; 40])?; // 1 length block + 3 padded blocks = 2 segments
 /// let mut next = [0u8; 16];
 /// next[15] = 1; // -1 + 2
@@ -149,10 +149,10 @@ pub struct PxcbcXorCtr<C> {
 ///
 /// ```compile_fail
 /// fn clone_me<T: Clone>() {}
-/// clone_me::<blockmodes::pxcbc::PxcbcXorCtrEncryptor<blockmodes::Aes128>>();
+/// clone_me::<blockmodes::pxcbc::PxcbcXorStatefulEncryptor<blockmodes::Aes128>>();
 /// ```
-pub struct PxcbcXorCtrEncryptor<C> {
-    keys: PxcbcXorCtr<C>,
+pub struct PxcbcXorStatefulEncryptor<C> {
+    keys: PxcbcXorStateful<C>,
     counter: CounterState,
 }
 
@@ -235,7 +235,7 @@ macro_rules! pxcbc_common {
     };
 }
 pxcbc_common!(PxcbcXor);
-pxcbc_common!(PxcbcXorCtr);
+pxcbc_common!(PxcbcXorStateful);
 
 impl<C: BlockCipher128 + Sync> PxcbcXor<C> {
     /// Encrypt `msg` under a fresh random r0 into `out` (at least
@@ -325,7 +325,7 @@ impl<C: BlockCipher128Dec + Sync> PxcbcXor<C> {
     }
 }
 
-impl<C: BlockCipher128 + Sync> PxcbcXorCtr<C> {
+impl<C: BlockCipher128 + Sync> PxcbcXorStateful<C> {
     fn encrypt_with_counter_unchecked(
         &self,
         ctr: u128,
@@ -341,16 +341,16 @@ impl<C: BlockCipher128 + Sync> PxcbcXorCtr<C> {
     }
 }
 
-impl<C: BlockCipher128Dec + Sync> PxcbcXorCtr<C> {
+impl<C: BlockCipher128Dec + Sync> PxcbcXorStateful<C> {
     /// Decrypt `ct` = `ctr || seg_1 || ...` into `out` (`ct.len()` bytes
     /// always suffice); returns the plaintext length. Errors as for
     /// [`PxcbcXor::decrypt_into`].
     ///
     /// ```
-    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?;
-    /// let ct = PxcbcXorCtrEncryptor::new(rx.clone()).encrypt(b"hi")?;
+    /// let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&[1u8; 32])?;
+    /// let ct = PxcbcXorStatefulEncryptor::new(rx.clone()).encrypt(b"hi")?;
     /// let mut out = vec![0u8; ct.len()];
     /// let n = rx.decrypt_into(&ct, &mut out)?;
     /// assert_eq!(&out[..n], b"hi");
@@ -366,9 +366,9 @@ impl<C: BlockCipher128Dec + Sync> PxcbcXorCtr<C> {
     /// Decrypt `ct` = `ctr || seg_1 || ...`; see [`decrypt_into`](Self::decrypt_into).
     ///
     /// ```
-    /// use blockmodes::pxcbc::PxcbcXorCtr;
+    /// use blockmodes::pxcbc::PxcbcXorStateful;
     /// use blockmodes::Aes128;
-    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?;
+    /// let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&[1u8; 32])?;
     /// assert!(rx.decrypt(&[0u8; 64]).is_err());
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -404,41 +404,41 @@ fn open_under_header<C: BlockCipher128Dec + Sync>(
     res
 }
 
-impl<C: BlockCipher128 + Sync> PxcbcXorCtrEncryptor<C> {
+impl<C: BlockCipher128 + Sync> PxcbcXorStatefulEncryptor<C> {
     /// A sender for a **fresh** key, its counter at 2^128 - 1.
     ///
     /// ```
-    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// let tx = PxcbcXorStatefulEncryptor::new(PxcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?);
     /// assert_eq!(tx.counter_state().next_counter(), Some([0xff; 16]));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn new(keys: PxcbcXorCtr<C>) -> Self {
+    pub fn new(keys: PxcbcXorStateful<C>) -> Self {
         Self::from_state(keys, CounterState::new())
     }
 
     /// A sender resuming from a saved [`CounterState`].
     ///
     /// ```
-    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
     /// use blockmodes::xcbc::CounterState;
     /// use blockmodes::Aes128;
-    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?;
-    /// let tx = PxcbcXorCtrEncryptor::from_state(rx, CounterState::starting_at(&[1; 16]));
+    /// let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let tx = PxcbcXorStatefulEncryptor::from_state(rx, CounterState::starting_at(&[1; 16]));
     /// assert_eq!(tx.counter_state().next_counter(), Some([1; 16]));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn from_state(keys: PxcbcXorCtr<C>, counter: CounterState) -> Self {
+    pub fn from_state(keys: PxcbcXorStateful<C>, counter: CounterState) -> Self {
         Self { keys, counter }
     }
 
     /// The counter state to persist (see [`crate::xcbc`]).
     ///
     /// ```
-    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// let tx = PxcbcXorStatefulEncryptor::new(PxcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?);
     /// assert!(!tx.counter_state().is_exhausted());
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -449,27 +449,27 @@ impl<C: BlockCipher128 + Sync> PxcbcXorCtrEncryptor<C> {
     /// The stateless receiver side of this sender's key.
     ///
     /// ```
-    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let mut tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// let mut tx = PxcbcXorStatefulEncryptor::new(PxcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?);
     /// let ct = tx.encrypt(b"q")?;
     /// assert_eq!(tx.receiver().decrypt(&ct)?, b"q");
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn receiver(&self) -> &PxcbcXorCtr<C> {
+    pub fn receiver(&self) -> &PxcbcXorStateful<C> {
         &self.keys
     }
 
     /// Encrypt `msg` under the next counter value into `out` (at least
-    /// [`PxcbcXorCtr::ciphertext_len`] bytes) and advance the counter by L;
+    /// [`PxcbcXorStateful::ciphertext_len`] bytes) and advance the counter by L;
     /// returns the ciphertext length. [`Error::CounterExhausted`] if fewer
     /// than L counter values remain (the counter is not advanced on any error).
     ///
     /// ```
-    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let rx = PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?;
-    /// let mut tx = PxcbcXorCtrEncryptor::new(rx.clone());
+    /// let rx = PxcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let mut tx = PxcbcXorStatefulEncryptor::new(rx.clone());
     /// let mut out = vec![0u8; rx.ciphertext_len(10)?];
     /// assert_eq!(tx.encrypt_into(&[1u8; 10], &mut out)?, out.len());
     /// # Ok::<(), blockmodes::Error>(())
@@ -486,9 +486,9 @@ impl<C: BlockCipher128 + Sync> PxcbcXorCtrEncryptor<C> {
     /// Encrypt `msg` under the next counter value and advance the counter by L.
     ///
     /// ```
-    /// use blockmodes::pxcbc::{PxcbcXorCtr, PxcbcXorCtrEncryptor};
+    /// use blockmodes::pxcbc::{PxcbcXorStateful, PxcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let mut tx = PxcbcXorCtrEncryptor::new(PxcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// let mut tx = PxcbcXorStatefulEncryptor::new(PxcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?);
     /// assert_ne!(tx.encrypt(b"same")?, tx.encrypt(b"same")?);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -513,7 +513,7 @@ impl<C: BlockCipher128 + Sync> EncryptWithR0 for PxcbcXor<C> {
     }
 }
 
-impl<C: BlockCipher128 + Sync> EncryptWithCounter for PxcbcXorCtr<C> {
+impl<C: BlockCipher128 + Sync> EncryptWithCounter for PxcbcXorStateful<C> {
     fn encrypt_with_counter_into(&self, ctr: &Block, msg: &[u8], out: &mut [u8]) -> Result<usize> {
         let layout = Layout::for_message(msg.len(), self.segment_blocks)?;
         crate::gligor_donescu::xcbc::check_out(out, layout.ct_len())?;
@@ -1335,7 +1335,7 @@ mod tests {
     use super::*;
 
     /// The segments `seg_1 || ... || seg_L` straight from the definition
-    /// (`shared/spec/xcbc-xecb.md`), one block at a time: the length block
+    /// (`docs/spec/xcbc-xecb.md`), one block at a time: the length block
     /// and the 10*-padded message in segments of S blocks, z0^(s) =
     /// f'(r0 + s), z_i = f(z_{i-1} xor x_i), y_i = z_i + i (r0 + s), the
     /// check block x_{n_s+1} = z0^(s) xor x_1 xor ... xor x_{n_s}.

@@ -13,13 +13,13 @@
 //! | paper | sender | receiver | `kat` scheme | gives |
 //! |---|---|---|---|---|
 //! | XCBC$-XOR | [`XcbcXor`] | [`XcbcXor`] | `xcbc-xor-aes` | **privacy and integrity** |
-//! | XCBC-XOR | [`XcbcXorCtrEncryptor`] | [`XcbcXorCtr`] | `xcbc-xor-ctr-aes` | **privacy and integrity** |
+//! | XCBC-XOR | [`XcbcXorStatefulEncryptor`] | [`XcbcXorStateful`] | `xcbc-xor-ctr-aes` | **privacy and integrity** |
 //! | pXCBC$ | [`PxcbcXor`](crate::pxcbc::PxcbcXor) | same | `pxcbc-xor-aes` | **privacy and integrity** |
-//! | pXCBC | [`PxcbcXorCtrEncryptor`](crate::pxcbc::PxcbcXorCtrEncryptor) | [`PxcbcXorCtr`](crate::pxcbc::PxcbcXorCtr) | `pxcbc-xor-ctr-aes` | **privacy and integrity** |
+//! | pXCBC | [`PxcbcXorStatefulEncryptor`](crate::pxcbc::PxcbcXorStatefulEncryptor) | [`PxcbcXorStateful`](crate::pxcbc::PxcbcXorStateful) | `pxcbc-xor-ctr-aes` | **privacy and integrity** |
 //! | XECB$-MAC | [`XecbMac`](crate::xecb::XecbMac) | same | `xecb-mac-aes` | **integrity only** (a MAC: no privacy) |
-//! | XECB-MAC | [`XecbMacCtrSigner`](crate::xecb::XecbMacCtrSigner) | [`XecbMacCtr`](crate::xecb::XecbMacCtr) | `xecb-mac-ctr-aes` | **integrity only** (a MAC: no privacy) |
+//! | XECB-MAC | [`XecbMacStatefulSigner`](crate::xecb::XecbMacStatefulSigner) | [`XecbMacStateful`](crate::xecb::XecbMacStateful) | `xecb-mac-ctr-aes` | **integrity only** (a MAC: no privacy) |
 //! | XCBC$ | [`Xcbc`] | [`Xcbc`] | `xcbc-aes` | **privacy only: no integrity** |
-//! | XCBC | [`XcbcCtrEncryptor`] | [`XcbcCtr`] | `xcbc-ctr-aes` | **privacy only: no integrity** |
+//! | XCBC | [`XcbcStatefulEncryptor`] | [`XcbcStateful`] | `xcbc-ctr-aes` | **privacy only: no integrity** |
 //!
 //! * The -XOR modes reject modified ciphertexts (flipped bits, swapped,
 //!   dropped, duplicated or added blocks or segments) except with the small
@@ -41,19 +41,19 @@
 //! The stateless modes draw r0 from the operating system's CSPRNG for every
 //! message ([`Error::Rng`] if it fails) and send `y0 = f(r0)`. The stateful
 //! modes send a counter `ctr` in clear and use `r0 = f(ctr)`; the sender
-//! object ([`XcbcXorCtrEncryptor`], ...) owns its [`CounterState`]: it
+//! object ([`XcbcXorStatefulEncryptor`], ...) owns its [`CounterState`]: it
 //! starts at 2^128 - 1, advances by one per message, refuses to wrap
 //! ([`Error::CounterExhausted`]) and is not `Clone`. Decryption needs only the
-//! key ([`XcbcXorCtr`]). The counter is sent in clear and authenticated only
+//! key ([`XcbcXorStateful`]). The counter is sent in clear and authenticated only
 //! as the source of r0: a protocol that gives counters a meaning (message
 //! numbers, chunk indices) must check on receipt that the counter is the one
 //! it expects; the library does not (see [`hazmat`] for chunked files).
 //!
 //! **The counter's persistence duty:** a counter value used twice under one
 //! key repeats r0 and z0 and voids both privacy and integrity. A sender that
-//! outlives its process must save [`XcbcXorCtrEncryptor::counter_state`]
+//! outlives its process must save [`XcbcXorStatefulEncryptor::counter_state`]
 //! durably *before* its ciphertexts leave the machine, and resume from the
-//! saved state ([`XcbcXorCtrEncryptor::from_state`]) — never from a fresh
+//! saved state ([`XcbcXorStatefulEncryptor::from_state`]) — never from a fresh
 //! counter — for as long as the key lives. One key, one sender.
 //!
 //! ## Keys
@@ -164,13 +164,13 @@ pub type Xcbc<C> = StatelessXcbc<C, false>;
 
 /// The receiver of XCBC or XCBC-XOR (stateful sender, `ctr` in front of the
 /// ciphertext, `r0 = f(ctr)`): decryption needs no state. Use the aliases
-/// [`XcbcXorCtr`] and [`XcbcCtr`]; the sender is [`XcbcEncryptor`].
+/// [`XcbcXorStateful`] and [`XcbcStateful`]; the sender is [`XcbcEncryptor`].
 ///
 /// ```
-/// use blockmodes::xcbc::{StatefulXcbc, XcbcXorCtr, XcbcXorCtrEncryptor};
+/// use blockmodes::xcbc::{StatefulXcbc, XcbcXorStateful, XcbcXorStatefulEncryptor};
 /// use blockmodes::Aes128;
-/// let rx: XcbcXorCtr<Aes128> = StatefulXcbc::new_from_slice(&[3u8; 32])?;
-/// let mut tx = XcbcXorCtrEncryptor::new(rx.clone());
+/// let rx: XcbcXorStateful<Aes128> = StatefulXcbc::new_from_slice(&[3u8; 32])?;
+/// let mut tx = XcbcXorStatefulEncryptor::new(rx.clone());
 /// assert_eq!(rx.decrypt(&tx.encrypt(b"m")?)?, b"m");
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
@@ -183,41 +183,41 @@ pub struct StatefulXcbc<C, const CHECK: bool> {
 /// check. **Privacy and integrity.**
 ///
 /// ```
-/// use blockmodes::xcbc::{XcbcXorCtr, XcbcXorCtrEncryptor, CounterState};
+/// use blockmodes::xcbc::{XcbcXorStateful, XcbcXorStatefulEncryptor, CounterState};
 /// use blockmodes::Aes128;
 /// let key = [9u8; 32];
-/// let mut tx = XcbcXorCtrEncryptor::<Aes128>::new_from_slice(&key)?;
+/// let mut tx = XcbcXorStatefulEncryptor::<Aes128>::new_from_slice(&key)?;
 /// let ct = tx.encrypt(b"first")?;
 /// assert_eq!(ct[..16], [0xff; 16]); // ctr = -1 in clear
-/// let rx = XcbcXorCtr::<Aes128>::new_from_slice(&key)?;
+/// let rx = XcbcXorStateful::<Aes128>::new_from_slice(&key)?;
 /// assert_eq!(rx.decrypt(&ct)?, b"first");
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub type XcbcXorCtr<C> = StatefulXcbc<C, true>;
+pub type XcbcXorStateful<C> = StatefulXcbc<C, true>;
 
 /// The receiver (decryption) of XCBC, the stateful mode without a check
 /// block. **Privacy only, no integrity.**
 ///
 /// ```
-/// use blockmodes::xcbc::{XcbcCtr, XcbcCtrEncryptor};
+/// use blockmodes::xcbc::{XcbcStateful, XcbcStatefulEncryptor};
 /// use blockmodes::Aes128;
-/// let mut tx = XcbcCtrEncryptor::<Aes128>::new_from_slice(&[9u8; 32])?;
-/// let rx = XcbcCtr::<Aes128>::new_from_slice(&[9u8; 32])?;
+/// let mut tx = XcbcStatefulEncryptor::<Aes128>::new_from_slice(&[9u8; 32])?;
+/// let rx = XcbcStateful::<Aes128>::new_from_slice(&[9u8; 32])?;
 /// assert_eq!(rx.decrypt(&tx.encrypt(b"x")?)?, b"x");
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub type XcbcCtr<C> = StatefulXcbc<C, false>;
+pub type XcbcStateful<C> = StatefulXcbc<C, false>;
 
 /// The sender of XCBC or XCBC-XOR: owns its message counter, is not `Clone`
 /// (two copies would reuse counter values), can export and import its
 /// [`CounterState`], and refuses to wrap. See the module docs for the
-/// persistence duty. Use the aliases [`XcbcXorCtrEncryptor`] and
-/// [`XcbcCtrEncryptor`].
+/// persistence duty. Use the aliases [`XcbcXorStatefulEncryptor`] and
+/// [`XcbcStatefulEncryptor`].
 ///
 /// ```
-/// use blockmodes::xcbc::{XcbcEncryptor, XcbcXorCtr, CounterState};
+/// use blockmodes::xcbc::{XcbcEncryptor, XcbcXorStateful, CounterState};
 /// use blockmodes::Aes128;
-/// let rx = XcbcXorCtr::<Aes128>::new_from_slice(&[5u8; 32])?;
+/// let rx = XcbcXorStateful::<Aes128>::new_from_slice(&[5u8; 32])?;
 /// let mut tx: XcbcEncryptor<Aes128, true> = XcbcEncryptor::new(rx.clone());
 /// tx.encrypt(b"one")?;
 /// let saved = tx.counter_state().to_bytes(); // persist this
@@ -230,7 +230,7 @@ pub type XcbcCtr<C> = StatefulXcbc<C, false>;
 ///
 /// ```compile_fail
 /// fn clone_me<T: Clone>() {}
-/// clone_me::<blockmodes::xcbc::XcbcXorCtrEncryptor<blockmodes::Aes128>>();
+/// clone_me::<blockmodes::xcbc::XcbcXorStatefulEncryptor<blockmodes::Aes128>>();
 /// ```
 pub struct XcbcEncryptor<C, const CHECK: bool> {
     keys: StatefulXcbc<C, CHECK>,
@@ -241,27 +241,27 @@ pub struct XcbcEncryptor<C, const CHECK: bool> {
 /// integrity**. Owns its counter; see the module docs for the persistence duty.
 ///
 /// ```
-/// use blockmodes::xcbc::XcbcXorCtrEncryptor;
+/// use blockmodes::xcbc::XcbcXorStatefulEncryptor;
 /// use blockmodes::Aes128;
-/// let mut tx = XcbcXorCtrEncryptor::<Aes128>::new_from_slice(&[1u8; 32])?;
+/// let mut tx = XcbcXorStatefulEncryptor::<Aes128>::new_from_slice(&[1u8; 32])?;
 /// let a = tx.encrypt(b"same")?;
 /// let b = tx.encrypt(b"same")?;
 /// assert_ne!(a, b);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub type XcbcXorCtrEncryptor<C> = XcbcEncryptor<C, true>;
+pub type XcbcXorStatefulEncryptor<C> = XcbcEncryptor<C, true>;
 
 /// The sender of XCBC (stateful, no check block): **privacy only, no
 /// integrity**. Owns its counter; see the module docs for the persistence duty.
 ///
 /// ```
-/// use blockmodes::xcbc::XcbcCtrEncryptor;
+/// use blockmodes::xcbc::XcbcStatefulEncryptor;
 /// use blockmodes::Aes128;
-/// let mut tx = XcbcCtrEncryptor::<Aes128>::new_from_slice(&[1u8; 32])?;
+/// let mut tx = XcbcStatefulEncryptor::<Aes128>::new_from_slice(&[1u8; 32])?;
 /// assert_eq!(tx.encrypt(&[0u8; 16])?.len(), 48);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub type XcbcCtrEncryptor<C> = XcbcEncryptor<C, false>;
+pub type XcbcStatefulEncryptor<C> = XcbcEncryptor<C, false>;
 
 /// Shared constructors of the XCBC key holders.
 macro_rules! xcbc_constructors {
@@ -418,10 +418,10 @@ impl<C: BlockCipher128Dec, const CHECK: bool> StatefulXcbc<C, CHECK> {
     /// length. Errors as for [`StatelessXcbc::decrypt_into`].
     ///
     /// ```
-    /// use blockmodes::xcbc::{XcbcXorCtr, XcbcXorCtrEncryptor};
+    /// use blockmodes::xcbc::{XcbcXorStateful, XcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let rx = XcbcXorCtr::<Aes128>::new_from_slice(&[4u8; 32])?;
-    /// let mut tx = XcbcXorCtrEncryptor::new(rx.clone());
+    /// let rx = XcbcXorStateful::<Aes128>::new_from_slice(&[4u8; 32])?;
+    /// let mut tx = XcbcXorStatefulEncryptor::new(rx.clone());
     /// let ct = tx.encrypt(b"abc")?;
     /// let mut buf = [0u8; 16];
     /// let n = rx.decrypt_into(&ct, &mut buf)?;
@@ -439,9 +439,9 @@ impl<C: BlockCipher128Dec, const CHECK: bool> StatefulXcbc<C, CHECK> {
     /// Decrypt `ct` = `ctr || y_1 ..`; see [`decrypt_into`](Self::decrypt_into).
     ///
     /// ```
-    /// use blockmodes::xcbc::XcbcXorCtr;
+    /// use blockmodes::xcbc::XcbcXorStateful;
     /// use blockmodes::Aes128;
-    /// let rx = XcbcXorCtr::<Aes128>::new_from_slice(&[4u8; 32])?;
+    /// let rx = XcbcXorStateful::<Aes128>::new_from_slice(&[4u8; 32])?;
     /// assert_eq!(rx.decrypt(&[0u8; 47]), Err(blockmodes::Error::InvalidLength(
     ///     "ciphertext is not a whole number of blocks")));
     /// # Ok::<(), blockmodes::Error>(())
@@ -456,9 +456,9 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
     /// [`from_state`](Self::from_state) for a key that has sent before.
     ///
     /// ```
-    /// use blockmodes::xcbc::{XcbcXorCtr, XcbcXorCtrEncryptor};
+    /// use blockmodes::xcbc::{XcbcXorStateful, XcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let tx = XcbcXorCtrEncryptor::new(XcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?);
+    /// let tx = XcbcXorStatefulEncryptor::new(XcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?);
     /// assert_eq!(tx.counter_state().next_counter(), Some([0xff; 16]));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -469,10 +469,10 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
     /// A sender resuming from a saved [`CounterState`].
     ///
     /// ```
-    /// use blockmodes::xcbc::{CounterState, XcbcXorCtr, XcbcXorCtrEncryptor};
+    /// use blockmodes::xcbc::{CounterState, XcbcXorStateful, XcbcXorStatefulEncryptor};
     /// use blockmodes::Aes128;
-    /// let rx = XcbcXorCtr::<Aes128>::new_from_slice(&[0u8; 32])?;
-    /// let tx = XcbcXorCtrEncryptor::from_state(rx, CounterState::starting_at(&[0; 16]));
+    /// let rx = XcbcXorStateful::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let tx = XcbcXorStatefulEncryptor::from_state(rx, CounterState::starting_at(&[0; 16]));
     /// assert_eq!(tx.counter_state().next_counter(), Some([0; 16]));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -484,10 +484,10 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
     /// its counter at 2^128 - 1.
     ///
     /// ```
-    /// use blockmodes::xcbc::XcbcXorCtrEncryptor;
+    /// use blockmodes::xcbc::XcbcXorStatefulEncryptor;
     /// use blockmodes::Aes256;
-    /// assert!(XcbcXorCtrEncryptor::<Aes256>::new_from_slice(&[0u8; 64]).is_ok());
-    /// assert!(XcbcXorCtrEncryptor::<Aes256>::new_from_slice(&[0u8; 32]).is_err());
+    /// assert!(XcbcXorStatefulEncryptor::<Aes256>::new_from_slice(&[0u8; 64]).is_ok());
+    /// assert!(XcbcXorStatefulEncryptor::<Aes256>::new_from_slice(&[0u8; 32]).is_err());
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self>
     where
@@ -499,9 +499,9 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
     /// The counter state to persist (see the module docs).
     ///
     /// ```
-    /// use blockmodes::xcbc::XcbcCtrEncryptor;
+    /// use blockmodes::xcbc::XcbcStatefulEncryptor;
     /// use blockmodes::Aes128;
-    /// let mut tx = XcbcCtrEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let mut tx = XcbcStatefulEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
     /// tx.encrypt(b"")?;
     /// assert_eq!(tx.counter_state().next_counter(), Some([0; 16]));
     /// # Ok::<(), blockmodes::Error>(())
@@ -513,9 +513,9 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
     /// The stateless receiver side of this sender's key.
     ///
     /// ```
-    /// use blockmodes::xcbc::XcbcXorCtrEncryptor;
+    /// use blockmodes::xcbc::XcbcXorStatefulEncryptor;
     /// use blockmodes::Aes128;
-    /// let mut tx = XcbcXorCtrEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let mut tx = XcbcXorStatefulEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
     /// let ct = tx.encrypt(b"z")?;
     /// assert_eq!(tx.receiver().decrypt(&ct)?, b"z");
     /// # Ok::<(), blockmodes::Error>(())
@@ -530,9 +530,9 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
     /// counter value has been used (the counter is not advanced on any error).
     ///
     /// ```
-    /// use blockmodes::xcbc::XcbcXorCtrEncryptor;
+    /// use blockmodes::xcbc::XcbcXorStatefulEncryptor;
     /// use blockmodes::Aes128;
-    /// let mut tx = XcbcXorCtrEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let mut tx = XcbcXorStatefulEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
     /// let mut buf = [0u8; 48];
     /// assert_eq!(tx.encrypt_into(b"short", &mut buf)?, 48);
     /// # Ok::<(), blockmodes::Error>(())
@@ -547,9 +547,9 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
     /// Encrypt `msg` under the next counter value and advance the counter.
     ///
     /// ```
-    /// use blockmodes::xcbc::XcbcXorCtrEncryptor;
+    /// use blockmodes::xcbc::XcbcXorStatefulEncryptor;
     /// use blockmodes::Aes128;
-    /// let mut tx = XcbcXorCtrEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
+    /// let mut tx = XcbcXorStatefulEncryptor::<Aes128>::new_from_slice(&[0u8; 32])?;
     /// assert_eq!(tx.encrypt(b"x")?.len(), 48);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```

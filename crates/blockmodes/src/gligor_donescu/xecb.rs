@@ -8,7 +8,7 @@
 //! * XECB$-MAC ([`XecbMac`]): r0 random per message from the OS CSPRNG; the
 //!   tag is `y0 || w` (32 bytes) with `y0 = f(r0)`; the verifier recovers
 //!   `r0 = f^-1(y0)`.
-//! * XECB-MAC ([`XecbMacCtrSigner`] signs, [`XecbMacCtr`] verifies):
+//! * XECB-MAC ([`XecbMacStatefulSigner`] signs, [`XecbMacStateful`] verifies):
 //!   `r0 = f(ctr)` with the signer's message counter; the tag is `ctr || w`.
 //!   The signer owns its [`CounterState`] with the same rules and the same
 //!   **persistence duty** as the stateful XCBC senders (see [`crate::xcbc`]).
@@ -22,7 +22,7 @@
 //!
 //! * **parallel**: every block-cipher call is independent; one-shot calls
 //!   batch them through the cipher's multi-block backend, and
-//!   [`XecbMac::sign_par`] / [`XecbMac::verify_par`] / `update_par` spread a
+//!   [`XecbMac::mac_par`] / [`XecbMac::verify_par`] / `update_par` spread a
 //!   large input over the rayon thread pool (w is a xor of per-block terms at
 //!   absolute positions: each range is computed apart and the parts xored);
 //! * **streaming**: [`XecbSigner::update`] / [`XecbSigner::finalize`] and
@@ -40,7 +40,7 @@
 //! use blockmodes::xecb::XecbMac;
 //! use blockmodes::Aes128;
 //! let mac = XecbMac::<Aes128>::new_from_slice(&[0x11u8; 16])?;
-//! let tag = mac.sign(b"pay 100 to bob")?;
+//! let tag = mac.mac(b"pay 100 to bob")?;
 //! mac.verify(b"pay 100 to bob", &tag)?;
 //! assert!(mac.verify(b"pay 900 to bob", &tag).is_err());
 //! # Ok::<(), blockmodes::Error>(())
@@ -87,8 +87,8 @@ pub const PARALLEL_THRESHOLD: usize = 256 * 1024;
 /// use blockmodes::xecb::XecbMac;
 /// use blockmodes::Aes256;
 /// let mac = XecbMac::<Aes256>::new_from_slice(&[3u8; 32])?;
-/// let t1 = mac.sign(b"m")?;
-/// let t2 = mac.sign(b"m")?;
+/// let t1 = mac.mac(b"m")?;
+/// let t2 = mac.mac(b"m")?;
 /// assert_ne!(t1, t2); // fresh r0 each time
 /// mac.verify(b"m", &t1)?;
 /// mac.verify(b"m", &t2)?;
@@ -101,20 +101,20 @@ pub struct XecbMac<C> {
 
 /// XECB-MAC, verifier side (and key holder): verification of the stateful
 /// MAC (`ctr || w`, `r0 = f(ctr)`) needs no state. The signer is
-/// [`XecbMacCtrSigner`]. **Integrity only.**
+/// [`XecbMacStatefulSigner`]. **Integrity only.**
 ///
 /// ```
-/// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+/// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
 /// use blockmodes::Aes128;
 /// let key = [5u8; 16];
-/// let mut signer = XecbMacCtrSigner::<Aes128>::new_from_slice(&key)?;
-/// let tag = signer.sign(b"msg")?;
+/// let mut signer = XecbMacStatefulSigner::<Aes128>::new_from_slice(&key)?;
+/// let tag = signer.mac(b"msg")?;
 /// assert_eq!(tag[..16], [0xff; 16]); // ctr = -1
-/// XecbMacCtr::<Aes128>::new_from_slice(&key)?.verify(b"msg", &tag)?;
+/// XecbMacStateful::<Aes128>::new_from_slice(&key)?.verify(b"msg", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 #[derive(Clone)]
-pub struct XecbMacCtr<C> {
+pub struct XecbMacStateful<C> {
     f: C,
 }
 
@@ -123,12 +123,12 @@ pub struct XecbMacCtr<C> {
 /// refuses to wrap. See [`crate::xcbc`] for the persistence duty.
 ///
 /// ```
-/// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+/// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
 /// use blockmodes::xcbc::CounterState;
 /// use blockmodes::Aes128;
-/// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[5u8; 16])?;
-/// let mut s = XecbMacCtrSigner::from_state(keys.clone(), CounterState::starting_at(&[0; 16]));
-/// let tag = s.sign(b"x")?;
+/// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[5u8; 16])?;
+/// let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&[0; 16]));
+/// let tag = s.mac(b"x")?;
 /// assert_eq!(tag[..16], [0; 16]);
 /// keys.verify(b"x", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
@@ -138,16 +138,16 @@ pub struct XecbMacCtr<C> {
 ///
 /// ```compile_fail
 /// fn clone_me<T: Clone>() {}
-/// clone_me::<blockmodes::xecb::XecbMacCtrSigner<blockmodes::Aes128>>();
+/// clone_me::<blockmodes::xecb::XecbMacStatefulSigner<blockmodes::Aes128>>();
 /// ```
-pub struct XecbMacCtrSigner<C> {
-    keys: XecbMacCtr<C>,
+pub struct XecbMacStatefulSigner<C> {
+    keys: XecbMacStateful<C>,
     counter: CounterState,
 }
 
 /// Streaming signature: [`update`](Self::update) with the message in any
 /// pieces, then [`finalize`](Self::finalize). Created by
-/// [`XecbMac::signer`] or [`XecbMacCtrSigner::signer`].
+/// [`XecbMac::signer`] or [`XecbMacStatefulSigner::signer`].
 ///
 /// ```
 /// use blockmodes::xecb::XecbMac;
@@ -166,13 +166,13 @@ pub struct XecbSigner<'a, C> {
 
 /// Streaming verification: [`update`](Self::update) with the message in any
 /// pieces, then [`verify`](Self::verify). Created by [`XecbMac::verifier`]
-/// or [`XecbMacCtr::verifier`].
+/// or [`XecbMacStateful::verifier`].
 ///
 /// ```
 /// use blockmodes::xecb::XecbMac;
 /// use blockmodes::Aes128;
 /// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
-/// let tag = mac.sign(b"streamed message")?;
+/// let tag = mac.mac(b"streamed message")?;
 /// let mut v = mac.verifier(&tag)?;
 /// v.update(b"streamed");
 /// v.update(b" message");
@@ -187,7 +187,7 @@ pub struct XecbVerifier<'a, C> {
 /// Out-of-order verification (paper, section 6, property 4): the blocks of
 /// a message of known length arrive with their index, in any order; the tag
 /// is checked once all are in. Created by [`XecbMac::out_of_order`] or
-/// [`XecbMacCtr::out_of_order`].
+/// [`XecbMacStateful::out_of_order`].
 ///
 /// Block i (1-based) is message bytes `16 (i - 1) .. 16 i`; the last block
 /// n = `msg_len / 16 + 1` holds the `msg_len % 16` final bytes (possibly
@@ -199,7 +199,7 @@ pub struct XecbVerifier<'a, C> {
 /// use blockmodes::Aes128;
 /// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
 /// let msg = [7u8; 40]; // blocks 1, 2 full; block 3 = 8 bytes + padding
-/// let tag = mac.sign(&msg)?;
+/// let tag = mac.mac(&msg)?;
 /// let mut v = mac.out_of_order(&tag, msg.len())?;
 /// v.add_block(3, &msg[32..])?;
 /// v.add_block(1, &msg[..16])?;
@@ -687,7 +687,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// use blockmodes::xecb::XecbMac;
     /// use cipher::KeyInit;
     /// let mac = XecbMac::from_cipher(aes::Aes128::new(&[0u8; 16].into()));
-    /// assert_eq!(mac.sign(b"")?.len(), 32);
+    /// assert_eq!(mac.mac(b"")?.len(), 32);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn from_cipher(f: C) -> Self {
@@ -708,17 +708,17 @@ impl<C: BlockCipher128> XecbMac<C> {
         crate::oracle::cipher_from_key(key).map(Self::from_cipher)
     }
 
-    /// Sign `msg` under a fresh random r0: the tag `y0 || w`.
+    /// MAC `msg` under a fresh random r0: the tag `y0 || w`.
     ///
     /// ```
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(&[1u8; 1000])?;
+    /// let tag = mac.mac(&[1u8; 1000])?;
     /// mac.verify(&[1u8; 1000], &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn sign(&self, msg: &[u8]) -> Result<Tag> {
+    pub fn mac(&self, msg: &[u8]) -> Result<Tag> {
         let mut r0 = random_r0()?;
         let tag = sign_with_r0(&self.f, r0, msg);
         r0.zeroize();
@@ -752,7 +752,7 @@ impl<C: BlockCipher128> XecbMac<C> {
         }
     }
 
-    /// [`sign`](Self::sign) spread over the rayon thread pool for inputs of
+    /// [`mac`](Self::mac) spread over the rayon thread pool for inputs of
     /// [`PARALLEL_THRESHOLD`] bytes or more.
     ///
     /// ```
@@ -760,11 +760,11 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let big = vec![3u8; 1 << 20];
-    /// let tag = mac.sign_par(&big)?;
+    /// let tag = mac.mac_par(&big)?;
     /// mac.verify(&big, &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn sign_par(&self, msg: &[u8]) -> Result<Tag>
+    pub fn mac_par(&self, msg: &[u8]) -> Result<Tag>
     where
         C: Sync,
     {
@@ -811,7 +811,7 @@ impl<C: BlockCipher128Dec> TagHeader<C> for XecbMac<C> {
     }
 }
 
-impl<C: BlockCipher128> TagHeader<C> for XecbMacCtr<C> {
+impl<C: BlockCipher128> TagHeader<C> for XecbMacStateful<C> {
     fn f(&self) -> &C {
         &self.f
     }
@@ -829,7 +829,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let mut tag = mac.sign(b"data")?;
+    /// let mut tag = mac.mac(b"data")?;
     /// tag[31] ^= 1;
     /// assert_eq!(mac.verify(b"data", &tag), Err(blockmodes::Error::Authentication));
     /// # Ok::<(), blockmodes::Error>(())
@@ -845,7 +845,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(b"small")?;
+    /// let tag = mac.mac(b"small")?;
     /// mac.verify_par(b"small", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -884,7 +884,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(&[9u8; 32])?;
+    /// let tag = mac.mac(&[9u8; 32])?;
     /// let mut v = mac.out_of_order(&tag, 32)?;
     /// v.add_range(2, &[9u8; 16])?; // block 2, and the padding block 3
     /// v.add_block(1, &[9u8; 16])?;
@@ -909,7 +909,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let mut doc = [0u8; 64];
-    /// let tag = mac.sign(&doc)?;
+    /// let tag = mac.mac(&doc)?;
     /// let new = [0xab; 16];
     /// let tag2 = mac.replace_block(&tag, doc.len(), 3, &[0; 16], &new)?;
     /// doc[32..48].copy_from_slice(&new);
@@ -933,13 +933,13 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
 // ---------------------------------------------------------------------------
 // XECB-MAC
 
-impl<C: BlockCipher128> XecbMacCtr<C> {
+impl<C: BlockCipher128> XecbMacStateful<C> {
     /// From the keyed cipher f = E_K.
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtr;
+    /// use blockmodes::xecb::XecbMacStateful;
     /// use cipher::KeyInit;
-    /// let keys = XecbMacCtr::from_cipher(aes::Aes128::new(&[0u8; 16].into()));
+    /// let keys = XecbMacStateful::from_cipher(aes::Aes128::new(&[0u8; 16].into()));
     /// assert!(keys.verify(b"", &[0u8; 32]).is_err());
     /// ```
     pub fn from_cipher(f: C) -> Self {
@@ -949,9 +949,9 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// From the key K.
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtr;
+    /// use blockmodes::xecb::XecbMacStateful;
     /// use blockmodes::Aes192;
-    /// assert!(XecbMacCtr::<Aes192>::new_from_slice(&[0u8; 24]).is_ok());
+    /// assert!(XecbMacStateful::<Aes192>::new_from_slice(&[0u8; 24]).is_ok());
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self>
     where
@@ -971,10 +971,10 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// Verify `tag` (32 bytes: `ctr || w`) for `msg`.
     ///
     /// ```
-    /// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
     /// use blockmodes::Aes128;
-    /// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = XecbMacCtrSigner::new(keys.clone()).sign(b"m")?;
+    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac(b"m")?;
     /// keys.verify(b"m", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -985,11 +985,11 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// [`verify`](Self::verify) spread over the rayon thread pool for large inputs.
     ///
     /// ```
-    /// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
     /// use blockmodes::Aes128;
-    /// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let big = vec![1u8; 300_000];
-    /// let tag = XecbMacCtrSigner::new(keys.clone()).sign_par(&big)?;
+    /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac_par(&big)?;
     /// keys.verify_par(&big, &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -1005,10 +1005,10 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// A streaming verifier for `tag`.
     ///
     /// ```
-    /// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
     /// use blockmodes::Aes128;
-    /// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = XecbMacCtrSigner::new(keys.clone()).sign(b"abcdef")?;
+    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac(b"abcdef")?;
     /// let mut v = keys.verifier(&tag)?;
     /// v.update(b"abc");
     /// v.update(b"def");
@@ -1028,10 +1028,10 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// see [`XecbOutOfOrder`].
     ///
     /// ```
-    /// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
     /// use blockmodes::Aes128;
-    /// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = XecbMacCtrSigner::new(keys.clone()).sign(&[2u8; 20])?;
+    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac(&[2u8; 20])?;
     /// let mut v = keys.out_of_order(&tag, 20)?;
     /// v.add_block(2, &[2u8; 4])?;
     /// v.add_block(1, &[2u8; 16])?;
@@ -1048,11 +1048,11 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     /// `old` to `new`; see [`XecbMac::replace_block`].
     ///
     /// ```
-    /// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
     /// use blockmodes::Aes128;
-    /// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let mut doc = [0u8; 33];
-    /// let tag = XecbMacCtrSigner::new(keys.clone()).sign(&doc)?;
+    /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac(&doc)?;
     /// let tag2 = keys.replace_block(&tag, doc.len(), 1, &[0; 16], &[1; 16])?;
     /// doc[..16].copy_from_slice(&[1; 16]);
     /// keys.verify(&doc, &tag2)?;
@@ -1072,56 +1072,56 @@ impl<C: BlockCipher128> XecbMacCtr<C> {
     }
 }
 
-impl<C: BlockCipher128> XecbMacCtrSigner<C> {
+impl<C: BlockCipher128> XecbMacStatefulSigner<C> {
     /// A signer for a **fresh** key, its counter at 2^128 - 1.
     ///
     /// ```
-    /// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
     /// use blockmodes::Aes128;
-    /// let s = XecbMacCtrSigner::new(XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?);
+    /// let s = XecbMacStatefulSigner::new(XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?);
     /// assert_eq!(s.counter_state().next_counter(), Some([0xff; 16]));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn new(keys: XecbMacCtr<C>) -> Self {
+    pub fn new(keys: XecbMacStateful<C>) -> Self {
         Self::from_state(keys, CounterState::new())
     }
 
     /// A signer resuming from a saved [`CounterState`].
     ///
     /// ```
-    /// use blockmodes::xecb::{XecbMacCtr, XecbMacCtrSigner};
+    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
     /// use blockmodes::xcbc::CounterState;
     /// use blockmodes::Aes128;
-    /// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let s = XecbMacCtrSigner::from_state(keys, CounterState::starting_at(&[0; 16]));
+    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let s = XecbMacStatefulSigner::from_state(keys, CounterState::starting_at(&[0; 16]));
     /// assert_eq!(s.counter_state().next_counter(), Some([0; 16]));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn from_state(keys: XecbMacCtr<C>, counter: CounterState) -> Self {
+    pub fn from_state(keys: XecbMacStateful<C>, counter: CounterState) -> Self {
         Self { keys, counter }
     }
 
     /// A signer for a **fresh** key K, its counter at 2^128 - 1.
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtrSigner;
+    /// use blockmodes::xecb::XecbMacStatefulSigner;
     /// use blockmodes::Aes128;
-    /// assert!(XecbMacCtrSigner::<Aes128>::new_from_slice(&[0u8; 16]).is_ok());
+    /// assert!(XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16]).is_ok());
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self>
     where
         C: KeyInit,
     {
-        XecbMacCtr::new_from_slice(key).map(Self::new)
+        XecbMacStateful::new_from_slice(key).map(Self::new)
     }
 
     /// The counter state to persist (see [`crate::xcbc`]).
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtrSigner;
+    /// use blockmodes::xecb::XecbMacStatefulSigner;
     /// use blockmodes::Aes128;
-    /// let mut s = XecbMacCtrSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// s.sign(b"")?;
+    /// let mut s = XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// s.mac(b"")?;
     /// assert_eq!(s.counter_state().next_counter(), Some([0; 16]));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -1132,14 +1132,14 @@ impl<C: BlockCipher128> XecbMacCtrSigner<C> {
     /// The verifier side of this signer's key.
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtrSigner;
+    /// use blockmodes::xecb::XecbMacStatefulSigner;
     /// use blockmodes::Aes128;
-    /// let mut s = XecbMacCtrSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = s.sign(b"m")?;
+    /// let mut s = XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let tag = s.mac(b"m")?;
     /// s.receiver().verify(b"m", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn receiver(&self) -> &XecbMacCtr<C> {
+    pub fn receiver(&self) -> &XecbMacStateful<C> {
         &self.keys
     }
 
@@ -1148,9 +1148,9 @@ impl<C: BlockCipher128> XecbMacCtrSigner<C> {
     /// [`Error::CounterExhausted`] once every value has been used.
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtrSigner;
+    /// use blockmodes::xecb::XecbMacStatefulSigner;
     /// use blockmodes::Aes128;
-    /// let mut s = XecbMacCtrSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let mut s = XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let mut st = s.signer()?;
     /// st.update(b"part 1, ");
     /// st.update(b"part 2");
@@ -1163,31 +1163,31 @@ impl<C: BlockCipher128> XecbMacCtrSigner<C> {
         Ok(self.keys.signer_with_counter(ctr))
     }
 
-    /// Sign `msg` under the next counter value: the tag `ctr || w`.
+    /// MAC `msg` under the next counter value: the tag `ctr || w`.
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtrSigner;
+    /// use blockmodes::xecb::XecbMacStatefulSigner;
     /// use blockmodes::Aes128;
-    /// let mut s = XecbMacCtrSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// assert_ne!(s.sign(b"m")?, s.sign(b"m")?);
+    /// let mut s = XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// assert_ne!(s.mac(b"m")?, s.mac(b"m")?);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn sign(&mut self, msg: &[u8]) -> Result<Tag> {
+    pub fn mac(&mut self, msg: &[u8]) -> Result<Tag> {
         let ctr = self.counter.take(1)?;
         Ok(sign_with_counter(&self.keys.f, ctr, msg))
     }
 
-    /// [`sign`](Self::sign) spread over the rayon thread pool for large inputs.
+    /// [`mac`](Self::mac) spread over the rayon thread pool for large inputs.
     ///
     /// ```
-    /// use blockmodes::xecb::XecbMacCtrSigner;
+    /// use blockmodes::xecb::XecbMacStatefulSigner;
     /// use blockmodes::Aes128;
-    /// let mut s = XecbMacCtrSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = s.sign_par(&[0u8; 100])?;
+    /// let mut s = XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let tag = s.mac_par(&[0u8; 100])?;
     /// s.receiver().verify(&[0u8; 100], &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn sign_par(&mut self, msg: &[u8]) -> Result<Tag>
+    pub fn mac_par(&mut self, msg: &[u8]) -> Result<Tag>
     where
         C: Sync,
     {
@@ -1260,7 +1260,7 @@ impl<C: BlockCipher128> XecbVerifier<'_, C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(b"xyz")?;
+    /// let tag = mac.mac(b"xyz")?;
     /// let mut v = mac.verifier(&tag)?;
     /// v.update(b"xy");
     /// v.update(b"z");
@@ -1279,7 +1279,7 @@ impl<C: BlockCipher128> XecbVerifier<'_, C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let data = vec![8u8; 150_000];
-    /// let tag = mac.sign(&data)?;
+    /// let tag = mac.mac(&data)?;
     /// let mut v = mac.verifier(&tag)?;
     /// v.update_par(&data);
     /// v.verify()?;
@@ -1299,7 +1299,7 @@ impl<C: BlockCipher128> XecbVerifier<'_, C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(b"one")?;
+    /// let tag = mac.mac(b"one")?;
     /// let mut v = mac.verifier(&tag)?;
     /// v.update(b"two");
     /// assert!(v.verify().is_err());
@@ -1347,7 +1347,7 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(&[0u8; 16])?;
+    /// let tag = mac.mac(&[0u8; 16])?;
     /// assert_eq!(mac.out_of_order(&tag, 16)?.blocks(), 2);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -1361,7 +1361,7 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(&[0u8; 16])?;
+    /// let tag = mac.mac(&[0u8; 16])?;
     /// let mut v = mac.out_of_order(&tag, 16)?;
     /// v.add_block(2, &[])?;
     /// assert_eq!(v.missing(), 1);
@@ -1380,7 +1380,7 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(b"short")?;
+    /// let tag = mac.mac(b"short")?;
     /// let mut v = mac.out_of_order(&tag, 5)?;
     /// assert!(v.add_block(2, b"short").is_err()); // only block 1 exists
     /// v.add_block(1, b"short")?;
@@ -1420,7 +1420,7 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let msg = [4u8; 100];
-    /// let tag = mac.sign(&msg)?;
+    /// let tag = mac.mac(&msg)?;
     /// let mut v = mac.out_of_order(&tag, msg.len())?;
     /// v.add_range(5, &msg[64..])?; // blocks 5, 6 and the padded block 7
     /// v.add_range(1, &msg[..64])?; // blocks 1 ..= 4
@@ -1488,7 +1488,7 @@ impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
     /// use blockmodes::xecb::XecbMac;
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.sign(&[1u8; 16])?;
+    /// let tag = mac.mac(&[1u8; 16])?;
     /// let mut v = mac.out_of_order(&tag, 16)?;
     /// v.add_block(1, &[1u8; 16])?;
     /// assert!(v.verify().is_err()); // the padding block 2 was never given
@@ -1523,12 +1523,12 @@ impl<C> Drop for XecbOutOfOrder<'_, C> {
 ///
 /// ```
 /// use blockmodes::xecb::hazmat::{SignWithCounter, SignWithR0};
-/// use blockmodes::xecb::{XecbMac, XecbMacCtr};
+/// use blockmodes::xecb::{XecbMac, XecbMacStateful};
 /// use blockmodes::Aes128;
 /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
 /// let tag = mac.sign_with_r0(&[1; 16], b"v");
 /// mac.verify(b"v", &tag)?;
-/// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
+/// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
 /// let tag = keys.sign_with_counter(&[0; 16], b"v");
 /// keys.verify(b"v", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
@@ -1556,9 +1556,9 @@ pub mod hazmat {
     ///
     /// ```
     /// use blockmodes::xecb::hazmat::SignWithCounter;
-    /// use blockmodes::xecb::XecbMacCtr;
+    /// use blockmodes::xecb::XecbMacStateful;
     /// use blockmodes::Aes128;
-    /// let keys = XecbMacCtr::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// assert_eq!(keys.sign_with_counter(&[3; 16], b"a")[..16], [3; 16]);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
@@ -1573,7 +1573,7 @@ pub mod hazmat {
         }
     }
 
-    impl<C: BlockCipher128> SignWithCounter for XecbMacCtr<C> {
+    impl<C: BlockCipher128> SignWithCounter for XecbMacStateful<C> {
         fn sign_with_counter(&self, ctr: &Block, msg: &[u8]) -> Tag {
             super::sign_with_counter(&self.f, to_int(ctr), msg)
         }

@@ -1,7 +1,7 @@
 //! OCB 1.0: the authenticated-encryption mode of Rogaway, Bellare, Black and
 //! Krovetz, "OCB: A Block-Cipher Mode of Operation for Efficient
 //! Authenticated Encryption" (ACM CCS 2001), exactly as its figure 2 defines
-//! it (see `shared/spec/ocb-pmac.md`).
+//! it (see `docs/spec/ocb-pmac.md`).
 //!
 //! Notation of the paper, used in the comments below:
 //! * `L = E_K(0^n)`, `L(i) = L * x^i`, `L(-1) = L * x^-1` (per key);

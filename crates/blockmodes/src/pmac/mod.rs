@@ -1,7 +1,7 @@
 //! PMAC, the parallelizable message authentication code of Rogaway and Black
 //! (proposal to NIST, April 2001), exactly as its figure 1 defines it, with
-//! the BE doubling of `shared/spec/conventions.md` (see also
-//! `shared/spec/ocb-pmac.md`).
+//! the BE doubling of `docs/spec/conventions.md` (see also
+//! `docs/spec/ocb-pmac.md`).
 //!
 //! ```text
 //! L ← E_K(0^n)                                   (per key: Keys::new)
@@ -238,7 +238,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// use blockmodes::pmac::PmacAes128;
     /// let key: Vec<u8> = (0u8..16).collect();
     /// let tag = PmacAes128::new_from_slice(&key)?.mac(&[0, 1, 2]);
-    /// // PMAC-AES-128-3B (shared/vectors/pmac-aes.json)
+    /// // PMAC-AES-128-3B (vectors/pmac-aes.json)
     /// assert_eq!(hex::encode(tag), "256ba5193c1b991b4df0c51f388a9e27");
     /// # Ok::<(), blockmodes::Error>(())
     /// ```

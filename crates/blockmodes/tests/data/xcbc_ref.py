@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference of shared/spec/xcbc-xecb.md, written straight from the
+"""Independent reference of docs/spec/xcbc-xecb.md, written straight from the
 paper's pseudocode with Python integers and the `cryptography` package's AES.
 
 It shares no code with the Rust crate. Run it to
@@ -228,7 +228,7 @@ if __name__ == "__main__":
     check_shared()
     out = {
         "source": "tests/data/xcbc_ref.py: an independent Python transcription of "
-                  "shared/spec/xcbc-xecb.md (AES from the `cryptography` package) that "
+                  "docs/spec/xcbc-xecb.md (AES from the `cryptography` package) that "
                   "reproduces every shared XCBC/XECB vector; multi-block cross-checks",
         "sets": long_vectors(),
     }

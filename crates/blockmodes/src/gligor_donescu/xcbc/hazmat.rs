@@ -28,13 +28,13 @@
 //!
 //! ```
 //! use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
-//! use blockmodes::xcbc::{XcbcXor, XcbcXorCtr};
+//! use blockmodes::xcbc::{XcbcXor, XcbcXorStateful};
 //! use blockmodes::Aes128;
 //! let x = XcbcXor::<Aes128>::new_from_slice(&[1u8; 32])?;
 //! let ct = x.encrypt_with_r0(&[9u8; 16], b"vector")?;
 //! assert_eq!(x.decrypt(&ct)?, b"vector");
 //!
-//! let rx = XcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?;
+//! let rx = XcbcXorStateful::<Aes128>::new_from_slice(&[1u8; 32])?;
 //! let chunk7 = rx.encrypt_with_counter(&7u128.to_be_bytes(), b"chunk 7")?;
 //! assert_eq!(chunk7[..16], 7u128.to_be_bytes());
 //! assert_eq!(rx.decrypt(&chunk7)?, b"chunk 7");
@@ -77,9 +77,9 @@ pub trait EncryptWithR0 {
 ///
 /// ```
 /// use blockmodes::xcbc::hazmat::EncryptWithCounter;
-/// use blockmodes::xcbc::XcbcXorCtr;
+/// use blockmodes::xcbc::XcbcXorStateful;
 /// use blockmodes::Aes128;
-/// let rx = XcbcXorCtr::<Aes128>::new_from_slice(&[1u8; 32])?;
+/// let rx = XcbcXorStateful::<Aes128>::new_from_slice(&[1u8; 32])?;
 /// let mut buf = [0u8; 48];
 /// rx.encrypt_with_counter_into(&[0; 16], b"x", &mut buf)?;
 /// assert_eq!(rx.decrypt(&buf)?, b"x");
