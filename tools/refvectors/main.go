@@ -1,6 +1,6 @@
 // Command refvectors is an independent Go reference of the blockmodes
 // schemes, written only from the papers (shared/papers) and the spec
-// (shared/spec). It checks the shared vectors (-check) and writes long
+// (docs/spec). It checks the shared vectors (-check) and writes long
 // vectors (-write DIR).
 package main
 

@@ -11,8 +11,10 @@ use thiserror::Error as ThisError;
 ///
 /// ```
 /// use blockmodes::Error;
-/// let e = Error::InvalidKeyLength { expected: "16, 24 or 32", got: 7 };
-/// assert_eq!(e.to_string(), "invalid key length: expected 16, 24 or 32 bytes, got 7");
+/// let e = Error::InvalidKeyLength { expected: 16, got: 7 };
+/// assert_eq!(e.to_string(), "invalid key length: expected 16 bytes, got 7");
+/// let e = Error::UnsupportedKeyLength { allowed: &[16, 24, 32], got: 7 };
+/// assert_eq!(e.to_string(), "invalid key length: expected one of [16, 24, 32] bytes, got 7");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, ThisError)]
 #[non_exhaustive]
@@ -20,8 +22,18 @@ pub enum Error {
     /// The key has a length the block cipher or mode does not accept.
     #[error("invalid key length: expected {expected} bytes, got {got}")]
     InvalidKeyLength {
-        /// What the mode accepts, in words ("16", "16, 24 or 32", ...).
-        expected: &'static str,
+        /// The key length the mode takes, in bytes (for two-key forms, the
+        /// length of both keys together).
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// The key has none of the lengths an interface that accepts several
+    /// accepts (the sector facade picks AES-128, -192 or -256 by length).
+    #[error("invalid key length: expected one of {allowed:?} bytes, got {got}")]
+    UnsupportedKeyLength {
+        /// The accepted lengths, in bytes.
+        allowed: &'static [usize],
         /// The length given.
         got: usize,
     },
@@ -66,9 +78,6 @@ pub enum Error {
     /// The output buffer has been wiped.
     #[error("authentication failed: the data was modified or the key is wrong")]
     Authentication,
-    /// The mode has no associated data, but some was given.
-    #[error("this mode does not support associated data")]
-    AssociatedDataUnsupported,
     /// A stateful encryptor's counter would wrap around; no more messages can be encrypted under this key.
     #[error("message counter exhausted: rekey before encrypting more messages")]
     CounterExhausted,

@@ -15,6 +15,16 @@
 //! codegen-units = 1
 //! ```
 //!
+//! ## Features
+//!
+//! `#![no_std]`: every mode's in-place and detached calls work with no
+//! feature. `alloc`: the `Vec`-returning calls, `aead::Aead`, the boxed
+//! sector facade. `std` (default; implies `alloc`): per-thread scratch
+//! buffers instead of stack ones. `rayon` (default): the multi-core PMAC,
+//! pXCBC, XECB-MAC and sector paths. `getrandom` (default): the stateless
+//! calls that draw r0 from the operating system; without it, the
+//! `_with_rng` calls take a [`rand_core`] cryptographic RNG.
+//!
 //! ## The papers, and where each lives
 //! | paper | modes | modules |
 //! | --- | --- | --- |
@@ -34,13 +44,20 @@
 //! CPU check with the safe code as the fallback: CWC-HASH's AVX-512 IFMA
 //! kernel (`cwc/hash/ifma.rs`), the disk ciphers' AVX-512 kernels
 //! (`disk/simd.rs`: StE's constant-time swap, the XEX/EME powers of x), and
-//! the XCBC family's (`gligor_donescu/simd.rs`: the offsets `i·r0`, XCBC
+//! the XCBC family's (`gligor_donescu/simd/`: the offsets `i·r0`, XCBC
 //! decryption's xor-and-sum, pXCBC's gathers and scatters). Each keyed type
 //! checks the CPU once; `portable()` (or the tests' forced path) runs the
 //! safe fallback, and the tests compare both paths with the papers'
 //! definitions.
+#![cfg_attr(not(test), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(all(feature = "std", not(test)))]
+extern crate std;
 
 mod arith;
 mod disk;
@@ -61,6 +78,17 @@ pub use gligor_donescu::{pxcbc, xcbc, xecb};
 /// their interfaces may change between minor versions.
 pub mod hazmat {
     pub use crate::arith::{gf128, modular};
+    pub use crate::disk::fixed::{FixedTweak, Whitening};
+
+    /// Lane-wise batching of the block cipher: several independent chains
+    /// in lock step ([`encrypt_chains`](lanes::encrypt_chains)) and
+    /// back-to-back batches ([`decrypt_par_b2b`](lanes::decrypt_par_b2b)),
+    /// the engine under pXCBC and XCBC decryption.
+    pub mod lanes {
+        pub use crate::oracle::lanes::{
+            B2B_BATCH, ChainWork, ParWorkB2b, decrypt_par_b2b, encrypt_chains,
+        };
+    }
 }
 
 pub use arith::gf128::Block;
@@ -70,6 +98,7 @@ pub use error::{Error, Result};
 pub use aead;
 pub use cipher;
 pub use digest;
+pub use rand_core;
 
 /// AES block ciphers from the `aes` crate, for the type aliases of each mode.
 pub use aes::{Aes128, Aes192, Aes256};

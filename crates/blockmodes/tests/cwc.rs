@@ -593,7 +593,7 @@ fn typed_errors() {
     assert!(matches!(
         CwcAes256::new_from_slice(&[0; 16]),
         Err(Error::InvalidKeyLength {
-            expected: "32",
+            expected: 32,
             got: 16
         })
     ));

@@ -645,7 +645,7 @@ fn bad_key_lengths_are_typed_errors() {
         assert_eq!(
             PmacAes128::new_from_slice(&key).err(),
             Some(Error::InvalidKeyLength {
-                expected: "16",
+                expected: 16,
                 got: len
             })
         );
@@ -654,7 +654,7 @@ fn bad_key_lengths_are_typed_errors() {
     assert!(matches!(
         Pmac::<Aes256>::new_from_slice(&[0u8; 16]),
         Err(Error::InvalidKeyLength {
-            expected: "32",
+            expected: 32,
             got: 16
         })
     ));

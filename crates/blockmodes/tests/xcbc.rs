@@ -6,8 +6,8 @@ use blockmodes::oracle::{CallCount, Counting};
 use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful, PxcbcXorStatefulEncryptor};
 use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use blockmodes::xcbc::{
-    CounterState, StatefulXcbc, StatelessXcbc, Xcbc, XcbcStateful, XcbcStatefulEncryptor, XcbcEncryptor,
-    XcbcXor, XcbcXorStateful, XcbcXorStatefulEncryptor,
+    CounterState, StatefulXcbc, StatelessXcbc, Xcbc, XcbcEncryptor, XcbcStateful,
+    XcbcStatefulEncryptor, XcbcXor, XcbcXorStateful, XcbcXorStatefulEncryptor,
 };
 use blockmodes::{Aes128, Aes192, Aes256, Error};
 use cipher::KeyInit;
@@ -597,8 +597,10 @@ fn stateful_counter_exhaustion() {
         tx.encrypt_into(b"x", &mut buf),
         Err(Error::CounterExhausted)
     );
-    let mut t2 =
-        XcbcStatefulEncryptor::from_state(XcbcStateful::<Aes128>::new_from_slice(&key32(11)).unwrap(), last);
+    let mut t2 = XcbcStatefulEncryptor::from_state(
+        XcbcStateful::<Aes128>::new_from_slice(&key32(11)).unwrap(),
+        last,
+    );
     t2.encrypt(b"").unwrap();
     assert_eq!(t2.encrypt(b""), Err(Error::CounterExhausted));
     // pXCBC needs L values: refuses without consuming any

@@ -226,10 +226,12 @@ fn parallel_signing_matches_serial() {
         let msg: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         let ctr = [0x42; 16];
         let serial = keys.sign_with_counter(&ctr, &msg);
-        let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        let mut s =
+            XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
         assert_eq!(s.mac_par(&msg).unwrap(), serial, "{len} bytes");
         keys.verify_par(&msg, &serial).unwrap();
-        let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
+        let mut s =
+            XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
         let mut st = s.signer().unwrap();
         for chunk in msg.chunks(200_003) {
             st.update_par(chunk);

@@ -96,7 +96,8 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
             }))
         }
         "xecb-mac-ctr" => {
-            let mut mac = XecbMacStatefulSigner::<Aes128>::new_from_slice(&super::base::key()).ok()?;
+            let mut mac =
+                XecbMacStatefulSigner::<Aes128>::new_from_slice(&super::base::key()).ok()?;
             Some(Box::new(move || {
                 std::hint::black_box(mac.mac(&msg).expect("sign"));
             }))

@@ -267,7 +267,8 @@ fn xecb_ctr_with<C: BlockCipher128 + KeyInit + Clone>(
             &keys.sign_with_counter(ctr, msg),
             tag,
         )?;
-        let mut signer = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(ctr));
+        let mut signer =
+            XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(ctr));
         let got = signer.mac(msg).map_err(|e| e.to_string())?;
         expect_eq("sign (signer)", &got, tag)?;
     }

@@ -56,6 +56,8 @@
 
 pub mod hash;
 
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition, inout::InOutBuf};
@@ -191,6 +193,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
     }
 
+    #[cfg(feature = "alloc")]
     /// `CWC-ENC_K(N, A, M)`: returns `sigma || tau` (|M| + T bytes).
     ///
     /// Errors: nonce not 11 bytes, A or M too long.
@@ -215,6 +218,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         Ok(out)
     }
 
+    #[cfg(feature = "alloc")]
     /// `CWC-DEC_K(N, A, C)` on `sigma || tau`: the tag is checked first; only
     /// then is sigma decrypted.
     ///

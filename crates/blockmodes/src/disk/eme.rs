@@ -20,8 +20,6 @@
 //! `M·(x + ... + x^(m-1))`, one multiplication per unit);
 //! [`Eme::portable`] turns it off, for comparison.
 
-use core::cell::RefCell;
-
 use cipher::KeyInit;
 use zeroize::Zeroize;
 
@@ -248,9 +246,7 @@ impl Scratch {
     }
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
-}
+crate::oracle::scratch::scratch_slot!(SCRATCH: Scratch);
 
 /// EME over `tweaks.len()` units of `m` blocks each, in direction `pass`
 /// (E or E^-1: the two directions are the same algorithm).
@@ -378,19 +374,21 @@ struct SecondPass<'a> {
 
 /// `S_m = x + x^2 + ... + x^(m-1)` (LE) for m = 1..=128 (`x_sums()[m - 1]`):
 /// the sum of the powers `2^(i-1)·M`, i = 2..m, is `M·S_m`.
+/// Computed at compile time (as u128 little-endian values: `x` doubles by
+/// a shift and the reduction 0x87, as [`double_le`] does).
 fn x_sums() -> &'static [Block; MAX_BLOCKS] {
-    static SUMS: std::sync::OnceLock<[Block; MAX_BLOCKS]> = std::sync::OnceLock::new();
-    SUMS.get_or_init(|| {
-        let mut x = [0u8; 16];
-        x[0] = 2;
-        let (mut sums, mut acc) = ([[0; 16]; MAX_BLOCKS], [0u8; 16]);
-        for s in sums.iter_mut() {
-            *s = acc;
-            acc = xor(&acc, &x);
-            x = double_le(&x);
+    static SUMS: [Block; MAX_BLOCKS] = {
+        let (mut sums, mut acc, mut x) = ([[0u8; 16]; MAX_BLOCKS], 0u128, 2u128);
+        let mut m = 0;
+        while m < MAX_BLOCKS {
+            sums[m] = acc.to_le_bytes();
+            acc ^= x;
+            x = (x << 1) ^ (0x87 * (x >> 127));
+            m += 1;
         }
         sums
-    })
+    };
+    &SUMS
 }
 
 impl SecondPass<'_> {
@@ -495,5 +493,23 @@ impl<C: BlockCipher128Dec + Sync> DataUnitCipher for Eme<C> {
     }
     fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::decrypt_units(self, first_unit, unit_len, data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time table against the running sums of [`double_le`].
+    #[test]
+    fn x_sums_are_sums_of_doublings() {
+        let mut x = [0u8; 16];
+        x[0] = 2;
+        let mut acc = [0u8; 16];
+        for m in 1..=MAX_BLOCKS {
+            assert_eq!(x_sums()[m - 1], acc, "S_{m}");
+            acc = xor(&acc, &x);
+            x = double_le(&x);
+        }
     }
 }

@@ -27,8 +27,6 @@
 //!
 //! Unlike EME, EME2 takes whole 4096-byte sectors as one data unit.
 
-use core::cell::RefCell;
-
 use cipher::{KeyInit, KeySizeUser, typenum::Unsigned};
 use zeroize::Zeroize;
 
@@ -88,12 +86,7 @@ impl<C: BlockCipher128> Eme2<C> {
         C: KeyInit,
     {
         let bad = Error::InvalidKeyLength {
-            expected: match C::KeySize::USIZE {
-                16 => "48",
-                24 => "56",
-                32 => "64",
-                _ => "32 + the block cipher's key length",
-            },
+            expected: 32 + C::KeySize::USIZE,
             got: key.len(),
         };
         if key.len() != 32 + <C as KeySizeUser>::KeySize::USIZE {
@@ -301,9 +294,7 @@ impl Default for Powers {
     }
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Option<Box<Powers>>> = const { RefCell::new(None) };
-}
+crate::oracle::scratch::scratch_slot!(SCRATCH: Powers);
 
 /// The ECB layers of EME2 (`E(X ⊕ L_i)` in the first pass, `E(X) ⊕ L_i` in
 /// the last), with `L_i = 2^i K_ECB` made batch by batch.

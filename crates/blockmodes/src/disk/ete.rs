@@ -147,7 +147,7 @@ where
     /// assert!(EteEmeAes128::new_from_slice(&[0; 16]).is_ok());
     /// assert!(matches!(
     ///     EteEmeAes128::new_from_slice(&[0; 32]),
-    ///     Err(Error::InvalidKeyLength { expected: "16", got: 32 })
+    ///     Err(Error::InvalidKeyLength { expected: 16, got: 32 })
     /// ));
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self> {

@@ -16,6 +16,7 @@
 pub mod eme;
 pub mod eme2;
 pub mod ete;
+pub(crate) mod fixed;
 pub mod sector;
 pub(crate) mod simd;
 pub mod ste;

@@ -30,16 +30,18 @@
 //! | `ete` | 16 bytes only: StE compares message blocks with the key, so the key must be one block; EtE is AES-128 |
 //! | `eme2` | `K_AD ‖ K_ECB ‖ K_AES`: 48 bytes (AES-128) or 64 (AES-256); any sector size from 16 bytes, 4096 as one data unit, the sector number little-endian as associated data |
 
-use cipher::KeyInit;
+#[cfg(feature = "rayon")]
 use rayon::prelude::*;
 
-use crate::disk::eme::Eme;
-use crate::disk::eme2::Eme2;
-use crate::disk::ete::EteEmeAes128;
-use crate::disk::xex::Xex;
 use crate::error::{Error, Result};
-use crate::oracle::BlockCipher128Dec;
-use crate::{Aes128, Aes192, Aes256};
+#[cfg(feature = "alloc")]
+use {
+    crate::disk::{eme::Eme, eme2::Eme2, ete::EteEmeAes128, xex::Xex},
+    crate::oracle::BlockCipher128Dec,
+    crate::{Aes128, Aes192, Aes256},
+    alloc::boxed::Box,
+    cipher::KeyInit,
+};
 
 pub use crate::disk::units::DataUnitCipher;
 
@@ -76,6 +78,7 @@ pub trait SectorCipher: Send + Sync {
 }
 
 /// Smallest piece of a parallel bulk call handed to one rayon task.
+#[cfg(feature = "rayon")]
 const MIN_PARALLEL_CHUNK: usize = 32 * 1024;
 
 /// Bulk calls of at least this many bytes go parallel.
@@ -174,6 +177,15 @@ impl<D: DataUnitCipher> Sectors<D> {
 
     fn bulk(&self, first: u64, data: &mut [u8], enc: bool) -> Result<()> {
         self.units_of(first, data)?;
+        #[cfg(not(feature = "rayon"))]
+        return self.serial(first, data, enc);
+        #[cfg(feature = "rayon")]
+        self.bulk_par(first, data, enc)
+    }
+
+    /// [`Self::bulk`] over the rayon pool, for data above the threshold.
+    #[cfg(feature = "rayon")]
+    fn bulk_par(&self, first: u64, data: &mut [u8], enc: bool) -> Result<()> {
         let threads = rayon::current_num_threads();
         if data.len() < self.parallel_threshold || threads < 2 {
             return self.serial(first, data, enc);
@@ -262,6 +274,7 @@ impl core::str::FromStr for DiskCipher {
     }
 }
 
+#[cfg(feature = "alloc")]
 /// The AES instantiation of `kind` under `key`, over sectors of
 /// `sector_size` bytes. Key lengths: see [`DiskCipher::key_lengths`] and the
 /// module docs.
@@ -278,12 +291,14 @@ pub fn aes_sectors(
     key: &[u8],
     sector_size: usize,
 ) -> Result<Box<dyn SectorCipher>> {
+    #[cfg(feature = "alloc")]
     fn boxed<D: DataUnitCipher + Send + 'static>(
         d: D,
         size: usize,
     ) -> Result<Box<dyn SectorCipher>> {
         Ok(Box::new(Sectors::new(d, size)?))
     }
+    #[cfg(feature = "alloc")]
     fn by_len<C: BlockCipher128Dec + KeyInit + Send + Sync + 'static>(
         kind: DiskCipher,
         key: &[u8],
@@ -301,8 +316,8 @@ pub fn aes_sectors(
         (_, 16) => by_len::<Aes128>(kind, key, sector_size),
         (_, 24) => by_len::<Aes192>(kind, key, sector_size),
         (_, 32) => by_len::<Aes256>(kind, key, sector_size),
-        (_, got) => Err(Error::InvalidKeyLength {
-            expected: "16, 24 or 32",
+        (_, got) => Err(Error::UnsupportedKeyLength {
+            allowed: &[16, 24, 32],
             got,
         }),
     }

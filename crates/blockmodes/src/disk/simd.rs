@@ -38,33 +38,7 @@
 //!
 //! # The benchmark that justified it
 //!
-//! The backend of the `aes` crate runs our whitening inside its
-//! `avx512f,vaes` functions, where the compiler had turned StE's swap into
-//! scalar code (`sete`, byte moves: 39% of EtE's time in `perf`) and the
-//! delta chains into `vpermt2q`/`vpsllvq` sequences (~25% of XEX's time).
-//! Time-stamp-counter cycles per byte, 16 KiB of sectors, AES-128, one
-//! thread, least of 3000+ calls (a timing loop over
-//! `Sectors::encrypt_sectors_serial`, as `blockmodes bench` runs it), the
-//! binaries before and after run alternately while other builds shared the
-//! machine:
-//!
-//! | mode | before | after |
-//! | --- | --- | --- |
-//! | ECB (yardstick) | 0.118 | 0.118 |
-//! | XEX, 512-byte sectors | 0.280 | 0.223 |
-//! | EME, 2048 | 0.488 | 0.393 |
-//! | EME, 512 | 0.536 | 0.488 |
-//! | EtE, 2048 | 1.302 | 0.846 |
-//! | EtE, 512 | 1.359 | 0.942 |
-//!
-//! What still limits them: the whitening does not overlap the rounds. The
-//! `aes` backend runs each 64-block batch as 176 back-to-back `vaesenc`
-//! (round-major), which fill the scheduler; our vector work before and
-//! after each batch then runs mostly beside an idle port 5 rather than
-//! under the rounds (making XEX's deltas a second time in the after-pass
-//! instead of loading them cost +0.055 cycles/byte, i.e. ALU work here is
-//! not free). Interleaving the rounds with the whitening needs an AES loop
-//! of our own.
+//! In `docs/performance.md`, section "Disk ciphers".
 #![allow(unsafe_code)]
 
 use crate::arith::gf128::Block;
@@ -74,18 +48,24 @@ use crate::arith::gf128::Block;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512(());
 
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(
+    cpu_avx512_clmul,
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512dq",
+    "vpclmulqdq",
+    "pclmulqdq"
+);
+
 impl Avx512 {
-    /// `Some` if the CPU has the features the kernels need.
+    /// `Some` if the CPU has the features the kernels need (checked once,
+    /// cached by `cpufeatures`).
     pub(crate) fn detect() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && std::arch::is_x86_feature_detected!("avx512dq")
-                && std::arch::is_x86_feature_detected!("vpclmulqdq")
-                && std::arch::is_x86_feature_detected!("pclmulqdq")
-            {
+            if cpu_avx512_clmul::get() {
                 return Some(Avx512(()));
             }
         }

@@ -27,8 +27,9 @@ use zeroize::Zeroize;
 
 use crate::Aes128;
 use crate::arith::gf128::Block;
+use crate::disk::fixed::{FixedTweak, Whitening};
 use crate::disk::simd::Avx512;
-use crate::disk::tweakable::{Fixed, FixedTweak, TweakableBlockCipher, Whitening};
+use crate::disk::tweakable::{Fixed, TweakableBlockCipher};
 use crate::disk::xex::{Xex, XexTweak};
 use crate::error::{Error, Result};
 use crate::oracle::BlockCipher128Dec;
@@ -116,12 +117,12 @@ where
     /// use blockmodes::{ste::SteXexAes128, Error};
     /// assert!(matches!(
     ///     SteXexAes128::new_from_slice(&[0; 32]),
-    ///     Err(Error::InvalidKeyLength { expected: "16", got: 32 })
+    ///     Err(Error::InvalidKeyLength { expected: 16, got: 32 })
     /// ));
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self> {
         let key: &Block = key.try_into().map_err(|_| Error::InvalidKeyLength {
-            expected: "16",
+            expected: 16,
             got: key.len(),
         })?;
         Self::new(key, XEX_GAMMA, &ALPHA)

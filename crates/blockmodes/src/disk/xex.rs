@@ -17,14 +17,13 @@
 //!
 //! Decryption, too, computes `E_K(N)` with the **forward** cipher.
 
-use core::cell::RefCell;
-
 use cipher::{Key, KeyInit, KeySizeUser};
 use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, double_be, mul_x_pow_be, powers_x_be, xor};
+use crate::disk::fixed::{FixedTweak, Whitening};
 use crate::disk::simd::Avx512;
-use crate::disk::tweakable::{FixedTweak, TweakableBlockCipher, Whitening};
+use crate::disk::tweakable::TweakableBlockCipher;
 use crate::disk::units::{
     DataUnitCipher, Dec, Enc, InPlace, MAX_GROUP, Pass, check_unit_numbers, group_units,
     unit_blocks, wipe, with_scratch, xor_blocks_to, xor_each,
@@ -255,9 +254,7 @@ impl Default for Scratch {
     }
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
-}
+crate::oracle::scratch::scratch_slot!(SCRATCH: Scratch);
 
 impl<C: KeySizeUser> KeySizeUser for Xex<C> {
     type KeySize = C::KeySize;

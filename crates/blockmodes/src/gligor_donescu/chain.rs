@@ -10,8 +10,6 @@
 //! With the XOR check (`CHECK = true`) the chain also encrypts
 //! `x_{n+1} = z0 xor x_1 xor ... xor x_n` after the n padded blocks.
 
-use core::cell::RefCell;
-
 use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, xor, xor_in_place};
@@ -211,9 +209,7 @@ impl Default for DecScratch {
     }
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Option<Box<DecScratch>>> = const { RefCell::new(None) };
-}
+crate::oracle::scratch::scratch_slot!(SCRATCH: DecScratch);
 
 /// The cipher's side of one chunk of [`decrypt_with`]: inputs `zz[1..]`,
 /// outputs straight into `out`, except the batch holding the check block,

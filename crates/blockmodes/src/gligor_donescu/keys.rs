@@ -10,10 +10,6 @@ use crate::arith::modular::to_block;
 use crate::error::{Error, Result};
 use crate::oracle::{BlockCipher128, ParWork, encrypt_block, encrypt_par};
 
-/// What `new_from_slice` reports for a two-key slice of the wrong length.
-pub(crate) const TWO_KEYS: &str =
-    "K || K': two keys of the cipher's key size (32, 48 or 64 for AES)";
-
 /// f and, in the two-key form, f'.
 #[derive(Clone)]
 pub(crate) struct Keys<C> {
@@ -50,13 +46,13 @@ impl<C: BlockCipher128> Keys<C> {
         let k = C::key_size();
         if key.len() != 2 * k {
             return Err(Error::InvalidKeyLength {
-                expected: TWO_KEYS,
+                expected: 2 * k,
                 got: key.len(),
             });
         }
         let (k1, k2) = key.split_at(k);
         let bad = |_| Error::InvalidKeyLength {
-            expected: TWO_KEYS,
+            expected: 2 * k,
             got: key.len(),
         };
         Ok(Self::two(
@@ -111,11 +107,13 @@ impl<C: BlockCipher128> Keys<C> {
     }
 }
 
-/// r0 <- {0,1}^128 from the operating system's CSPRNG.
-pub(crate) fn random_r0() -> Result<u128> {
+/// r0 <- {0,1}^128 from the caller's cryptographic RNG ([`Error::Rng`] if
+/// it fails).
+pub(crate) fn r0_from_rng<R: rand_core::TryCryptoRng + ?Sized>(rng: &mut R) -> Result<u128> {
     let mut b: Block = [0; 16];
-    getrandom::fill(&mut b).map_err(|_| Error::Rng)?;
+    let drawn = rng.try_fill_bytes(&mut b);
     let r0 = u128::from_be_bytes(b);
     b.zeroize();
+    drawn.map_err(|_| Error::Rng)?;
     Ok(r0)
 }

@@ -100,6 +100,8 @@
 //! # Ok::<(), blockmodes::Error>(())
 //! ```
 
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
 use cipher::KeyInit;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -330,15 +332,39 @@ impl<C: BlockCipher128, const CHECK: bool> StatelessXcbc<C, CHECK> {
     /// assert_eq!(n, 64);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
+    #[cfg(feature = "getrandom")]
     pub fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> Result<usize> {
+        self.encrypt_into_with_rng(&mut getrandom::SysRng, msg, out)
+    }
+
+    /// [`encrypt_into`](Self::encrypt_into) with r0 drawn from `rng`, a
+    /// cryptographic RNG of the caller's (for targets without an operating
+    /// system RNG, or without the `getrandom` feature).
+    ///
+    /// ```
+    /// use blockmodes::xcbc::XcbcXor;
+    /// use blockmodes::Aes128;
+    /// let x = XcbcXor::<Aes128>::new_from_slice(&[2u8; 32])?;
+    /// let mut buf = [0u8; 64];
+    /// let n = x.encrypt_into_with_rng(&mut getrandom::SysRng, b"0123456789abcdef", &mut buf)?;
+    /// assert_eq!(x.decrypt_into(&buf[..n], &mut [0u8; 64])?, 16);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn encrypt_into_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize> {
         let len = self.ciphertext_len(msg.len())?;
         check_out(out, len)?;
-        let mut r0 = keys::random_r0()?;
+        let mut r0 = keys::r0_from_rng(rng)?;
         let n = self.encrypt_with_r0_unchecked(r0, msg, out);
         r0.zeroize();
         Ok(n)
     }
 
+    #[cfg(feature = "alloc")]
     /// Encrypt `msg` under a fresh random r0.
     ///
     /// ```
@@ -348,9 +374,29 @@ impl<C: BlockCipher128, const CHECK: bool> StatelessXcbc<C, CHECK> {
     /// assert_eq!(x.encrypt(&[0u8; 100])?.len(), 7 * 16 + 32);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
+    #[cfg(feature = "getrandom")]
     pub fn encrypt(&self, msg: &[u8]) -> Result<Vec<u8>> {
+        self.encrypt_with_rng(&mut getrandom::SysRng, msg)
+    }
+
+    /// [`encrypt`](Self::encrypt) with r0 drawn from the caller's `rng`.
+    ///
+    /// ```
+    /// use blockmodes::xcbc::XcbcXor;
+    /// use blockmodes::Aes128;
+    /// let x = XcbcXor::<Aes128>::new_from_slice(&[2u8; 32])?;
+    /// let ct = x.encrypt_with_rng(&mut getrandom::SysRng, b"hi")?;
+    /// assert_eq!(x.decrypt(&ct)?, b"hi");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn encrypt_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Vec<u8>> {
         let mut out = vec![0u8; self.ciphertext_len(msg.len())?];
-        self.encrypt_into(msg, &mut out)?;
+        self.encrypt_into_with_rng(rng, msg, &mut out)?;
         Ok(out)
     }
 
@@ -387,6 +433,7 @@ impl<C: BlockCipher128Dec, const CHECK: bool> StatelessXcbc<C, CHECK> {
         res
     }
 
+    #[cfg(feature = "alloc")]
     /// Decrypt `ct`; see [`decrypt_into`](Self::decrypt_into) for the errors.
     ///
     /// ```
@@ -436,6 +483,7 @@ impl<C: BlockCipher128Dec, const CHECK: bool> StatefulXcbc<C, CHECK> {
         res
     }
 
+    #[cfg(feature = "alloc")]
     /// Decrypt `ct` = `ctr || y_1 ..`; see [`decrypt_into`](Self::decrypt_into).
     ///
     /// ```
@@ -544,6 +592,7 @@ impl<C: BlockCipher128, const CHECK: bool> XcbcEncryptor<C, CHECK> {
         Ok(self.keys.encrypt_with_counter_unchecked(ctr, msg, out))
     }
 
+    #[cfg(feature = "alloc")]
     /// Encrypt `msg` under the next counter value and advance the counter.
     ///
     /// ```
@@ -644,6 +693,7 @@ fn wipe_block(b: &mut Block) {
     offsets::wipe(core::slice::from_mut(b));
 }
 
+#[cfg(feature = "alloc")]
 /// Allocate the largest possible plaintext, decrypt into it, truncate.
 fn decrypt_to_vec<const CHECK: bool>(
     ct: &[u8],

@@ -32,6 +32,8 @@
 //! # Ok::<(), blockmodes::Error>(())
 //! ```
 
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
 use core::marker::PhantomData;
 
 use aead::array::Array;
@@ -130,6 +132,7 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
         }
     }
 
+    #[cfg(feature = "alloc")]
     /// Encrypt `msg` under the 16-byte `nonce`; returns `C || T`
     /// (`|msg| + T` bytes).
     ///
@@ -250,6 +253,7 @@ impl<C: BlockCipher128 + KeyInit, T: TagSize> Ocb1<C, T> {
 }
 
 impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
+    #[cfg(feature = "alloc")]
     /// Decrypt `C || T` (as returned by [`encrypt`](Self::encrypt)) under the
     /// 16-byte `nonce`; returns `M` only if the tag verifies.
     ///

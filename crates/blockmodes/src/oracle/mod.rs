@@ -14,13 +14,10 @@
 
 pub(crate) mod scratch;
 
-use core::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-
 use cipher::{
     Block as CipherBlock, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
     BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, KeyInit,
-    KeySizeUser, ParBlocks, ParBlocksSizeUser, array::Array, consts::U1, consts::U16, inout::InOut,
+    KeySizeUser, ParBlocks, ParBlocksSizeUser, array::Array, consts::U16, inout::InOut,
     typenum::Unsigned,
 };
 
@@ -28,6 +25,14 @@ use zeroize::Zeroize;
 
 use crate::arith::gf128::Block;
 use crate::error::Error;
+
+#[cfg(all(feature = "alloc", target_has_atomic = "64", target_has_atomic = "ptr"))]
+mod counting;
+#[cfg(all(feature = "alloc", target_has_atomic = "64", target_has_atomic = "ptr"))]
+pub use counting::{CallCount, Counting};
+
+pub(crate) mod lanes;
+pub(crate) use lanes::*;
 
 /// Any block cipher with 128-bit blocks that can encipher.
 pub trait BlockCipher128: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> {}
@@ -183,143 +188,6 @@ pub fn ecb_encrypt_blocks<C: BlockCipher128>(cipher: &C, blocks: &mut [Block]) {
     cipher.encrypt_blocks(Array::cast_slice_from_core_mut(blocks));
 }
 
-/// A block cipher that counts how many blocks it enciphers or deciphers.
-///
-/// Its backend reports a parallel width of one block, so every block the mode
-/// asks for is counted once and no lanes are padded.
-///
-/// ```
-/// use blockmodes::oracle::{Counting, encrypt_block};
-/// use cipher::KeyInit;
-/// let (aes, count) = Counting::new(aes::Aes128::new(&[0u8; 16].into()));
-/// encrypt_block(&aes, &[0u8; 16]);
-/// assert_eq!(count.get(), 1);
-/// ```
-pub struct Counting<C> {
-    inner: C,
-    count: CallCount,
-}
-
-/// A shared handle on a [`Counting`] cipher's call counter.
-#[derive(Clone, Default, Debug)]
-pub struct CallCount(Arc<AtomicU64>);
-
-impl CallCount {
-    /// Calls so far.
-    pub fn get(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
-    }
-    /// Set the counter back to zero.
-    pub fn reset(&self) {
-        self.0.store(0, Ordering::Relaxed)
-    }
-    fn add(&self, n: u64) {
-        self.0.fetch_add(n, Ordering::Relaxed);
-    }
-}
-
-impl<C> Counting<C> {
-    /// Wrap `inner`; the handle reads the count.
-    pub fn new(inner: C) -> (Self, CallCount) {
-        let count = CallCount::default();
-        (
-            Self {
-                inner,
-                count: count.clone(),
-            },
-            count,
-        )
-    }
-}
-
-impl<C: Clone> Clone for Counting<C> {
-    fn clone(&self) -> Self {
-        Self {
-            inner: self.inner.clone(),
-            count: self.count.clone(),
-        }
-    }
-}
-
-impl<C: KeySizeUser> KeySizeUser for Counting<C> {
-    type KeySize = C::KeySize;
-}
-
-impl<C: KeyInit> KeyInit for Counting<C> {
-    fn new(key: &cipher::Key<Self>) -> Self {
-        Self::new(C::new(key)).0
-    }
-}
-
-impl<C: BlockSizeUser> BlockSizeUser for Counting<C> {
-    type BlockSize = C::BlockSize;
-}
-
-struct CountingBackend<'a, B> {
-    inner: &'a B,
-    count: &'a CallCount,
-}
-impl<B: BlockSizeUser> BlockSizeUser for CountingBackend<'_, B> {
-    type BlockSize = B::BlockSize;
-}
-impl<B: BlockSizeUser> ParBlocksSizeUser for CountingBackend<'_, B> {
-    type ParBlocksSize = U1;
-}
-impl<B: BlockCipherEncBackend> BlockCipherEncBackend for CountingBackend<'_, B> {
-    fn encrypt_block(&self, block: InOut<'_, '_, CipherBlock<Self>>) {
-        self.count.add(1);
-        self.inner.encrypt_block(block);
-    }
-}
-impl<B: BlockCipherDecBackend> BlockCipherDecBackend for CountingBackend<'_, B> {
-    fn decrypt_block(&self, block: InOut<'_, '_, CipherBlock<Self>>) {
-        self.count.add(1);
-        self.inner.decrypt_block(block);
-    }
-}
-
-struct WrapEnc<'a, F> {
-    f: F,
-    count: &'a CallCount,
-}
-impl<F: BlockSizeUser> BlockSizeUser for WrapEnc<'_, F> {
-    type BlockSize = F::BlockSize;
-}
-impl<F: BlockCipherEncClosure> BlockCipherEncClosure for WrapEnc<'_, F> {
-    fn call<B: BlockCipherEncBackend<BlockSize = Self::BlockSize>>(self, backend: &B) {
-        self.f.call(&CountingBackend {
-            inner: backend,
-            count: self.count,
-        })
-    }
-}
-impl<F: BlockCipherDecClosure> BlockCipherDecClosure for WrapEnc<'_, F> {
-    fn call<B: BlockCipherDecBackend<BlockSize = Self::BlockSize>>(self, backend: &B) {
-        self.f.call(&CountingBackend {
-            inner: backend,
-            count: self.count,
-        })
-    }
-}
-
-impl<C: BlockCipherEncrypt> BlockCipherEncrypt for Counting<C> {
-    fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
-        self.inner.encrypt_with_backend(WrapEnc {
-            f,
-            count: &self.count,
-        })
-    }
-}
-
-impl<C: BlockCipherDecrypt> BlockCipherDecrypt for Counting<C> {
-    fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
-        self.inner.decrypt_with_backend(WrapEnc {
-            f,
-            count: &self.count,
-        })
-    }
-}
-
 /// The number of blocks the cipher's backend enciphers in one parallel call
 /// (VAES-512: 64, AES-NI: 8, [`Counting`]: 1).
 ///
@@ -400,265 +268,6 @@ pub fn encrypt_chain<C: BlockCipher128>(cipher: &C, rounds: usize, work: &mut im
         cipher.encrypt_with_backend(Closure { rounds, work });
     }
 }
-
-/// The batch length of [`decrypt_par_b2b`]: at most this many blocks per
-/// [`ParWorkB2b::before`] call.
-pub const B2B_BATCH: usize = 64;
-
-/// The work of [`decrypt_par_b2b`]: as [`ParWork`], but the mode keeps each
-/// batch's cipher inputs in a buffer of its own and names where the outputs
-/// go, so `after` can still read the inputs (no copy of them) and the
-/// outputs can land straight in the caller's buffer.
-pub trait ParWorkB2b {
-    /// Prepare the inputs of blocks `start .. start + k` (`k <= B2B_BATCH`)
-    /// and return them with the slice that receives their outputs, both
-    /// `k` blocks long.
-    fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]);
-    /// The outputs of blocks `start .. start + k` are in place.
-    fn after(&mut self, start: usize, k: usize);
-}
-
-/// Decipher `n_blocks` blocks buffer to buffer, in batches of
-/// [`B2B_BATCH`] blocks prepared and consumed by `work`, through the
-/// backend's widest parallel call. Full batches reach `work` with a
-/// constant `k`, so the compiler specializes it for them.
-///
-/// ```
-/// use blockmodes::oracle::{B2B_BATCH, ParWorkB2b, decrypt_par_b2b};
-/// use blockmodes::Block;
-/// use cipher::{BlockCipherDecrypt, KeyInit};
-/// // ECB decryption of 100 blocks, the ciphertext kept intact.
-/// struct Ecb<'a> { ct: &'a [Block], pt: &'a mut [Block] }
-/// impl ParWorkB2b for Ecb<'_> {
-///     fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]) {
-///         (&self.ct[start..start + k], &mut self.pt[start..start + k])
-///     }
-///     fn after(&mut self, _start: usize, _k: usize) {}
-/// }
-/// let aes = aes::Aes128::new(&[7u8; 16].into());
-/// let ct = [[3u8; 16]; 100];
-/// let mut pt = [[0u8; 16]; 100];
-/// decrypt_par_b2b(&aes, 100, &mut Ecb { ct: &ct, pt: &mut pt });
-/// let mut b = cipher::Block::<aes::Aes128>::from(ct[99]);
-/// aes.decrypt_block(&mut b);
-/// assert_eq!(pt[99], <[u8; 16]>::from(b));
-/// ```
-#[inline]
-pub fn decrypt_par_b2b<C: BlockCipher128Dec>(
-    cipher: &C,
-    n_blocks: usize,
-    work: &mut impl ParWorkB2b,
-) {
-    struct Closure<'a, W> {
-        n_blocks: usize,
-        work: &'a mut W,
-    }
-    impl<W> BlockSizeUser for Closure<'_, W> {
-        type BlockSize = U16;
-    }
-    impl<W: ParWorkB2b> BlockCipherDecClosure for Closure<'_, W> {
-        #[inline(always)]
-        fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
-            let mut start = 0;
-            while self.n_blocks - start >= B2B_BATCH {
-                let (inp, out) = self.work.before(start, B2B_BATCH);
-                b2b_batch::<B>(
-                    inp,
-                    out,
-                    |i, o| backend.decrypt_par_blocks(InOut::from((i, o))),
-                    |b| backend.decrypt_block_inplace(b),
-                );
-                self.work.after(start, B2B_BATCH);
-                start += B2B_BATCH;
-            }
-            if start < self.n_blocks {
-                let k = self.n_blocks - start;
-                let (inp, out) = self.work.before(start, k);
-                b2b_batch::<B>(
-                    inp,
-                    out,
-                    |i, o| backend.decrypt_par_blocks(InOut::from((i, o))),
-                    |b| backend.decrypt_block_inplace(b),
-                );
-                self.work.after(start, k);
-            }
-        }
-    }
-    if n_blocks > 0 {
-        cipher.decrypt_with_backend(Closure { n_blocks, work });
-    }
-}
-
-/// `out = cipher(inp)` for one batch: whole backend widths through the
-/// parallel call, the rest one block at a time.
-#[inline(always)]
-fn b2b_batch<P>(
-    inp: &[Block],
-    out: &mut [Block],
-    mut par: impl FnMut(&ParBlocks<P>, &mut ParBlocks<P>),
-    mut one: impl FnMut(&mut CipherBlock<P>),
-) where
-    P: ParBlocksSizeUser<BlockSize = U16>,
-{
-    let width = P::ParBlocksSize::USIZE;
-    let k = inp.len().min(out.len());
-    let (inp, out) = (
-        Array::cast_slice_from_core(&inp[..k]),
-        Array::cast_slice_from_core_mut(&mut out[..k]),
-    );
-    let mut done = 0;
-    while k - done >= width {
-        let i = <&ParBlocks<P>>::try_from(&inp[done..done + width]);
-        let o = <&mut ParBlocks<P>>::try_from(&mut out[done..done + width]);
-        if let (Ok(i), Ok(o)) = (i, o) {
-            par(i, o);
-        }
-        done += width;
-    }
-    for (i, o) in inp[done..].iter().zip(out[done..].iter_mut()) {
-        *o = *i;
-        one(o);
-    }
-}
-
-/// The work of [`encrypt_chains`]: independent chains enciphered in lock
-/// step, round by round.
-pub trait ChainWork {
-    /// Write round `r`'s inputs to `inputs` (one block per chain), given
-    /// `prev`, round `r - 1`'s outputs (zeros for round 0).
-    fn before(&mut self, r: usize, prev: &[Block], inputs: &mut [Block]);
-    /// Consume round `r`'s outputs.
-    fn after(&mut self, r: usize, outputs: &[Block]);
-    /// Consume round `r`'s outputs while round `r - 1`'s are still at hand
-    /// (`previous`; empty for round 0), e.g. to store two rounds of a chain
-    /// together. [`encrypt_chains`] calls this; the default calls
-    /// [`after`](Self::after).
-    #[inline(always)]
-    fn after_with_previous(&mut self, r: usize, outputs: &[Block], previous: &[Block]) {
-        let _ = previous;
-        self.after(r, outputs);
-    }
-}
-
-/// Encipher `lanes <= B2B_BATCH` independent chains in lock step for
-/// `rounds` rounds: round r enciphers block r of every chain, whose input
-/// may depend on the chain's previous output (CBC-like chains, pXCBC's
-/// segments).
-///
-/// Three batches take turns: round r + 1 is prepared and enciphered in one
-/// while the others still hold round r's and round r - 1's outputs, and
-/// `work.after_with_previous(r)` is called only then (the last round's at
-/// the end), so that the processor may run it alongside the cipher. Each
-/// round is one parallel call when `lanes` fills the backend's width; a
-/// narrower round of at least a quarter of the width fills a full call
-/// with dummy lanes, a narrower one goes one block at a time.
-///
-/// ```
-/// use blockmodes::oracle::{encrypt_chains, ChainWork};
-/// use blockmodes::Block;
-/// use cipher::{BlockCipherEncrypt, KeyInit};
-/// // CBC-MAC of two 3-block messages in lock step.
-/// struct TwoMacs { msgs: [[Block; 3]; 2], tags: [Block; 2] }
-/// impl ChainWork for TwoMacs {
-///     fn before(&mut self, r: usize, prev: &[Block], inputs: &mut [Block]) {
-///         for (lane, b) in inputs.iter_mut().enumerate() {
-///             *b = blockmodes::hazmat::gf128::xor(&prev[lane], &self.msgs[lane][r]);
-///         }
-///     }
-///     fn after(&mut self, _r: usize, outputs: &[Block]) {
-///         self.tags.copy_from_slice(outputs);
-///     }
-/// }
-/// let aes = aes::Aes128::new(&[7u8; 16].into());
-/// let mut w = TwoMacs { msgs: [[[1; 16]; 3], [[2; 16]; 3]], tags: [[0; 16]; 2] };
-/// encrypt_chains(&aes, 2, 3, &mut w);
-/// let mut one = cipher::Block::<aes::Aes128>::default();
-/// for _ in 0..3 {
-///     for x in one.iter_mut() { *x ^= 2; }
-///     aes.encrypt_block(&mut one);
-/// }
-/// assert_eq!(w.tags[1], <[u8; 16]>::from(one));
-/// ```
-#[inline]
-pub fn encrypt_chains<C: BlockCipher128>(
-    cipher: &C,
-    lanes: usize,
-    rounds: usize,
-    work: &mut impl ChainWork,
-) {
-    struct Closure<'a, W> {
-        lanes: usize,
-        rounds: usize,
-        work: &'a mut W,
-    }
-    impl<W> BlockSizeUser for Closure<'_, W> {
-        type BlockSize = U16;
-    }
-    impl<W: ChainWork> BlockCipherEncClosure for Closure<'_, W> {
-        #[inline(always)]
-        fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
-            let width = B::ParBlocksSize::USIZE;
-            let lanes = self.lanes;
-            // Cache-line aligned, as in `run_batches`.
-            let mut aligned = Align64([[[0u8; 16]; B2B_BATCH]; 3]);
-            let bufs = &mut aligned.0;
-            for r in 0..self.rounds {
-                // Round r in batch r mod 3, r - 1 in the next-but-one,
-                // r - 2 in the next.
-                let [a, b, c] = &mut *bufs;
-                let (cur, prev, earlier) = match r % 3 {
-                    0 => (a, &*c, &*b),
-                    1 => (b, &*a, &*c),
-                    _ => (c, &*b, &*a),
-                };
-                self.work.before(r, &prev[..lanes], &mut cur[..lanes]);
-                let blocks = Array::cast_slice_from_core_mut(&mut cur[..]);
-                let mut done = 0;
-                while done < lanes {
-                    let k = (lanes - done).min(width);
-                    let whole = blocks.get_mut(done..done + width);
-                    match whole.map(<&mut ParBlocks<B>>::try_from) {
-                        // A full call, with dummy lanes if k < width.
-                        Some(Ok(b)) if width > 1 && 4 * k >= width => {
-                            backend.encrypt_par_blocks_inplace(b)
-                        }
-                        _ => {
-                            for b in blocks[done..done + k].iter_mut() {
-                                backend.encrypt_block_inplace(b);
-                            }
-                        }
-                    }
-                    done += k;
-                }
-                if r > 0 {
-                    let earlier = if r > 1 { &earlier[..lanes] } else { &[] };
-                    self.work
-                        .after_with_previous(r - 1, &prev[..lanes], earlier);
-                }
-            }
-            let r = self.rounds - 1;
-            let earlier = if r > 0 {
-                &bufs[(r + 2) % 3][..lanes]
-            } else {
-                &[]
-            };
-            self.work
-                .after_with_previous(r, &bufs[r % 3][..lanes], earlier);
-            let buf = bufs.as_flattened_mut();
-            buf.fill([0; 16]);
-            zeroize::optimization_barrier(buf);
-        }
-    }
-    let lanes = lanes.min(B2B_BATCH);
-    if lanes > 0 && rounds > 0 {
-        cipher.encrypt_with_backend(Closure {
-            lanes,
-            rounds,
-            work,
-        });
-    }
-}
-
 /// The block cipher `C` keyed with `key`, or [`Error::InvalidKeyLength`]
 /// naming the length `C` takes: the one place every mode's
 /// `new_from_slice` turns a key slice into its oracle.
@@ -668,7 +277,7 @@ pub fn encrypt_chains<C: BlockCipher128>(
 /// assert!(cipher_from_key::<Aes256>(&[0; 32]).is_ok());
 /// assert!(matches!(
 ///     cipher_from_key::<Aes256>(&[0; 16]),
-///     Err(Error::InvalidKeyLength { expected: "32", got: 16 })
+///     Err(Error::InvalidKeyLength { expected: 32, got: 16 })
 /// ));
 /// ```
 pub fn cipher_from_key<C: KeyInit>(key: &[u8]) -> Result<C, Error> {
@@ -678,18 +287,8 @@ pub fn cipher_from_key<C: KeyInit>(key: &[u8]) -> Result<C, Error> {
 /// [`Error::InvalidKeyLength`] for a key of `got` bytes offered to `C`.
 pub(crate) fn key_len_error<C: KeySizeUser>(got: usize) -> Error {
     Error::InvalidKeyLength {
-        expected: key_len_words::<C>(),
+        expected: C::KeySize::USIZE,
         got,
-    }
-}
-
-/// The key length `C` takes, in words, for [`Error::InvalidKeyLength`].
-pub(crate) fn key_len_words<C: KeySizeUser>() -> &'static str {
-    match C::KeySize::USIZE {
-        16 => "16",
-        24 => "24",
-        32 => "32",
-        _ => "the block cipher's key length in",
     }
 }
 

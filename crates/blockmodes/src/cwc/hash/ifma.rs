@@ -43,37 +43,7 @@
 //!
 //! # The benchmark that justified it
 //!
-//! Issue 3 asks for CWC-HASH at 0.35 cycles/byte or less and CWC encryption
-//! at no less than 1.3x the throughput of AES-GCM (RustCrypto `aes-gcm`),
-//! AES-128, 16 KiB messages, one core. The portable hash (64-bit limbs, `u128` products,
-//! lazy reduction) cannot reach either: `cwc-hash-portable` runs at about
-//! 0.50-0.52 cycles/byte and CWC encryption on it (`cwc-encrypt-portable`)
-//! at about 0.66-0.68, i.e. 0.9x GCM. On this machine (Xeon with AVX-512
-//! IFMA/VBMI and VAES; time-stamp-counter cycles at the nominal clock),
-//!
-//! ```text
-//! blockmodes bench --quick --sizes 16K --modes \
-//!   ecb,cwc-hash,cwc-hash-portable,cwc-encrypt,cwc-encrypt-portable,cwc-decrypt,gcm-encrypt
-//! ```
-//!
-//! best of several runs while other builds shared the 2 cores:
-//!
-//! | mode                 | GB/s | cycles/byte |
-//! |----------------------|-----:|------------:|
-//! | ecb (raw AES-128)    | 19.1 |       0.120 |
-//! | cwc-hash (this path) | 17.4 |       0.132 |
-//! | cwc-hash-portable    |  4.6 |       0.503 |
-//! | cwc-encrypt          |  8.2 |       0.282 |
-//! | cwc-encrypt-portable |  3.5 |       0.658 |
-//! | cwc-decrypt          |  7.3 |       0.314 |
-//! | gcm-encrypt          |  3.9 |       0.594 |
-//!
-//! CWC-HASH runs 3.8x faster than the portable path, within 10% of raw AES,
-//! and CWC encryption at about 2x AES-GCM. The kernel's floor is its 12
-//! multiply-adds per 96 bytes: this CPU retires one 512-bit multiply-add
-//! per ~0.78 time-stamp ticks (measured with 12 independent chains), so
-//! about 0.10 cycles/byte; the rest is the byte gathering and the reduction
-//! every 64 chunks. (A 128-chunk group measured slower: 0.15.)
+//! In `docs/performance.md`, section "CWC-HASH".
 
 #![allow(unsafe_code)]
 
@@ -123,12 +93,11 @@ pub(crate) struct Powers {
     scalar: [u128; GROUP_CHUNKS + 1],
 }
 
-/// Whether this CPU runs [`absorb_avx512`].
+cpufeatures::new!(cpu_ifma, "avx512f", "avx512bw", "avx512ifma", "avx512vbmi");
+
+/// Whether this CPU runs [`absorb_avx512`] (checked once, cached by `cpufeatures`).
 fn cpu_has_ifma() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512ifma")
-        && std::arch::is_x86_feature_detected!("avx512vbmi")
+    cpu_ifma::get()
 }
 
 /// `x` (canonical) as three 48-bit limbs.

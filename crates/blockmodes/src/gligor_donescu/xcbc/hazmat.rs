@@ -45,6 +45,8 @@ use crate::arith::gf128::Block;
 use crate::arith::modular::to_int;
 use crate::error::Result;
 use crate::oracle::BlockCipher128;
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
 
 use super::{StatefulXcbc, StatelessXcbc, check_out};
 
@@ -65,6 +67,7 @@ pub trait EncryptWithR0 {
     /// `ciphertext_len` bytes); returns the ciphertext length.
     fn encrypt_with_r0_into(&self, r0: &Block, msg: &[u8], out: &mut [u8]) -> Result<usize>;
 
+    #[cfg(feature = "alloc")]
     /// Encrypt `msg` with the given r0.
     fn encrypt_with_r0(&self, r0: &Block, msg: &[u8]) -> Result<Vec<u8>>;
 }
@@ -90,6 +93,7 @@ pub trait EncryptWithCounter {
     /// mode's `ciphertext_len` bytes); returns the ciphertext length.
     fn encrypt_with_counter_into(&self, ctr: &Block, msg: &[u8], out: &mut [u8]) -> Result<usize>;
 
+    #[cfg(feature = "alloc")]
     /// Encrypt `msg` under counter value `ctr`.
     fn encrypt_with_counter(&self, ctr: &Block, msg: &[u8]) -> Result<Vec<u8>>;
 }
@@ -100,6 +104,7 @@ impl<C: BlockCipher128, const CHECK: bool> EncryptWithR0 for StatelessXcbc<C, CH
         Ok(self.encrypt_with_r0_unchecked(to_int(r0), msg, out))
     }
 
+    #[cfg(feature = "alloc")]
     fn encrypt_with_r0(&self, r0: &Block, msg: &[u8]) -> Result<Vec<u8>> {
         let mut out = vec![0u8; self.ciphertext_len(msg.len())?];
         self.encrypt_with_r0_into(r0, msg, &mut out)?;
@@ -113,6 +118,7 @@ impl<C: BlockCipher128, const CHECK: bool> EncryptWithCounter for StatefulXcbc<C
         Ok(self.encrypt_with_counter_unchecked(to_int(ctr), msg, out))
     }
 
+    #[cfg(feature = "alloc")]
     fn encrypt_with_counter(&self, ctr: &Block, msg: &[u8]) -> Result<Vec<u8>> {
         let mut out = vec![0u8; self.ciphertext_len(msg.len())?];
         self.encrypt_with_counter_into(ctr, msg, &mut out)?;

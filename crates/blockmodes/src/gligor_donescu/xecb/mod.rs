@@ -46,17 +46,21 @@
 //! # Ok::<(), blockmodes::Error>(())
 //! ```
 
-use core::cell::RefCell;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 
 use cipher::KeyInit;
+#[cfg(feature = "rayon")]
 use rayon::prelude::*;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::arith::gf128::{Block, xor, xor_in_place};
+use crate::arith::gf128::Block;
+#[cfg(feature = "rayon")]
+use crate::arith::gf128::{xor, xor_in_place};
 use crate::arith::modular::{to_block, to_int};
 use crate::error::{Error, Result};
-use crate::gligor_donescu::keys::random_r0;
+use crate::gligor_donescu::keys::r0_from_rng;
 use crate::gligor_donescu::offsets::{BATCH, Offsets, wipe, xor_into};
 use crate::gligor_donescu::padding::last_block;
 use crate::gligor_donescu::simd::Avx512;
@@ -66,6 +70,13 @@ use crate::oracle::{
     BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, ecb_encrypt_blocks, encrypt_block,
     encrypt_par, par_width,
 };
+
+mod incremental;
+mod kernel;
+#[allow(unused_imports)]
+use incremental::*;
+#[allow(unused_imports)]
+use kernel::*;
 
 /// The tag length: header (y0 or ctr) || w.
 pub const TAG_LEN: usize = 32;
@@ -184,6 +195,7 @@ pub struct XecbVerifier<'a, C> {
     expected: Tag,
 }
 
+#[cfg(feature = "alloc")]
 /// Out-of-order verification (paper, section 6, property 4): the blocks of
 /// a message of known length arrive with their index, in any order; the tag
 /// is checked once all are in. Created by [`XecbMac::out_of_order`] or
@@ -219,398 +231,6 @@ pub struct XecbOutOfOrder<'a, C> {
     /// One bit per block: seen.
     seen: Vec<u64>,
     count: u64,
-}
-
-// ---------------------------------------------------------------------------
-// The core: w over runs of blocks at absolute positions.
-
-/// Absorb whole blocks `blocks` at positions `first, first + 1, ...`
-/// (1-based): `w ^= f(x_i + i * r0)` for each, in backend-wide batches.
-fn absorb<C: BlockCipher128>(
-    f: &C,
-    offsets: &mut Offsets,
-    first: u128,
-    blocks: &[Block],
-    w: &mut Block,
-) {
-    struct Absorb<'a> {
-        blocks: &'a [Block],
-        first: u128,
-        offsets: &'a mut Offsets,
-        w: Block,
-    }
-    impl ParWork for Absorb<'_> {
-        #[inline(always)]
-        fn before(&mut self, start: usize, batch: &mut [Block]) {
-            let xs = &self.blocks[start..start + batch.len()];
-            self.offsets
-                .apply::<true>(self.first.wrapping_add(start as u128), xs, batch);
-        }
-        #[inline(always)]
-        fn after(&mut self, _start: usize, batch: &[Block]) {
-            xor_into(batch, &mut self.w);
-        }
-    }
-    let mut work = Absorb {
-        blocks,
-        first,
-        offsets,
-        w: *w,
-    };
-    encrypt_par(f, blocks.len(), &mut work);
-    *w = work.w;
-    work.w.zeroize();
-}
-
-/// [`absorb`] over the rayon pool for large runs: each thread takes a range
-/// of positions and its own offset table; the partial w's are xored.
-fn absorb_par<C: BlockCipher128 + Sync>(
-    f: &C,
-    r0: u128,
-    first: u128,
-    blocks: &[Block],
-    w: &mut Block,
-) {
-    let threads = rayon::current_num_threads().max(1);
-    if 16 * blocks.len() < PARALLEL_THRESHOLD || threads == 1 {
-        absorb(f, &mut Offsets::new(r0), first, blocks, w);
-        return;
-    }
-    // Chunks of whole batches, a few per thread for balance.
-    let per = blocks.len().div_ceil(4 * threads).next_multiple_of(BATCH);
-    let part = blocks
-        .par_chunks(per)
-        .enumerate()
-        .map(|(k, chunk)| {
-            let mut part = [0u8; 16];
-            let pos = first.wrapping_add((k * per) as u128);
-            absorb(f, &mut Offsets::new(r0), pos, chunk, &mut part);
-            part
-        })
-        .reduce(|| [0u8; 16], |a, b| xor(&a, &b));
-    xor_in_place(w, &part);
-}
-
-/// One-shot MAC of a whole message under r0: `w = r0 xor y_1 xor ... xor
-/// y_n` (the last block padded) and, with `Y0`, `y0 = f(r0)` too, all in
-/// one pass through the backend (y0 rides as one more block after x_n).
-fn mac_one_shot<C: BlockCipher128, const Y0: bool>(f: &C, r0: u128, msg: &[u8]) -> (Block, Block) {
-    mac_one_shot_with::<C, Y0>(Avx512::detect(), f, r0, msg)
-}
-
-/// [`mac_one_shot`] through the AVX-512 passes (`Some`) or the portable
-/// batches.
-fn mac_one_shot_with<C: BlockCipher128, const Y0: bool>(
-    simd: Option<Avx512>,
-    f: &C,
-    r0: u128,
-    msg: &[u8],
-) -> (Block, Block) {
-    if let Some(simd) = simd {
-        return mac_one_shot_simd::<C, Y0>(simd, f, r0, msg);
-    }
-    struct OneShot<'a> {
-        /// x_1 .. x_{n-1}
-        full: &'a [Block],
-        /// x_n, padded
-        last: Block,
-        r0: u128,
-        offsets: Offsets,
-        w: Block,
-        y0: Block,
-    }
-    impl OneShot<'_> {
-        /// The input of block `idx` (0-based) beyond the full blocks.
-        #[inline(always)]
-        fn extra(&self, idx: usize) -> Block {
-            if idx == self.full.len() {
-                // x_n + n r0
-                let n = idx as u128 + 1;
-                to_block(to_int(&self.last).wrapping_add(self.r0.wrapping_mul(n)))
-            } else {
-                to_block(self.r0) // y0 = f(r0)
-            }
-        }
-    }
-    impl ParWork for OneShot<'_> {
-        #[inline(always)]
-        fn before(&mut self, start: usize, batch: &mut [Block]) {
-            let k = batch.len();
-            if start + k <= self.full.len() {
-                // A batch of message blocks only: the fast path.
-                let xs = &self.full[start..start + k];
-                self.offsets.apply::<true>(start as u128 + 1, xs, batch);
-                return;
-            }
-            let rest = &self.full[start.min(self.full.len())..];
-            let body = k.min(rest.len());
-            self.offsets
-                .apply::<true>(start as u128 + 1, &rest[..body], &mut batch[..body]);
-            for (j, b) in batch.iter_mut().enumerate().skip(body) {
-                *b = self.extra(start + j);
-            }
-        }
-        #[inline(always)]
-        fn after(&mut self, start: usize, batch: &[Block]) {
-            // Blocks 0 .. n - 1 are the y_i; block n (if any) is y0.
-            let n = self.full.len() + 1;
-            if start + batch.len() <= n {
-                xor_into(batch, &mut self.w);
-                return;
-            }
-            let ys = batch.len().min(n.saturating_sub(start));
-            xor_into(&batch[..ys], &mut self.w);
-            if ys < batch.len() {
-                self.y0 = batch[ys];
-            }
-        }
-    }
-    let (full, _) = msg.as_chunks::<16>();
-    let mut work = OneShot {
-        full,
-        last: last_block(&msg[16 * full.len()..]),
-        r0,
-        offsets: Offsets::portable(r0),
-        w: to_block(r0),
-        y0: [0; 16],
-    };
-    encrypt_par(f, full.len() + 1 + Y0 as usize, &mut work);
-    let res = (work.y0, work.w);
-    work.last.zeroize();
-    work.r0.zeroize();
-    work.w.zeroize();
-    res
-}
-
-/// Full message blocks per pass of [`mac_one_shot_simd`].
-const CHUNK: usize = 4 * BATCH;
-
-/// The scratch of [`mac_one_shot_simd`]: a chunk of cipher inputs, room for
-/// x_n and r0 after it, and the dummy lanes that round the last cipher call
-/// up to a whole backend width. One per thread ([`with_scratch`]), so that
-/// a message does not clear 5 KiB of stack before it starts; wiped after
-/// each message.
-#[repr(C, align(64))]
-struct Scratch([Block; CHUNK + BATCH]);
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Self([[0; 16]; CHUNK + BATCH])
-    }
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
-}
-
-/// [`mac_one_shot`] on AVX-512: per chunk of up to [`CHUNK`] blocks, one
-/// pass computes every `x_i + i * r0` into a scratch buffer, the cipher
-/// enciphers the buffer in place (full backend widths), and one pass xors
-/// the `y_i` into w. (Interleaved per 64-block batch, the offset arithmetic
-/// and the cipher compete for the same vector ports; in passes of their own
-/// each runs at its full rate.)
-fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
-    simd: Avx512,
-    f: &C,
-    r0: u128,
-    msg: &[u8],
-) -> (Block, Block) {
-    with_scratch(&SCRATCH, |scratch| {
-        let buf = &mut scratch.0;
-        let (full, _) = msg.as_chunks::<16>();
-        let mut w = to_block(r0);
-        let mut y0 = [0u8; 16];
-        let mut used = 0;
-        let mut pos = 0;
-        // The backend's width (1 for a counting cipher: no dummy lanes).
-        let width = par_width(f).max(1);
-        loop {
-            let k = (full.len() - pos).min(CHUNK);
-            simd.apply::<true>(r0, pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]);
-            let last = pos + k == full.len();
-            let mut count = k;
-            if last {
-                // x_n + n r0 (padded), then r0 for y0 = f(r0).
-                let n = full.len() as u128 + 1;
-                let x_n = to_int(&last_block(&msg[16 * full.len()..]));
-                buf[count] = to_block(x_n.wrapping_add(r0.wrapping_mul(n)));
-                count += 1;
-                if Y0 {
-                    buf[count] = to_block(r0);
-                    count += 1;
-                }
-            }
-            // Whole backend widths (dummy lanes past `count`) unless only a
-            // few single blocks remain.
-            let padded = count.next_multiple_of(width);
-            let calls = if count % width >= 4 && padded <= buf.len() {
-                padded
-            } else {
-                count
-            };
-            used = used.max(calls);
-            ecb_encrypt_blocks(f, &mut buf[..calls]);
-            let ys = count - (last && Y0) as usize;
-            simd.xor_into(&buf[..ys], &mut w);
-            if last {
-                if Y0 {
-                    y0 = buf[ys];
-                }
-                break;
-            }
-            pos += k;
-        }
-        wipe(&mut buf[..used]);
-        let res = (y0, w);
-        w.zeroize();
-        res
-    })
-}
-
-/// The tag `header || w`.
-fn tag_of(header: &Block, w: &Block) -> Tag {
-    let mut tag = [0u8; TAG_LEN];
-    tag[..16].copy_from_slice(header);
-    tag[16..].copy_from_slice(w);
-    tag
-}
-
-/// XECB$-MAC in one pass: `f(r0) || w`.
-fn sign_with_r0<C: BlockCipher128>(f: &C, r0: u128, msg: &[u8]) -> Tag {
-    let (y0, mut w) = mac_one_shot::<C, true>(f, r0, msg);
-    let tag = tag_of(&y0, &w);
-    w.zeroize();
-    tag
-}
-
-/// XECB-MAC in one pass: `ctr || w` with `r0 = f(ctr)`.
-fn sign_with_counter<C: BlockCipher128>(f: &C, ctr: u128, msg: &[u8]) -> Tag {
-    let ctr = to_block(ctr);
-    let mut r0 = to_int(&encrypt_block(f, &ctr));
-    let (_, mut w) = mac_one_shot::<C, false>(f, r0, msg);
-    let tag = tag_of(&ctr, &w);
-    r0.zeroize();
-    w.zeroize();
-    tag
-}
-
-/// Check `tag` (whose header gave r0) against `msg` in one pass.
-fn verify_one_shot<C: BlockCipher128>(f: &C, r0: u128, msg: &[u8], tag: &Tag) -> Result<()> {
-    let (_, mut w) = mac_one_shot::<C, false>(f, r0, msg);
-    let mut got = tag_of(&header(tag), &w);
-    let res = check(&got, tag);
-    w.zeroize();
-    got.zeroize();
-    res
-}
-
-/// The state of one MAC computation: r0 (in the offset table), the header
-/// of the tag, the blocks absorbed so far, a partial block, and w.
-struct Accumulator<'a, C> {
-    f: &'a C,
-    offsets: Offsets,
-    header: Block,
-    /// Whole blocks absorbed so far.
-    index: u64,
-    buf: Block,
-    buf_len: usize,
-    w: Block,
-}
-
-impl<'a, C: BlockCipher128> Accumulator<'a, C> {
-    fn new(f: &'a C, header: Block, r0: u128) -> Self {
-        Self {
-            f,
-            offsets: Offsets::new(r0),
-            header,
-            index: 0,
-            buf: [0; 16],
-            buf_len: 0,
-            w: to_block(r0), // w = r0 xor y_1 xor ...
-        }
-    }
-
-    /// Fill the partial block; return the rest of `data` once it is absorbed.
-    fn top_up<'d>(&mut self, data: &'d [u8]) -> &'d [u8] {
-        if self.buf_len == 0 {
-            return data;
-        }
-        let take = (16 - self.buf_len).min(data.len());
-        self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-        self.buf_len += take;
-        if self.buf_len == 16 {
-            // Always-padding: a full block is a message block whatever follows.
-            let b = [self.buf];
-            absorb(
-                self.f,
-                &mut self.offsets,
-                self.index as u128 + 1,
-                &b,
-                &mut self.w,
-            );
-            self.index += 1;
-            self.buf_len = 0;
-        }
-        &data[take..]
-    }
-
-    /// Keep the tail of `data` (< 16 bytes) for later. (After [`top_up`],
-    /// either the partial block is empty or all data went into it.)
-    fn keep(&mut self, tail: &[u8]) {
-        if !tail.is_empty() {
-            self.buf[..tail.len()].copy_from_slice(tail);
-            self.buf_len = tail.len();
-        }
-    }
-
-    fn update(&mut self, data: &[u8]) {
-        let data = self.top_up(data);
-        let (blocks, tail) = data.as_chunks::<16>();
-        absorb(
-            self.f,
-            &mut self.offsets,
-            self.index as u128 + 1,
-            blocks,
-            &mut self.w,
-        );
-        self.index += blocks.len() as u64;
-        self.keep(tail);
-    }
-
-    fn update_par(&mut self, data: &[u8])
-    where
-        C: Sync,
-    {
-        let data = self.top_up(data);
-        let (blocks, tail) = data.as_chunks::<16>();
-        let r0 = self.offsets.r0();
-        absorb_par(self.f, r0, self.index as u128 + 1, blocks, &mut self.w);
-        self.index += blocks.len() as u64;
-        self.keep(tail);
-    }
-
-    /// Absorb the padded last block; the tag `header || w`.
-    fn finish(&mut self) -> Tag {
-        let last = [last_block(&self.buf[..self.buf_len])];
-        absorb(
-            self.f,
-            &mut self.offsets,
-            self.index as u128 + 1,
-            &last,
-            &mut self.w,
-        );
-        let mut tag = [0u8; TAG_LEN];
-        tag[..16].copy_from_slice(&self.header);
-        tag[16..].copy_from_slice(&self.w);
-        tag
-    }
-}
-
-impl<C> Drop for Accumulator<'_, C> {
-    fn drop(&mut self) {
-        self.buf.zeroize();
-        self.w.zeroize();
-    }
 }
 
 /// `tag` as a [`Tag`], or [`Error::InvalidTagLength`].
@@ -718,8 +338,27 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// mac.verify(&[1u8; 1000], &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
+    #[cfg(feature = "getrandom")]
     pub fn mac(&self, msg: &[u8]) -> Result<Tag> {
-        let mut r0 = random_r0()?;
+        self.mac_with_rng(&mut getrandom::SysRng, msg)
+    }
+
+    /// [`mac`](Self::mac) with r0 drawn from the caller's cryptographic `rng`.
+    ///
+    /// ```
+    /// use blockmodes::xecb::XecbMac;
+    /// use blockmodes::Aes128;
+    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let tag = mac.mac_with_rng(&mut getrandom::SysRng, b"m")?;
+    /// mac.verify(b"m", &tag)?;
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn mac_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Tag> {
+        let mut r0 = r0_from_rng(rng)?;
         let tag = sign_with_r0(&self.f, r0, msg);
         r0.zeroize();
         Ok(tag)
@@ -738,8 +377,27 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// mac.verify(b"abc", &s.finalize())?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
+    #[cfg(feature = "getrandom")]
     pub fn signer(&self) -> Result<XecbSigner<'_, C>> {
-        let mut r0 = random_r0()?;
+        self.signer_with_rng(&mut getrandom::SysRng)
+    }
+
+    /// [`signer`](Self::signer) with r0 drawn from the caller's `rng`.
+    ///
+    /// ```
+    /// use blockmodes::xecb::XecbMac;
+    /// use blockmodes::Aes128;
+    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
+    /// let mut s = mac.signer_with_rng(&mut getrandom::SysRng)?;
+    /// s.update(b"abc");
+    /// mac.verify(b"abc", &s.finalize())?;
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub fn signer_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Result<XecbSigner<'_, C>> {
+        let mut r0 = r0_from_rng(rng)?;
         let s = self.signer_with_r0(r0);
         r0.zeroize();
         Ok(s)
@@ -752,6 +410,7 @@ impl<C: BlockCipher128> XecbMac<C> {
         }
     }
 
+    #[cfg(all(feature = "rayon", feature = "getrandom"))]
     /// [`mac`](Self::mac) spread over the rayon thread pool for inputs of
     /// [`PARALLEL_THRESHOLD`] bytes or more.
     ///
@@ -838,6 +497,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
         self.with_r0(tag, |f, r0, tag| verify_one_shot(f, r0, msg, tag))
     }
 
+    #[cfg(feature = "rayon")]
     /// [`verify`](Self::verify) spread over the rayon thread pool for inputs
     /// of [`PARALLEL_THRESHOLD`] bytes or more.
     ///
@@ -876,6 +536,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
         })
     }
 
+    #[cfg(feature = "alloc")]
     /// Out-of-order verification of `tag` for a message of `msg_len` bytes.
     /// [`Error::InputTooLong`] if the bookkeeping (one bit per block) cannot
     /// be allocated.
@@ -982,6 +643,7 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
         self.with_r0(tag, |f, r0, tag| verify_one_shot(f, r0, msg, tag))
     }
 
+    #[cfg(feature = "rayon")]
     /// [`verify`](Self::verify) spread over the rayon thread pool for large inputs.
     ///
     /// ```
@@ -1024,6 +686,7 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
         })
     }
 
+    #[cfg(feature = "alloc")]
     /// Out-of-order verification of `tag` for a message of `msg_len` bytes;
     /// see [`XecbOutOfOrder`].
     ///
@@ -1177,6 +840,7 @@ impl<C: BlockCipher128> XecbMacStatefulSigner<C> {
         Ok(sign_with_counter(&self.keys.f, ctr, msg))
     }
 
+    #[cfg(feature = "rayon")]
     /// [`mac`](Self::mac) spread over the rayon thread pool for large inputs.
     ///
     /// ```
@@ -1194,324 +858,6 @@ impl<C: BlockCipher128> XecbMacStatefulSigner<C> {
         let mut s = self.signer()?;
         s.update_par(msg);
         Ok(s.finalize())
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Streaming
-
-impl<C: BlockCipher128> XecbSigner<'_, C> {
-    /// Absorb the next piece of the message.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let mut s = mac.signer()?;
-    /// s.update(&[1u8; 7]);
-    /// s.update(&[1u8; 30]);
-    /// mac.verify(&[1u8; 37], &s.finalize())?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn update(&mut self, data: &[u8]) {
-        self.acc.update(data);
-    }
-
-    /// As [`update`](Self::update), spread over the rayon thread pool when
-    /// `data` holds [`PARALLEL_THRESHOLD`] bytes or more (for example the
-    /// large chunks a file reader hands over).
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let mut s = mac.signer()?;
-    /// s.update_par(&vec![5u8; 200_000]);
-    /// s.update_par(&vec![5u8; 3]);
-    /// mac.verify(&vec![5u8; 200_003], &s.finalize())?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn update_par(&mut self, data: &[u8])
-    where
-        C: Sync,
-    {
-        self.acc.update_par(data);
-    }
-
-    /// Pad the message and return the tag (`y0 || w` or `ctr || w`).
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.signer()?.finalize(); // the empty message
-    /// mac.verify(b"", &tag)?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn finalize(mut self) -> Tag {
-        self.acc.finish()
-    }
-}
-
-impl<C: BlockCipher128> XecbVerifier<'_, C> {
-    /// Absorb the next piece of the message.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.mac(b"xyz")?;
-    /// let mut v = mac.verifier(&tag)?;
-    /// v.update(b"xy");
-    /// v.update(b"z");
-    /// assert!(v.verify().is_ok());
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn update(&mut self, data: &[u8]) {
-        self.acc.update(data);
-    }
-
-    /// As [`update`](Self::update), spread over the rayon thread pool for
-    /// large pieces.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let data = vec![8u8; 150_000];
-    /// let tag = mac.mac(&data)?;
-    /// let mut v = mac.verifier(&tag)?;
-    /// v.update_par(&data);
-    /// v.verify()?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn update_par(&mut self, data: &[u8])
-    where
-        C: Sync,
-    {
-        self.acc.update_par(data);
-    }
-
-    /// Pad the message and compare the tag in constant time:
-    /// [`Error::Authentication`] if it differs.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.mac(b"one")?;
-    /// let mut v = mac.verifier(&tag)?;
-    /// v.update(b"two");
-    /// assert!(v.verify().is_err());
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn verify(mut self) -> Result<()> {
-        let mut got = self.acc.finish();
-        let res = check(&got, &self.expected);
-        got.zeroize();
-        res
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Out-of-order verification
-
-impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
-    fn new(f: &'a C, expected: Tag, r0: u128, msg_len: usize) -> Result<Self> {
-        let blocks = (msg_len / 16) as u64 + 1;
-        let words = blocks.div_ceil(64);
-        let too_long = || Error::InputTooLong {
-            max: usize::MAX as u64,
-            got: msg_len as u64,
-        };
-        let words = usize::try_from(words).map_err(|_| too_long())?;
-        let mut seen = Vec::new();
-        seen.try_reserve_exact(words).map_err(|_| too_long())?;
-        seen.resize(words, 0u64);
-        Ok(Self {
-            f,
-            offsets: Offsets::new(r0),
-            header: header(&expected),
-            expected,
-            w: to_block(r0),
-            msg_len,
-            blocks,
-            seen,
-            count: 0,
-        })
-    }
-
-    /// n, the number of (padded) blocks the message has.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.mac(&[0u8; 16])?;
-    /// assert_eq!(mac.out_of_order(&tag, 16)?.blocks(), 2);
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn blocks(&self) -> u64 {
-        self.blocks
-    }
-
-    /// Blocks still missing.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.mac(&[0u8; 16])?;
-    /// let mut v = mac.out_of_order(&tag, 16)?;
-    /// v.add_block(2, &[])?;
-    /// assert_eq!(v.missing(), 1);
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn missing(&self) -> u64 {
-        self.blocks - self.count
-    }
-
-    /// Block `index` (1-based): 16 bytes, or for the last block n the
-    /// message's `msg_len % 16` final bytes (padded here).
-    /// [`Error::InvalidParameter`] for an index out of range, a wrong length
-    /// or a block already given; the state is unchanged on error.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.mac(b"short")?;
-    /// let mut v = mac.out_of_order(&tag, 5)?;
-    /// assert!(v.add_block(2, b"short").is_err()); // only block 1 exists
-    /// v.add_block(1, b"short")?;
-    /// assert!(v.add_block(1, b"short").is_err()); // given twice
-    /// v.verify()?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn add_block(&mut self, index: u64, data: &[u8]) -> Result<()> {
-        if index == 0 || index > self.blocks {
-            return Err(Error::InvalidParameter("block index out of range"));
-        }
-        let want = if index == self.blocks {
-            self.msg_len % 16
-        } else {
-            16
-        };
-        if data.len() != want {
-            return Err(Error::InvalidParameter(
-                "a block is 16 bytes, the last one msg_len % 16",
-            ));
-        }
-        if index == self.blocks {
-            self.absorb_checked(index, &[], Some(data))
-        } else {
-            let (block, _) = data.as_chunks::<16>(); // exactly one, checked above
-            self.absorb_checked(index, block, None)
-        }
-    }
-
-    /// A run of blocks from block `first` (1-based): `data` is the message's
-    /// bytes `16 (first - 1) ..` and must end on a block boundary or at the
-    /// message's end (in which case it also covers the padded last block).
-    /// Errors as for [`add_block`](Self::add_block).
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let msg = [4u8; 100];
-    /// let tag = mac.mac(&msg)?;
-    /// let mut v = mac.out_of_order(&tag, msg.len())?;
-    /// v.add_range(5, &msg[64..])?; // blocks 5, 6 and the padded block 7
-    /// v.add_range(1, &msg[..64])?; // blocks 1 ..= 4
-    /// v.verify()?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn add_range(&mut self, first: u64, data: &[u8]) -> Result<()> {
-        if first == 0 || first > self.blocks {
-            return Err(Error::InvalidParameter("block index out of range"));
-        }
-        let start = (first - 1) as usize * 16;
-        let end = start
-            .checked_add(data.len())
-            .filter(|&e| e <= self.msg_len)
-            .ok_or(Error::InvalidParameter("range beyond the message's end"))?;
-        let at_end = end == self.msg_len;
-        if !at_end && !data.len().is_multiple_of(16) {
-            return Err(Error::InvalidParameter(
-                "a range ends on a block boundary or at the message's end",
-            ));
-        }
-        let (full, tail) = data.as_chunks::<16>();
-        self.absorb_checked(first, full, at_end.then_some(tail))
-    }
-
-    /// Absorb whole blocks `full` from position `first`, then (if given) the
-    /// message's last bytes `last`, padded, as block n; refuse (changing
-    /// nothing) if any of these blocks was already given.
-    fn absorb_checked(&mut self, first: u64, full: &[Block], last: Option<&[u8]>) -> Result<()> {
-        let count = full.len() as u64 + u64::from(last.is_some());
-        let range = first..first + count;
-        if range.end > self.blocks + 1 {
-            return Err(Error::InvalidParameter("range beyond the message's end"));
-        }
-        if range.clone().any(|i| self.is_seen(i)) {
-            return Err(Error::InvalidParameter("block given twice"));
-        }
-        absorb(self.f, &mut self.offsets, first as u128, full, &mut self.w);
-        if let Some(tail) = last {
-            let block = [last_block(tail)];
-            let pos = first as u128 + full.len() as u128;
-            absorb(self.f, &mut self.offsets, pos, &block, &mut self.w);
-        }
-        for i in range {
-            self.mark(i);
-        }
-        self.count += count;
-        Ok(())
-    }
-
-    fn is_seen(&self, i: u64) -> bool {
-        let i = i - 1;
-        self.seen[(i / 64) as usize] >> (i % 64) & 1 == 1
-    }
-
-    fn mark(&mut self, i: u64) {
-        let i = i - 1;
-        self.seen[(i / 64) as usize] |= 1 << (i % 64);
-    }
-
-    /// Check the tag once every block is in: [`Error::InvalidParameter`] if
-    /// blocks are missing, [`Error::Authentication`] if the tag differs.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let tag = mac.mac(&[1u8; 16])?;
-    /// let mut v = mac.out_of_order(&tag, 16)?;
-    /// v.add_block(1, &[1u8; 16])?;
-    /// assert!(v.verify().is_err()); // the padding block 2 was never given
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn verify(self) -> Result<()> {
-        if self.count != self.blocks {
-            return Err(Error::InvalidParameter(
-                "out-of-order verification: blocks missing",
-            ));
-        }
-        let mut got = [0u8; TAG_LEN];
-        got[..16].copy_from_slice(&self.header);
-        got[16..].copy_from_slice(&self.w);
-        let res = check(&got, &self.expected);
-        got.zeroize();
-        res
-    }
-}
-
-impl<C> Drop for XecbOutOfOrder<'_, C> {
-    fn drop(&mut self) {
-        self.w.zeroize();
     }
 }
 
@@ -1576,71 +922,6 @@ pub mod hazmat {
     impl<C: BlockCipher128> SignWithCounter for XecbMacStateful<C> {
         fn sign_with_counter(&self, ctr: &Block, msg: &[u8]) -> Tag {
             super::sign_with_counter(&self.f, to_int(ctr), msg)
-        }
-    }
-}
-
-#[cfg(test)]
-mod one_shot_tests {
-    use super::*;
-    use crate::arith::modular::add_mod128;
-    use cipher::KeyInit;
-
-    /// The AVX-512 passes and the portable batches against the definition
-    /// (`w = r0 xor f(x_1 + r0) xor ... xor f(x_n + n r0)`, `y0 = f(r0)`)
-    /// at every length up to 130 blocks and around the chunk boundaries.
-    #[test]
-    fn one_shot_paths_match_the_definition() {
-        let f = aes::Aes128::new(&[0x5e; 16].into());
-        let r0 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128.wrapping_mul(3);
-        let msg: Vec<u8> = (0..600 * 16).map(|j| (j * 31 + 7) as u8).collect();
-        let lengths = (0..=130 * 16).step_by(5).chain([
-            16 * 255,
-            16 * 256 + 3,
-            16 * 257,
-            16 * 511,
-            16 * 512,
-            16 * 513 + 15,
-        ]);
-        let paths: Vec<Option<Avx512>> = [None, Avx512::detect()].into_iter().collect();
-        for len in lengths {
-            let m = &msg[..len];
-            let mut w = to_block(r0);
-            let (full, _) = m.as_chunks::<16>();
-            let padded = full
-                .iter()
-                .copied()
-                .chain([last_block(&m[16 * full.len()..])]);
-            for (i, x) in padded.enumerate() {
-                let off = to_block(r0.wrapping_mul(i as u128 + 1));
-                xor_in_place(&mut w, &encrypt_block(&f, &add_mod128(&x, &off)));
-            }
-            let y0 = encrypt_block(&f, &to_block(r0));
-            for path in paths.iter().filter(|p| p.is_some()).copied().chain([None]) {
-                let got = mac_one_shot_with::<_, true>(path, &f, r0, m);
-                assert_eq!(got, (y0, w), "len {len} simd {}", path.is_some());
-                let got = mac_one_shot_with::<_, false>(path, &f, r0, m);
-                assert_eq!(got, ([0; 16], w), "len {len} simd {}", path.is_some());
-            }
-        }
-    }
-
-    /// The thread's scratch holds no cipher input or output after a MAC,
-    /// at lengths of one and of several chunks.
-    #[test]
-    fn scratch_is_wiped_after_each_message() {
-        let Some(simd) = Avx512::detect() else {
-            return;
-        };
-        let f = aes::Aes128::new(&[0x5f; 16].into());
-        let msg = [0x3cu8; 16 * 600];
-        for len in [1, 16 * 70, 16 * 600] {
-            mac_one_shot_simd::<_, true>(simd, &f, 77, &msg[..len]);
-            SCRATCH.with(|cell| {
-                let slot = cell.borrow();
-                let s = slot.as_ref().expect("the scratch was made");
-                assert!(s.0.iter().all(|b| *b == [0; 16]), "len {len}");
-            });
         }
     }
 }

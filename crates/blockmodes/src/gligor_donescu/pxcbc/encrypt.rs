@@ -1,0 +1,477 @@
+//! pXCBC encryption, segments spread over threads, each thread's segments interleaved as lanes of one batch (the paper's parallel chains).
+
+#[allow(unused_imports)]
+use super::*;
+#[cfg(feature = "rayon")]
+use alloc::vec::Vec;
+#[cfg(feature = "rayon")]
+use rayon::prelude::*;
+
+/// How many threads to use for `bytes` of work.
+pub(super) fn threads_for(bytes: usize, segments: usize) -> usize {
+    if bytes < PARALLEL_THRESHOLD {
+        return 1;
+    }
+    #[cfg(feature = "rayon")]
+    return rayon::current_num_threads().min(segments).max(1);
+    #[cfg(not(feature = "rayon"))]
+    {
+        let _ = segments;
+        1
+    }
+}
+
+#[cfg(feature = "rayon")]
+/// Split `segments` into `parts` contiguous ranges of nearly equal size.
+pub(super) fn split_segments(segments: usize, parts: usize) -> Vec<(usize, usize)> {
+    let per = segments / parts;
+    let extra = segments % parts;
+    let mut ranges = Vec::with_capacity(parts);
+    let mut start = 0;
+    for p in 0..parts {
+        let n = per + usize::from(p < extra);
+        ranges.push((start, start + n));
+        start += n;
+    }
+    ranges
+}
+
+/// Write `header || seg_1 || ... || seg_L` to `out`; returns its length.
+pub(super) fn seal<C: BlockCipher128 + Sync>(
+    keys: &Keys<C>,
+    header: &Block,
+    r0: u128,
+    msg: &[u8],
+    layout: &Layout,
+    out: &mut [u8],
+) -> usize {
+    let len = layout.ct_len();
+    let (head, body) = out[..len].split_at_mut(16);
+    head.copy_from_slice(header);
+    let stream = Stream::new(msg);
+    let threads = threads_for(msg.len(), layout.segments);
+    if threads <= 1 {
+        let simd = Avx512::detect();
+        encrypt_segments(simd, keys, r0, &stream, layout, 0, layout.segments, body);
+        return len;
+    }
+    #[cfg(feature = "rayon")]
+    seal_par(keys, r0, &stream, layout, threads, body);
+    len
+}
+
+/// [`seal`]'s segments split over `threads` rayon tasks.
+#[cfg(feature = "rayon")]
+fn seal_par<C: BlockCipher128 + Sync>(
+    keys: &Keys<C>,
+    r0: u128,
+    stream: &Stream<'_>,
+    layout: &Layout,
+    threads: usize,
+    body: &mut [u8],
+) {
+    let mut parts = Vec::with_capacity(threads);
+    let mut rest = body;
+    for (a, b) in split_segments(layout.segments, threads) {
+        let end = if b == layout.segments {
+            rest.len()
+        } else {
+            16 * (layout.seg_offset(b) - layout.seg_offset(a))
+        };
+        let (part, tail) = rest.split_at_mut(end);
+        parts.push((a, b, part));
+        rest = tail;
+    }
+    parts.into_par_iter().for_each(|(a, b, part)| {
+        encrypt_segments(Avx512::detect(), keys, r0, stream, layout, a, b, part);
+    });
+}
+
+/// Encrypt segments `first..end` (0-based) into `body`, which starts at
+/// segment `first`: groups of up to one backend width in lock step, all
+/// lanes of a group with the same number of rounds (only the message's last
+/// segment may be shorter; it goes in a group of its own).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn encrypt_segments<C: BlockCipher128>(
+    simd: Option<Avx512>,
+    keys: &Keys<C>,
+    r0: u128,
+    stream: &Stream,
+    layout: &Layout,
+    first: usize,
+    end: usize,
+    body: &mut [u8],
+) {
+    let (body, _) = body.as_chunks_mut::<16>();
+    let width = par_width(&keys.f).clamp(1, MAX_LANES);
+    let mut tiles = Tiles::default();
+    let mut work = EncGroup::new(simd, stream, layout, body, first, &mut tiles);
+    let mut g = first;
+    while g < end {
+        let same = if layout.seg_len(end - 1) == layout.s {
+            end
+        } else {
+            end - 1
+        };
+        let lanes = if g < same { width.min(same - g) } else { 1 };
+        if lanes == 1 {
+            // One chain: no lock step to set up.
+            let at = layout.seg_offset(g) - layout.seg_offset(first);
+            let seg = &mut work.body[at..at + layout.seg_len(g) + 1];
+            encrypt_one_segment(keys, r0, stream, layout, g, seg);
+            g += 1;
+            continue;
+        }
+        work.start_group(keys, r0, g, lanes);
+        // n_s data rounds, then the check block.
+        encrypt_chains(&keys.f, lanes, layout.seg_len(g) + 1, &mut work);
+        g += lanes;
+    }
+    work.wipe();
+}
+
+/// Segment `seg` (0-based) as one serial XCBC-XOR chain into `out` (its
+/// n_s + 1 ciphertext blocks) through XCBC's chaining core, with
+/// r0^(s) = r0 + s and z0^(s): a group of one lane (the message's short
+/// last segment, or a message of one segment) needs no lock step.
+pub(super) fn encrypt_one_segment<C: BlockCipher128>(
+    keys: &Keys<C>,
+    r0: u128,
+    stream: &Stream,
+    layout: &Layout,
+    seg: usize,
+    out: &mut [Block],
+) {
+    let mut r0s = r0.wrapping_add(seg as u128 + 1);
+    let mut z0 = keys.z0(r0s);
+    let first = seg * layout.s;
+    let x = |i: usize| stream.block(first + i);
+    chain::encrypt_blocks::<C, true>(&keys.f, r0s, &z0, layout.seg_len(seg), x, out);
+    z0.zeroize();
+    r0s.zeroize();
+}
+
+/// Four rounds of a group, round-major (row k: round j + k of every lane),
+/// for the AVX-512 tile path: the message blocks x (transposed from the
+/// segments' 4-block runs) and the outputs y (transposed back into them).
+#[repr(align(64))]
+pub(super) struct Tiles {
+    pub(super) x: Rows,
+    /// Offsets of the next pair of rounds.
+    pub(super) steps: PairSteps,
+}
+
+impl Default for Tiles {
+    fn default() -> Self {
+        Self {
+            x: [[[0; 16]; TILE_LANES]; 4],
+            steps: PairSteps::default(),
+        }
+    }
+}
+
+impl Drop for Tiles {
+    fn drop(&mut self) {
+        for row in self.x.iter_mut() {
+            wipe(row);
+        }
+    }
+}
+
+/// Up to [`MAX_LANES`] segment chains in lock step (round r = block r + 1 of
+/// every segment, the last round the check block). The chaining values
+/// z_{i-1} stay in [`encrypt_chains`]' batch; here: z0^(s), the check
+/// block's running xor, and i * r0^(s) per lane.
+pub(super) struct EncGroup<'a, 'b> {
+    pub(super) stream: &'a Stream<'b>,
+    pub(super) layout: Layout,
+    /// Message blocks x_1 .. (whole blocks only).
+    pub(super) msg: &'a [Block],
+    pub(super) body: &'a mut [Block],
+    /// The segment `body` starts at.
+    pub(super) body_first: usize,
+    /// The group's first segment, and its segment length n_s.
+    pub(super) group_first: usize,
+    pub(super) seg_len: usize,
+    /// z0^(s) per lane.
+    pub(super) z0: [Block; MAX_LANES],
+    /// z0^(s) xor the lane's x_i so far: the check block at the last round.
+    pub(super) sums: [Block; MAX_LANES],
+    /// i * r0^(s) of every lane (r0^(s) = r0 + g + 1 + lane).
+    pub(super) offsets: Option<LaneOffsets>,
+    /// The round's y_i, before they are stored into the segments.
+    pub(super) y: Option<[Block; MAX_LANES]>,
+    /// The AVX-512 gathers and scatters (`None`: the portable loops).
+    pub(super) simd: Option<Avx512>,
+    /// r0^(s) of lane 0 (r0 + g + 1).
+    pub(super) lane_first: u128,
+    /// Rounds `0 .. tile_rounds` of the group go four at a time through
+    /// [`Tiles`] (AVX-512 only; a multiple of 4, at most n_s).
+    pub(super) tile_rounds: usize,
+    pub(super) tiles: &'a mut Tiles,
+}
+
+impl<'a, 'b> EncGroup<'a, 'b> {
+    pub(super) fn new(
+        simd: Option<Avx512>,
+        stream: &'a Stream<'b>,
+        layout: &Layout,
+        body: &'a mut [Block],
+        first: usize,
+        tiles: &'a mut Tiles,
+    ) -> Self {
+        Self {
+            simd,
+            tile_rounds: 0,
+            tiles,
+            lane_first: 0,
+            stream,
+            layout: *layout,
+            msg: stream.msg.as_chunks::<16>().0,
+            body,
+            body_first: first,
+            group_first: first,
+            seg_len: 0,
+            z0: [[0; 16]; MAX_LANES],
+            sums: [[0; 16]; MAX_LANES],
+            // Only the portable path uses the table (the AVX-512 path
+            // computes the offsets in `add_scatter`): no 2 KiB to clear and
+            // wipe per message otherwise.
+            offsets: simd.is_none().then(LaneOffsets::new),
+            y: simd.is_none().then_some([[0; 16]; MAX_LANES]),
+        }
+    }
+
+    /// Set up segments `g .. g + lanes`: r0^(s) = r0 + s and z0^(s) (one
+    /// parallel call), with s = g + lane + 1 the paper's 1-based index.
+    pub(super) fn start_group<C: BlockCipher128>(
+        &mut self,
+        keys: &Keys<C>,
+        r0: u128,
+        g: usize,
+        lanes: usize,
+    ) {
+        self.group_first = g;
+        self.seg_len = self.layout.seg_len(g);
+        self.tile_rounds = if self.simd.is_some() {
+            self.seg_len / 4 * 4
+        } else {
+            0
+        };
+        let first = r0.wrapping_add(g as u128 + 1);
+        keys.z0_run(first, &mut self.z0[..lanes]);
+        self.sums = self.z0;
+        self.lane_first = first;
+        if let Some(offsets) = self.offsets.as_mut() {
+            offsets.start(first);
+        }
+        if self.tile_rounds > 0 {
+            self.tiles.steps.start(first);
+        }
+    }
+
+    pub(super) fn wipe(&mut self) {
+        wipe(&mut self.z0);
+        wipe(&mut self.sums);
+        if let Some(y) = self.y.as_mut() {
+            wipe(y);
+        }
+        self.lane_first = 0;
+        zeroize::optimization_barrier(&self.lane_first);
+    }
+
+    /// Transpose the message blocks of rounds `j .. j + 4` of every lane
+    /// into `tiles.x` (one 64-byte run per lane), their xor into the check
+    /// sums. Runs that hold the length block or the padded last block are
+    /// built block by block.
+    pub(super) fn load_tiles(&mut self, simd: Avx512, j: usize, lanes: usize) {
+        let (s, g, full) = (self.layout.s, self.group_first, self.stream.full);
+        // Plaintext block index of lane l's round-j block: lane l's run
+        // is message blocks q(l) - 1 .. q(l) + 3 unless it starts at the
+        // length block (lane 0 of segment 1) or ends at the padded block
+        // (then it is the message's last lane).
+        let q = |l: usize| (g + l) * s + j;
+        let mut edges = [[[0u8; 16]; 4]; 2];
+        let ends = [0, lanes - 1];
+        let odd = [q(0) == 0, q(lanes - 1) + 3 > full];
+        for ((e, l), _) in edges.iter_mut().zip(ends).zip(odd).filter(|(_, o)| *o) {
+            for (k, b) in e.iter_mut().enumerate() {
+                *b = self.stream.block(q(l) + k);
+            }
+        }
+        let skip = usize::from(odd[0]);
+        let runs = self.msg.get(q(skip).saturating_sub(1)..).unwrap_or(&[]);
+        let [first, last] = &edges;
+        let (first, last) = (odd[0].then_some(first), odd[1].then_some(last));
+        simd.transpose_in(
+            runs,
+            s,
+            lanes,
+            first,
+            last,
+            &mut self.tiles.x,
+            &mut self.sums,
+        );
+        for e in edges.iter_mut() {
+            wipe(e);
+        }
+    }
+
+    /// The lanes `lo .. hi` whose block at round `round` (< n_s) is a
+    /// whole message block (not the length block, not the padded last
+    /// block): the gathered fast path; the others go one at a time.
+    #[inline(always)]
+    pub(super) fn ordinary_lanes(&self, round: usize, lanes: usize) -> (usize, usize) {
+        let s = self.layout.s;
+        // Plaintext block of lane l: (g + l) S + round, increasing in l.
+        let j = |l: usize| (self.group_first + l) * s + round;
+        let lo = usize::from(j(0) == 0).min(lanes);
+        let mut hi = lanes;
+        while hi > lo && j(hi - 1) > self.stream.full {
+            hi -= 1;
+        }
+        (lo, hi)
+    }
+
+    /// `blocks[l] = prev[l] xor x` for lanes `lo .. hi` (whole message
+    /// blocks only, see [`ordinary_lanes`](Self::ordinary_lanes)), x
+    /// gathered from the message with a stride of S blocks, four lanes
+    /// (one 512-bit vector) at a time.
+    #[inline(always)]
+    pub(super) fn gather(
+        &self,
+        round: usize,
+        lo: usize,
+        hi: usize,
+        prev: &[Block],
+        blocks: &mut [Block],
+    ) {
+        if lo >= hi {
+            return;
+        }
+        let s = self.layout.s;
+        let first = (self.group_first + lo) * s + round - 1;
+        let span = &self.msg[first..=first + (hi - 1 - lo) * s];
+        let (b4, rest) = blocks[lo..hi].as_chunks_mut::<4>();
+        let (p4, p_rest) = prev[lo..hi].as_chunks::<4>();
+        for (c, (b, p)) in b4.iter_mut().zip(p4).enumerate() {
+            // Four loads combined in a register (a partly filled array
+            // would go through the stack and stall the 512-bit reload).
+            let l = 4 * c;
+            let x = [
+                span[l * s],
+                span[(l + 1) * s],
+                span[(l + 2) * s],
+                span[(l + 3) * s],
+            ];
+            *b = *p;
+            for (b, x) in b.as_flattened_mut().iter_mut().zip(x.as_flattened()) {
+                *b ^= x;
+            }
+        }
+        for (l, (b, p)) in rest.iter_mut().zip(p_rest).enumerate() {
+            *b = xor(p, &span[(4 * b4.len() + l) * s]);
+        }
+    }
+}
+
+impl ChainWork for EncGroup<'_, '_> {
+    /// `inputs = z_{round} xor x_{round+1}` for every lane, with z_{round}
+    /// in `prev` (round 0: z0^(s)).
+    #[inline(always)]
+    fn before(&mut self, round: usize, prev: &[Block], blocks: &mut [Block]) {
+        let lanes = blocks.len();
+        if let Some(simd) = self.simd.filter(|_| round < self.tile_rounds) {
+            if round.is_multiple_of(4) {
+                self.load_tiles(simd, round, lanes);
+            }
+            let prev = if round == 0 { &self.z0[..lanes] } else { prev };
+            simd.xor_blocks(&self.tiles.x[round % 4][..lanes], prev, blocks);
+            return;
+        }
+        let prev = if round == 0 {
+            &self.z0[..lanes]
+        } else {
+            &prev[..lanes]
+        };
+        let s = self.layout.s;
+        if round >= self.seg_len {
+            // x_{n_s+1}: the check block of every lane.
+            let rows = blocks.iter_mut().zip(prev).zip(&self.sums[..lanes]);
+            for ((b, p), sum) in rows {
+                *b = xor(p, sum);
+            }
+            return;
+        }
+        let (lo, hi) = self.ordinary_lanes(round, lanes);
+        if let Some(simd) = self.simd {
+            if lo < hi {
+                let first = (self.group_first + lo) * s + round - 1;
+                let span = &self.msg[first..=first + (hi - 1 - lo) * s];
+                let sums = &mut self.sums[lo..hi];
+                simd.gather_xor_sum(span, s, &prev[lo..hi], &mut blocks[lo..hi], sums);
+            }
+            for lane in (0..lo).chain(hi..lanes) {
+                let x = self.stream.block((self.group_first + lane) * s + round);
+                blocks[lane] = xor(&prev[lane], &x);
+                xor_in_place(&mut self.sums[lane], &x);
+            }
+            return;
+        }
+        self.gather(round, lo, hi, prev, blocks);
+        for lane in (0..lo).chain(hi..lanes) {
+            let x = self.stream.block((self.group_first + lane) * s + round);
+            blocks[lane] = xor(&prev[lane], &x);
+        }
+        // The check blocks' running xor: x = input xor z, in a pass of its
+        // own (so x need not be kept).
+        let sums = self.sums[..lanes].as_flattened_mut();
+        let rows = sums.iter_mut().zip(prev.as_flattened());
+        for ((sum, p), b) in rows.zip(blocks.as_flattened()) {
+            *sum ^= p ^ b;
+        }
+    }
+
+    /// Only through [`after_with_previous`](Self::after_with_previous),
+    /// which [`encrypt_chains`] calls.
+    #[inline(always)]
+    fn after(&mut self, round: usize, blocks: &[Block]) {
+        self.after_with_previous(round, blocks, &[]);
+    }
+
+    /// y_{round+1} = z_{round+1} + (round + 1) r0^(s) for every lane at
+    /// once (vectorized), then stored into each lane's segment; on the
+    /// AVX-512 tile path, two rounds at a time (z_{round} is `previous`).
+    #[inline(always)]
+    fn after_with_previous(&mut self, round: usize, blocks: &[Block], previous: &[Block]) {
+        let lanes = blocks.len().min(MAX_LANES);
+        let stride = self.layout.s + 1;
+        let base = (self.group_first - self.body_first) * stride + round;
+        if let Some(simd) = self.simd.filter(|_| round < self.tile_rounds) {
+            // Rounds in pairs: y_i = z_i + i r0^(s) of rounds i - 1 and i,
+            // stored as 32-byte runs into the segments.
+            if round % 2 == 1 {
+                let dst = &mut self.body[base - 1..];
+                let z = &blocks[..lanes];
+                simd.add_pairs(previous, z, &mut self.tiles.steps, dst, stride);
+            }
+            return;
+        }
+        if let Some(simd) = self.simd {
+            // y_i = z_i + i r0^(s), stored straight into each segment.
+            let (i, first) = (round as u128 + 1, self.lane_first);
+            simd.add_scatter(i, first, &blocks[..lanes], &mut self.body[base..], stride);
+            return;
+        }
+        let (Some(offsets), Some(y)) = (self.offsets.as_mut(), self.y.as_mut()) else {
+            return;
+        };
+        offsets.seek(round as u128 + 1);
+        let y = &mut y[..lanes];
+        offsets.add(0, &blocks[..lanes], y);
+        let dst = self.body[base..].chunks_mut(stride).map(|c| &mut c[0]);
+        for (d, y) in dst.zip(y.iter()) {
+            *d = *y;
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! The core, w over runs of blocks at absolute positions, one shot or batched (the backend's multi-block calls, AVX-512 offset passes, the rayon pool).
+
+#[allow(unused_imports)]
+use super::*;
+
+// ---------------------------------------------------------------------------
+// The core: w over runs of blocks at absolute positions.
+
+/// Absorb whole blocks `blocks` at positions `first, first + 1, ...`
+/// (1-based): `w ^= f(x_i + i * r0)` for each, in backend-wide batches.
+pub(super) fn absorb<C: BlockCipher128>(
+    f: &C,
+    offsets: &mut Offsets,
+    first: u128,
+    blocks: &[Block],
+    w: &mut Block,
+) {
+    struct Absorb<'a> {
+        blocks: &'a [Block],
+        first: u128,
+        offsets: &'a mut Offsets,
+        w: Block,
+    }
+    impl ParWork for Absorb<'_> {
+        #[inline(always)]
+        fn before(&mut self, start: usize, batch: &mut [Block]) {
+            let xs = &self.blocks[start..start + batch.len()];
+            self.offsets
+                .apply::<true>(self.first.wrapping_add(start as u128), xs, batch);
+        }
+        #[inline(always)]
+        fn after(&mut self, _start: usize, batch: &[Block]) {
+            xor_into(batch, &mut self.w);
+        }
+    }
+    let mut work = Absorb {
+        blocks,
+        first,
+        offsets,
+        w: *w,
+    };
+    encrypt_par(f, blocks.len(), &mut work);
+    *w = work.w;
+    work.w.zeroize();
+}
+
+#[cfg(feature = "rayon")]
+/// [`absorb`] over the rayon pool for large runs: each thread takes a range
+/// of positions and its own offset table; the partial w's are xored.
+pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
+    f: &C,
+    r0: u128,
+    first: u128,
+    blocks: &[Block],
+    w: &mut Block,
+) {
+    let threads = rayon::current_num_threads().max(1);
+    if 16 * blocks.len() < PARALLEL_THRESHOLD || threads == 1 {
+        absorb(f, &mut Offsets::new(r0), first, blocks, w);
+        return;
+    }
+    // Chunks of whole batches, a few per thread for balance.
+    let per = blocks.len().div_ceil(4 * threads).next_multiple_of(BATCH);
+    let part = blocks
+        .par_chunks(per)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let mut part = [0u8; 16];
+            let pos = first.wrapping_add((k * per) as u128);
+            absorb(f, &mut Offsets::new(r0), pos, chunk, &mut part);
+            part
+        })
+        .reduce(|| [0u8; 16], |a, b| xor(&a, &b));
+    xor_in_place(w, &part);
+}
+
+/// One-shot MAC of a whole message under r0: `w = r0 xor y_1 xor ... xor
+/// y_n` (the last block padded) and, with `Y0`, `y0 = f(r0)` too, all in
+/// one pass through the backend (y0 rides as one more block after x_n).
+pub(super) fn mac_one_shot<C: BlockCipher128, const Y0: bool>(
+    f: &C,
+    r0: u128,
+    msg: &[u8],
+) -> (Block, Block) {
+    mac_one_shot_with::<C, Y0>(Avx512::detect(), f, r0, msg)
+}
+
+/// [`mac_one_shot`] through the AVX-512 passes (`Some`) or the portable
+/// batches.
+pub(super) fn mac_one_shot_with<C: BlockCipher128, const Y0: bool>(
+    simd: Option<Avx512>,
+    f: &C,
+    r0: u128,
+    msg: &[u8],
+) -> (Block, Block) {
+    if let Some(simd) = simd {
+        return mac_one_shot_simd::<C, Y0>(simd, f, r0, msg);
+    }
+    struct OneShot<'a> {
+        /// x_1 .. x_{n-1}
+        full: &'a [Block],
+        /// x_n, padded
+        last: Block,
+        r0: u128,
+        offsets: Offsets,
+        w: Block,
+        y0: Block,
+    }
+    impl OneShot<'_> {
+        /// The input of block `idx` (0-based) beyond the full blocks.
+        #[inline(always)]
+        fn extra(&self, idx: usize) -> Block {
+            if idx == self.full.len() {
+                // x_n + n r0
+                let n = idx as u128 + 1;
+                to_block(to_int(&self.last).wrapping_add(self.r0.wrapping_mul(n)))
+            } else {
+                to_block(self.r0) // y0 = f(r0)
+            }
+        }
+    }
+    impl ParWork for OneShot<'_> {
+        #[inline(always)]
+        fn before(&mut self, start: usize, batch: &mut [Block]) {
+            let k = batch.len();
+            if start + k <= self.full.len() {
+                // A batch of message blocks only: the fast path.
+                let xs = &self.full[start..start + k];
+                self.offsets.apply::<true>(start as u128 + 1, xs, batch);
+                return;
+            }
+            let rest = &self.full[start.min(self.full.len())..];
+            let body = k.min(rest.len());
+            self.offsets
+                .apply::<true>(start as u128 + 1, &rest[..body], &mut batch[..body]);
+            for (j, b) in batch.iter_mut().enumerate().skip(body) {
+                *b = self.extra(start + j);
+            }
+        }
+        #[inline(always)]
+        fn after(&mut self, start: usize, batch: &[Block]) {
+            // Blocks 0 .. n - 1 are the y_i; block n (if any) is y0.
+            let n = self.full.len() + 1;
+            if start + batch.len() <= n {
+                xor_into(batch, &mut self.w);
+                return;
+            }
+            let ys = batch.len().min(n.saturating_sub(start));
+            xor_into(&batch[..ys], &mut self.w);
+            if ys < batch.len() {
+                self.y0 = batch[ys];
+            }
+        }
+    }
+    let (full, _) = msg.as_chunks::<16>();
+    let mut work = OneShot {
+        full,
+        last: last_block(&msg[16 * full.len()..]),
+        r0,
+        offsets: Offsets::portable(r0),
+        w: to_block(r0),
+        y0: [0; 16],
+    };
+    encrypt_par(f, full.len() + 1 + Y0 as usize, &mut work);
+    let res = (work.y0, work.w);
+    work.last.zeroize();
+    work.r0.zeroize();
+    work.w.zeroize();
+    res
+}
+
+/// Full message blocks per pass of [`mac_one_shot_simd`].
+pub(super) const CHUNK: usize = 4 * BATCH;
+
+/// The scratch of [`mac_one_shot_simd`]: a chunk of cipher inputs, room for
+/// x_n and r0 after it, and the dummy lanes that round the last cipher call
+/// up to a whole backend width. One per thread ([`with_scratch`]), so that
+/// a message does not clear 5 KiB of stack before it starts; wiped after
+/// each message.
+#[repr(C, align(64))]
+pub(super) struct Scratch([Block; CHUNK + BATCH]);
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self([[0; 16]; CHUNK + BATCH])
+    }
+}
+
+crate::oracle::scratch::scratch_slot!(SCRATCH: Scratch);
+
+/// [`mac_one_shot`] on AVX-512: per chunk of up to [`CHUNK`] blocks, one
+/// pass computes every `x_i + i * r0` into a scratch buffer, the cipher
+/// enciphers the buffer in place (full backend widths), and one pass xors
+/// the `y_i` into w. (Interleaved per 64-block batch, the offset arithmetic
+/// and the cipher compete for the same vector ports; in passes of their own
+/// each runs at its full rate.)
+pub(super) fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
+    simd: Avx512,
+    f: &C,
+    r0: u128,
+    msg: &[u8],
+) -> (Block, Block) {
+    with_scratch(&SCRATCH, |scratch| {
+        let buf = &mut scratch.0;
+        let (full, _) = msg.as_chunks::<16>();
+        let mut w = to_block(r0);
+        let mut y0 = [0u8; 16];
+        let mut used = 0;
+        let mut pos = 0;
+        // The backend's width (1 for a counting cipher: no dummy lanes).
+        let width = par_width(f).max(1);
+        loop {
+            let k = (full.len() - pos).min(CHUNK);
+            simd.apply::<true>(r0, pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]);
+            let last = pos + k == full.len();
+            let mut count = k;
+            if last {
+                // x_n + n r0 (padded), then r0 for y0 = f(r0).
+                let n = full.len() as u128 + 1;
+                let x_n = to_int(&last_block(&msg[16 * full.len()..]));
+                buf[count] = to_block(x_n.wrapping_add(r0.wrapping_mul(n)));
+                count += 1;
+                if Y0 {
+                    buf[count] = to_block(r0);
+                    count += 1;
+                }
+            }
+            // Whole backend widths (dummy lanes past `count`) unless only a
+            // few single blocks remain.
+            let padded = count.next_multiple_of(width);
+            let calls = if count % width >= 4 && padded <= buf.len() {
+                padded
+            } else {
+                count
+            };
+            used = used.max(calls);
+            ecb_encrypt_blocks(f, &mut buf[..calls]);
+            let ys = count - (last && Y0) as usize;
+            simd.xor_into(&buf[..ys], &mut w);
+            if last {
+                if Y0 {
+                    y0 = buf[ys];
+                }
+                break;
+            }
+            pos += k;
+        }
+        wipe(&mut buf[..used]);
+        let res = (y0, w);
+        w.zeroize();
+        res
+    })
+}
+
+/// The tag `header || w`.
+pub(super) fn tag_of(header: &Block, w: &Block) -> Tag {
+    let mut tag = [0u8; TAG_LEN];
+    tag[..16].copy_from_slice(header);
+    tag[16..].copy_from_slice(w);
+    tag
+}
+
+/// XECB$-MAC in one pass: `f(r0) || w`.
+pub(super) fn sign_with_r0<C: BlockCipher128>(f: &C, r0: u128, msg: &[u8]) -> Tag {
+    let (y0, mut w) = mac_one_shot::<C, true>(f, r0, msg);
+    let tag = tag_of(&y0, &w);
+    w.zeroize();
+    tag
+}
+
+/// XECB-MAC in one pass: `ctr || w` with `r0 = f(ctr)`.
+pub(super) fn sign_with_counter<C: BlockCipher128>(f: &C, ctr: u128, msg: &[u8]) -> Tag {
+    let ctr = to_block(ctr);
+    let mut r0 = to_int(&encrypt_block(f, &ctr));
+    let (_, mut w) = mac_one_shot::<C, false>(f, r0, msg);
+    let tag = tag_of(&ctr, &w);
+    r0.zeroize();
+    w.zeroize();
+    tag
+}
+
+/// Check `tag` (whose header gave r0) against `msg` in one pass.
+pub(super) fn verify_one_shot<C: BlockCipher128>(
+    f: &C,
+    r0: u128,
+    msg: &[u8],
+    tag: &Tag,
+) -> Result<()> {
+    let (_, mut w) = mac_one_shot::<C, false>(f, r0, msg);
+    let mut got = tag_of(&header(tag), &w);
+    let res = check(&got, tag);
+    w.zeroize();
+    got.zeroize();
+    res
+}
+
+#[cfg(test)]
+mod one_shot_tests {
+    use super::*;
+    use crate::arith::modular::add_mod128;
+    use cipher::KeyInit;
+
+    /// The AVX-512 passes and the portable batches against the definition
+    /// (`w = r0 xor f(x_1 + r0) xor ... xor f(x_n + n r0)`, `y0 = f(r0)`)
+    /// at every length up to 130 blocks and around the chunk boundaries.
+    #[test]
+    fn one_shot_paths_match_the_definition() {
+        let f = aes::Aes128::new(&[0x5e; 16].into());
+        let r0 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128.wrapping_mul(3);
+        let msg: Vec<u8> = (0..600 * 16).map(|j| (j * 31 + 7) as u8).collect();
+        let lengths = (0..=130 * 16).step_by(5).chain([
+            16 * 255,
+            16 * 256 + 3,
+            16 * 257,
+            16 * 511,
+            16 * 512,
+            16 * 513 + 15,
+        ]);
+        let paths: Vec<Option<Avx512>> = [None, Avx512::detect()].into_iter().collect();
+        for len in lengths {
+            let m = &msg[..len];
+            let mut w = to_block(r0);
+            let (full, _) = m.as_chunks::<16>();
+            let padded = full
+                .iter()
+                .copied()
+                .chain([last_block(&m[16 * full.len()..])]);
+            for (i, x) in padded.enumerate() {
+                let off = to_block(r0.wrapping_mul(i as u128 + 1));
+                xor_in_place(&mut w, &encrypt_block(&f, &add_mod128(&x, &off)));
+            }
+            let y0 = encrypt_block(&f, &to_block(r0));
+            for path in paths.iter().filter(|p| p.is_some()).copied().chain([None]) {
+                let got = mac_one_shot_with::<_, true>(path, &f, r0, m);
+                assert_eq!(got, (y0, w), "len {len} simd {}", path.is_some());
+                let got = mac_one_shot_with::<_, false>(path, &f, r0, m);
+                assert_eq!(got, ([0; 16], w), "len {len} simd {}", path.is_some());
+            }
+        }
+    }
+
+    /// The thread's scratch holds no cipher input or output after a MAC,
+    /// at lengths of one and of several chunks.
+    #[test]
+    fn scratch_is_wiped_after_each_message() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        let f = aes::Aes128::new(&[0x5f; 16].into());
+        let msg = [0x3cu8; 16 * 600];
+        for len in [1, 16 * 70, 16 * 600] {
+            mac_one_shot_simd::<_, true>(simd, &f, 77, &msg[..len]);
+            SCRATCH.with(|cell| {
+                let slot = cell.borrow();
+                let s = slot.as_ref().expect("the scratch was made");
+                assert!(s.0.iter().all(|b| *b == [0; 16]), "len {len}");
+            });
+        }
+    }
+}

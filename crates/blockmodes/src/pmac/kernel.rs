@@ -1,0 +1,203 @@
+//! The core of PMAC, Σ over runs of blocks in backend-wide batches (offsets γ_i·L from the Gray-code table), and the final block.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// `E_K(X[m])`: `X[m] = Σ ⊕ pad(M[m])`, xored with `L(-1)` when
+/// `|M[m]| = n`, for `last = M[m]` of at most 16 bytes. The length of `M[m]`
+/// is public; its bytes are not branched on.
+pub(super) fn full_tag<C: BlockCipher128>(
+    cipher: &C,
+    keys: &Keys,
+    sigma: &Block,
+    last: &[u8],
+) -> Block {
+    let mut x = *sigma;
+    for (a, b) in x.iter_mut().zip(last) {
+        *a ^= b;
+    }
+    match x.get_mut(last.len()) {
+        Some(first_pad_byte) => *first_pad_byte ^= 0x80, // pad: 10*
+        None => xor_in_place(&mut x, &keys.l_inv),       // |M[m]| = n
+    }
+    let y = oracle::encrypt_block(cipher, &x);
+    x.zeroize();
+    y
+}
+
+/// Streaming absorption: fill the held-back block; once more input follows
+/// it, encipher it together with every whole block of `data` but the last
+/// one, which is held back in turn.
+pub(super) fn absorb<C: BlockCipher128>(
+    cipher: &C,
+    keys: &Keys,
+    state: &mut State,
+    mut data: &[u8],
+) {
+    if state.last_len < 16 {
+        let take = (16 - state.last_len).min(data.len());
+        let (now, rest) = data.split_at(take);
+        state.last[state.last_len..state.last_len + take].copy_from_slice(now);
+        state.last_len += take;
+        data = rest;
+    }
+    if data.is_empty() {
+        return;
+    }
+    // `M[done+1]` (held back, full) and the whole blocks of `data` except a
+    // final full block are enciphered now.
+    let (blocks, rest) = data.as_chunks::<16>();
+    let n_body = if rest.is_empty() {
+        blocks.len() - 1
+    } else {
+        blocks.len()
+    };
+    let mut head = state.last;
+    let mut sigma = sigma_of(cipher, keys, state.done + 1, Some(&head), &blocks[..n_body]);
+    xor_in_place(&mut state.sigma, &sigma);
+    sigma.zeroize();
+    head.zeroize();
+    state.done += 1 + n_body as u64;
+    match blocks.get(n_body) {
+        Some(final_full) if rest.is_empty() => state.set_last(final_full),
+        _ => state.set_last(rest),
+    }
+}
+
+/// `Y[first] ⊕ ··· ⊕ Y[first+k-1]`, `Y[i] = E_K(M[i] ⊕ γ_i·L)`, over the
+/// blocks `head` (if any) followed by `body`, in batches through
+/// [`oracle::encrypt_par`].
+pub(super) fn sigma_of<C: BlockCipher128>(
+    cipher: &C,
+    keys: &Keys,
+    first: u64,
+    head: Option<&Block>,
+    body: &[Block],
+) -> Block {
+    let n = body.len() + usize::from(head.is_some());
+    let mut work = SigmaWork {
+        keys,
+        head,
+        body,
+        first,
+        group: None,
+        base: [0u8; 16],
+        acc: [[0u8; 16]; 4],
+    };
+    oracle::encrypt_par(cipher, n, &mut work);
+    let [a, b, c, d] = work.acc;
+    xor(&xor(&a, &b), &xor(&c, &d))
+}
+
+/// A block as two native-endian 64-bit words.
+#[inline(always)]
+pub(super) fn halves(b: &Block) -> [u64; 2] {
+    let (h, _) = b.as_chunks::<8>();
+    [u64::from_ne_bytes(h[0]), u64::from_ne_bytes(h[1])]
+}
+
+/// The whitening `X[i] = M[i] ⊕ γ_i·L` before each batch and the xor of the
+/// `Y[i]` into Σ after it.
+pub(super) struct SigmaWork<'a> {
+    pub(super) keys: &'a Keys,
+    pub(super) head: Option<&'a Block>,
+    pub(super) body: &'a [Block],
+    /// 1-based index of the first block (`head`, or `body[0]`).
+    pub(super) first: u64,
+    /// The group `g` whose base `γ_{64g}·L` is in `base`.
+    pub(super) group: Option<u64>,
+    pub(super) base: Block,
+    /// Σ in four lanes (independent xor chains), folded at the end.
+    pub(super) acc: [Block; 4],
+}
+
+impl SigmaWork<'_> {
+    /// `γ_{64g}·L`, from the previous group's base when `g` follows it
+    /// (`γ_{64g}·L = γ_{64(g-1)+63}·L ⊕ L(ntz(64g))` and
+    /// `γ_{64(g-1)+63}·L = γ_{64(g-1)}·L ⊕ γ_63·L`), else from scratch.
+    #[inline(always)]
+    pub(super) fn group_base(&mut self, g: u64) -> Block {
+        if self.group != Some(g) {
+            self.base = match self.group {
+                _ if g == 0 => [0u8; 16], // γ_0·L
+                Some(prev) if prev + 1 == g => {
+                    let last_of_prev = xor(&self.base, &self.keys.offsets.low()[63]);
+                    self.keys.offsets.offsets().next(&last_of_prev, g << 6)
+                }
+                _ => self.keys.offsets.offsets().gamma(g << 6),
+            };
+            self.group = Some(g);
+        }
+        self.base
+    }
+
+    /// `out[t] = src[t] ⊕ γ_{abs+t}·L`, one aligned group of 64 at a time:
+    /// `γ_{64g+j}·L = γ_{64g}·L ⊕ γ_j·L`.
+    #[inline(always)]
+    pub(super) fn whiten(&mut self, out: &mut [Block], src: &[Block], abs: u64) {
+        let mut t = 0;
+        while t < out.len() {
+            let i = abs + t as u64;
+            let j = (i & 63) as usize;
+            let n = (64 - j).min(out.len() - t);
+            let base = self.group_base(i >> 6);
+            let gammas = &self.keys.offsets.low()[j..j + n];
+            // In 64-bit halves: the compiler keeps `base` in one vector
+            // register and vectorizes the loop.
+            let [b0, b1] = halves(&base);
+            for ((o, s), g) in out[t..t + n].iter_mut().zip(&src[t..t + n]).zip(gammas) {
+                let ([s0, s1], [g0, g1]) = (halves(s), halves(g));
+                let (o01, _) = o.as_chunks_mut::<8>();
+                o01[0] = (s0 ^ g0 ^ b0).to_ne_bytes();
+                o01[1] = (s1 ^ g1 ^ b1).to_ne_bytes();
+            }
+            t += n;
+        }
+    }
+}
+
+impl ParWork for SigmaWork<'_> {
+    #[inline(always)]
+    fn before(&mut self, start: usize, blocks: &mut [Block]) {
+        let abs = self.first + start as u64;
+        let body = self.body;
+        match self.head {
+            Some(head) if start == 0 => {
+                let (first, rest) = blocks.split_at_mut(1);
+                self.whiten(first, core::slice::from_ref(head), abs);
+                let k = rest.len();
+                self.whiten(rest, &body[..k], abs + 1);
+            }
+            Some(_) => {
+                let k = blocks.len();
+                self.whiten(blocks, &body[start - 1..start - 1 + k], abs);
+            }
+            None => {
+                let k = blocks.len();
+                self.whiten(blocks, &body[start..start + k], abs);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn after(&mut self, _start: usize, blocks: &[Block]) {
+        let (quads, rest) = blocks.as_chunks::<4>();
+        for q in quads {
+            for (acc, y) in self.acc.iter_mut().zip(q) {
+                for b in 0..16 {
+                    acc[b] ^= y[b];
+                }
+            }
+        }
+        for y in rest {
+            xor_in_place(&mut self.acc[0], y);
+        }
+    }
+}
+
+impl Drop for SigmaWork<'_> {
+    fn drop(&mut self) {
+        self.base.zeroize();
+        self.acc.zeroize();
+    }
+}
