@@ -69,6 +69,13 @@ pub(crate) fn wipe(blocks: &mut [Block]) {
     zeroize::optimization_barrier(blocks);
 }
 
+/// The batch buffer, cache-line aligned: the backend's 64-byte loads of the
+/// blocks `before` wrote (and `after`'s loads of its outputs) never split a
+/// line, so they are served from the store buffer (measured: CWC's CTR
+/// 0.21 -> 0.17 cycles/byte at 16 KiB).
+#[repr(C, align(64))]
+pub(crate) struct Align64<T>(pub(crate) T);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -201,3 +201,66 @@ impl Drop for SigmaWork<'_> {
         self.acc.zeroize();
     }
 }
+
+/// The per-key values of the paper's section 3.3 ("KEY SETUP").
+#[derive(Clone)]
+pub(super) struct Keys {
+    /// `L(-1) = L · x^-1`, the mask of a full final block.
+    pub(super) l_inv: Block,
+    /// `L(i) = L · x^i` (`L(0) = L = E_K(0^n)`) and `γ_j · L` for
+    /// `j = 0..63`, the offsets inside one aligned group of 64 blocks.
+    pub(super) offsets: GrayBatch,
+}
+
+impl Keys {
+    pub(super) fn new<C: BlockCipher128>(cipher: &C) -> Self {
+        let l = oracle::encrypt_block(cipher, &[0u8; 16]);
+        Self {
+            l_inv: half_be(&l),
+            offsets: GrayBatch::new(GrayOffsets::new(&l)),
+        }
+    }
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        self.l_inv.zeroize();
+        // `GrayBatch` wipes its own tables.
+    }
+}
+
+/// Σ so far and the held-back last block `M[m]`: the whole state of a
+/// streaming or incremental computation.
+#[derive(Clone, Default, Zeroize, ZeroizeOnDrop)]
+pub(super) struct State {
+    /// `Σ` without the final block: `Y[1] ⊕ ··· ⊕ Y[done]`.
+    pub(super) sigma: Block,
+    /// `M[m]`, zero beyond `last_len`.
+    pub(super) last: Block,
+    /// `|M[m]|` in bytes, 0..=16 (0 only for the empty message).
+    pub(super) last_len: usize,
+    /// Blocks already enciphered: `m - 1`.
+    pub(super) done: u64,
+}
+
+impl State {
+    /// Message length in bytes.
+    pub(super) fn len(&self) -> u64 {
+        self.done * 16 + self.last_len as u64
+    }
+
+    /// Set `M[m]` to `bytes` (at most 16 of them), zero-padded.
+    pub(super) fn set_last(&mut self, bytes: &[u8]) {
+        self.last = [0u8; 16];
+        self.last[..bytes.len()].copy_from_slice(bytes);
+        self.last_len = bytes.len();
+    }
+}
+
+/// Split `msg` into its enciphered blocks `M[1..m-1]` and its final block
+/// `M[m]` (1..=16 bytes; empty only for the empty message).
+pub(super) fn split_message(msg: &[u8]) -> (&[Block], &[u8]) {
+    let body_len = msg.len().saturating_sub(1) / 16 * 16;
+    let (body, last) = msg.split_at(body_len);
+    (body.as_chunks::<16>().0, last)
+}

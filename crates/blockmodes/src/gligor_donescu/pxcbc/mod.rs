@@ -84,6 +84,7 @@ mod layout;
 use decrypt::*;
 #[allow(unused_imports)]
 use encrypt::*;
+pub use layout::PARALLEL_THRESHOLD;
 #[allow(unused_imports)]
 use layout::*;
 
@@ -92,15 +93,6 @@ pub const DEFAULT_SEGMENT_BLOCKS: usize = 1024;
 
 /// The largest segment length accepted (2^32 - 1 blocks).
 pub const MAX_SEGMENT_BLOCKS: usize = u32::MAX as usize;
-
-/// Messages (and ciphertexts) of at least this many bytes are processed on
-/// several threads (rayon), in ranges of whole segments. Below it, waking
-/// another thread (tens of microseconds) costs more than it saves: measured
-/// on a 2-core VAES machine, two threads never won below 256 KiB.
-pub const PARALLEL_THRESHOLD: usize = 256 * 1024;
-
-/// The most segments one thread interleaves in lock step.
-const MAX_LANES: usize = 64;
 
 /// pXCBC$: the stateless parallel mode (r0 random per message, `y0 = f(r0)`
 /// in front). **Privacy and integrity.** Encrypts and decrypts.

@@ -439,3 +439,80 @@ impl<C> Drop for XecbOutOfOrder<'_, C> {
         self.w.zeroize();
     }
 }
+
+/// Streaming signature: [`update`](Self::update) with the message in any
+/// pieces, then [`finalize`](Self::finalize). Created by
+/// [`XecbMac::signer`] or [`XecbMacStatefulSigner::signer`].
+///
+/// ```
+/// use blockmodes::xecb::XecbMac;
+/// use blockmodes::Aes128;
+/// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
+/// let mut s = mac.signer()?;
+/// s.update(b"hello, ");
+/// s.update(b"world");
+/// let tag = s.finalize();
+/// mac.verify(b"hello, world", &tag)?;
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+pub struct XecbSigner<'a, C> {
+    pub(super) acc: Accumulator<'a, C>,
+}
+
+/// Streaming verification: [`update`](Self::update) with the message in any
+/// pieces, then [`verify`](Self::verify). Created by [`XecbMac::verifier`]
+/// or [`XecbMacStateful::verifier`].
+///
+/// ```
+/// use blockmodes::xecb::XecbMac;
+/// use blockmodes::Aes128;
+/// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
+/// let tag = mac.mac(b"streamed message")?;
+/// let mut v = mac.verifier(&tag)?;
+/// v.update(b"streamed");
+/// v.update(b" message");
+/// v.verify()?;
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+pub struct XecbVerifier<'a, C> {
+    pub(super) acc: Accumulator<'a, C>,
+    pub(super) expected: Tag,
+}
+
+#[cfg(feature = "alloc")]
+/// Out-of-order verification (paper, section 6, property 4): the blocks of
+/// a message of known length arrive with their index, in any order; the tag
+/// is checked once all are in. Created by [`XecbMac::out_of_order`] or
+/// [`XecbMacStateful::out_of_order`].
+///
+/// Block i (1-based) is message bytes `16 (i - 1) .. 16 i`; the last block
+/// n = `msg_len / 16 + 1` holds the `msg_len % 16` final bytes (possibly
+/// none) and is padded here. A block given twice is refused (a repeated
+/// block would otherwise cancel out of w).
+///
+/// ```
+/// use blockmodes::xecb::XecbMac;
+/// use blockmodes::Aes128;
+/// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
+/// let msg = [7u8; 40]; // blocks 1, 2 full; block 3 = 8 bytes + padding
+/// let tag = mac.mac(&msg)?;
+/// let mut v = mac.out_of_order(&tag, msg.len())?;
+/// v.add_block(3, &msg[32..])?;
+/// v.add_block(1, &msg[..16])?;
+/// v.add_block(2, &msg[16..32])?;
+/// v.verify()?;
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+pub struct XecbOutOfOrder<'a, C> {
+    pub(super) f: &'a C,
+    pub(super) offsets: Offsets,
+    pub(super) expected: Tag,
+    pub(super) header: Block,
+    pub(super) w: Block,
+    pub(super) msg_len: usize,
+    /// n, the number of padded blocks.
+    pub(super) blocks: u64,
+    /// One bit per block: seen.
+    pub(super) seen: Vec<u64>,
+    pub(super) count: u64,
+}

@@ -73,23 +73,14 @@ use crate::oracle::{
 
 mod incremental;
 mod kernel;
+#[cfg(feature = "alloc")]
+pub use incremental::XecbOutOfOrder;
 #[allow(unused_imports)]
 use incremental::*;
+pub use incremental::{XecbSigner, XecbVerifier};
 #[allow(unused_imports)]
 use kernel::*;
-
-/// The tag length: header (y0 or ctr) || w.
-pub const TAG_LEN: usize = 32;
-
-/// An XECB tag: `y0 || w` (XECB$-MAC) or `ctr || w` (XECB-MAC).
-pub type Tag = [u8; TAG_LEN];
-
-/// Inputs of at least this many bytes are spread over the rayon thread
-/// pool by the `_par` calls; smaller ones stay on the calling thread. Below
-/// it, handing work to another thread (tens of microseconds to wake it)
-/// costs more than the thread saves: one thread MACs 256 KiB in about 40 µs
-/// on a VAES machine. Measured there, two threads never won below it.
-pub const PARALLEL_THRESHOLD: usize = 256 * 1024;
+pub use kernel::{PARALLEL_THRESHOLD, TAG_LEN, Tag};
 
 /// XECB$-MAC: the stateless MAC (r0 random per message). Signs and verifies.
 /// **Integrity only.**
@@ -154,108 +145,6 @@ pub struct XecbMacStateful<C> {
 pub struct XecbMacStatefulSigner<C> {
     keys: XecbMacStateful<C>,
     counter: CounterState,
-}
-
-/// Streaming signature: [`update`](Self::update) with the message in any
-/// pieces, then [`finalize`](Self::finalize). Created by
-/// [`XecbMac::signer`] or [`XecbMacStatefulSigner::signer`].
-///
-/// ```
-/// use blockmodes::xecb::XecbMac;
-/// use blockmodes::Aes128;
-/// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
-/// let mut s = mac.signer()?;
-/// s.update(b"hello, ");
-/// s.update(b"world");
-/// let tag = s.finalize();
-/// mac.verify(b"hello, world", &tag)?;
-/// # Ok::<(), blockmodes::Error>(())
-/// ```
-pub struct XecbSigner<'a, C> {
-    acc: Accumulator<'a, C>,
-}
-
-/// Streaming verification: [`update`](Self::update) with the message in any
-/// pieces, then [`verify`](Self::verify). Created by [`XecbMac::verifier`]
-/// or [`XecbMacStateful::verifier`].
-///
-/// ```
-/// use blockmodes::xecb::XecbMac;
-/// use blockmodes::Aes128;
-/// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
-/// let tag = mac.mac(b"streamed message")?;
-/// let mut v = mac.verifier(&tag)?;
-/// v.update(b"streamed");
-/// v.update(b" message");
-/// v.verify()?;
-/// # Ok::<(), blockmodes::Error>(())
-/// ```
-pub struct XecbVerifier<'a, C> {
-    acc: Accumulator<'a, C>,
-    expected: Tag,
-}
-
-#[cfg(feature = "alloc")]
-/// Out-of-order verification (paper, section 6, property 4): the blocks of
-/// a message of known length arrive with their index, in any order; the tag
-/// is checked once all are in. Created by [`XecbMac::out_of_order`] or
-/// [`XecbMacStateful::out_of_order`].
-///
-/// Block i (1-based) is message bytes `16 (i - 1) .. 16 i`; the last block
-/// n = `msg_len / 16 + 1` holds the `msg_len % 16` final bytes (possibly
-/// none) and is padded here. A block given twice is refused (a repeated
-/// block would otherwise cancel out of w).
-///
-/// ```
-/// use blockmodes::xecb::XecbMac;
-/// use blockmodes::Aes128;
-/// let mac = XecbMac::<Aes128>::new_from_slice(&[1u8; 16])?;
-/// let msg = [7u8; 40]; // blocks 1, 2 full; block 3 = 8 bytes + padding
-/// let tag = mac.mac(&msg)?;
-/// let mut v = mac.out_of_order(&tag, msg.len())?;
-/// v.add_block(3, &msg[32..])?;
-/// v.add_block(1, &msg[..16])?;
-/// v.add_block(2, &msg[16..32])?;
-/// v.verify()?;
-/// # Ok::<(), blockmodes::Error>(())
-/// ```
-pub struct XecbOutOfOrder<'a, C> {
-    f: &'a C,
-    offsets: Offsets,
-    expected: Tag,
-    header: Block,
-    w: Block,
-    msg_len: usize,
-    /// n, the number of padded blocks.
-    blocks: u64,
-    /// One bit per block: seen.
-    seen: Vec<u64>,
-    count: u64,
-}
-
-/// `tag` as a [`Tag`], or [`Error::InvalidTagLength`].
-fn parse_tag(tag: &[u8]) -> Result<Tag> {
-    tag.try_into().map_err(|_| Error::InvalidTagLength {
-        min: TAG_LEN,
-        max: TAG_LEN,
-        got: tag.len(),
-    })
-}
-
-/// The header (y0 or ctr) of a tag.
-fn header(tag: &Tag) -> Block {
-    let mut h = [0u8; 16];
-    h.copy_from_slice(&tag[..16]);
-    h
-}
-
-/// Constant-time comparison of two tags: `Ok` or [`Error::Authentication`].
-fn check(got: &Tag, expected: &Tag) -> Result<()> {
-    if bool::from(got.ct_eq(expected)) {
-        Ok(())
-    } else {
-        Err(Error::Authentication)
-    }
 }
 
 /// `w' = w xor f(x_i + i r0) xor f(x'_i + i r0)` for a whole message block.
