@@ -23,6 +23,7 @@
 
 use cipher::consts::U16;
 use cipher::{KeyInit, KeySizeUser};
+use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use crate::Aes128;
@@ -245,7 +246,11 @@ impl SteSwap {
         let (x0, x1) = (k0 ^ h0, k1 ^ h1);
         for b in blocks {
             let (m0, m1) = words(b);
-            let mask = zero_mask((m0 ^ k0) | (m1 ^ k1)) | zero_mask((m0 ^ h0) | (m1 ^ h1));
+            // `subtle`'s Choice keeps the comparison a mask: the plain
+            // `zero_mask` form was compiled to a branch on M == K or M == H
+            // (found by .ci/ct under valgrind).
+            let hit = ((m0 ^ k0) | (m1 ^ k1)).ct_eq(&0) | ((m0 ^ h0) | (m1 ^ h1)).ct_eq(&0);
+            let mask = u64::conditional_select(&0, &u64::MAX, hit);
             b[..8].copy_from_slice(&(m0 ^ (x0 & mask)).to_le_bytes());
             b[8..].copy_from_slice(&(m1 ^ (x1 & mask)).to_le_bytes());
         }
@@ -274,7 +279,11 @@ impl SteSwap {
         for b in blocks {
             let (m0, m1) = words(b);
             let (m0, m1) = (m0 ^ pre0, m1 ^ pre1);
-            let mask = zero_mask((m0 ^ k0) | (m1 ^ k1)) | zero_mask((m0 ^ h0) | (m1 ^ h1));
+            // `subtle`'s Choice keeps the comparison a mask: the plain
+            // `zero_mask` form was compiled to a branch on M == K or M == H
+            // (found by .ci/ct under valgrind).
+            let hit = ((m0 ^ k0) | (m1 ^ k1)).ct_eq(&0) | ((m0 ^ h0) | (m1 ^ h1)).ct_eq(&0);
+            let mask = u64::conditional_select(&0, &u64::MAX, hit);
             b[..8].copy_from_slice(&(m0 ^ (x0 & mask) ^ post0).to_le_bytes());
             b[8..].copy_from_slice(&(m1 ^ (x1 & mask) ^ post1).to_le_bytes());
         }
@@ -291,13 +300,6 @@ fn words(b: &Block) -> (u64, u64) {
     )
 }
 
-/// All ones if `d == 0`, else zero, without a branch: the top bit of
-/// `d | -d` is set exactly when `d != 0`.
-#[inline(always)]
-fn zero_mask(d: u64) -> u64 {
-    ((d | d.wrapping_neg()) >> 63).wrapping_sub(1)
-}
-
 impl Drop for SteSwap {
     fn drop(&mut self) {
         self.k.zeroize();
@@ -308,14 +310,6 @@ impl Drop for SteSwap {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn zero_mask_values() {
-        assert_eq!(zero_mask(0), u64::MAX);
-        for d in [1u64, 2, 1 << 63, u64::MAX, 0x8000_0000_0000_0001] {
-            assert_eq!(zero_mask(d), 0, "{d:#x}");
-        }
-    }
 
     #[test]
     fn vector_swap_matches_portable_swap() {
