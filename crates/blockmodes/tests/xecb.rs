@@ -4,7 +4,7 @@
 
 use blockmodes::oracle::Counting;
 use blockmodes::xcbc::CounterState;
-use blockmodes::xecb::hazmat::{SignWithCounter, SignWithR0};
+use blockmodes::xecb::hazmat::{ReplaceBlock, SignWithCounter, SignWithR0};
 use blockmodes::xecb::{TAG_LEN, XecbMac, XecbMacStateful, XecbMacStatefulSigner};
 use blockmodes::{Aes128, Block, Error};
 use cipher::KeyInit;
@@ -316,5 +316,64 @@ proptest! {
             prop_assert!(v.verify().is_err());
         }
         let _ = XecbMac::<Aes128>::new_from_slice(&data);
+    }
+}
+
+/// Issue 13, finding 1: tags that share r0 combine by xor. Through the
+/// hazardous in-place update, the tags of (a, b), (a', b) and (a', b') give
+/// a valid tag of (a, b') that was never signed; through the safe API every
+/// tag has a fresh r0 (or counter) and the same combination fails.
+#[test]
+fn xor_forgery_works_through_hazmat_only() {
+    let mac = XecbMac::<Aes128>::new_from_slice(&[7u8; 16]).unwrap();
+    let keys = XecbMacStateful::<Aes128>::new_from_slice(&[7u8; 16]).unwrap();
+    let (a, a2, b, b2) = ([1u8; 16], [2u8; 16], [3u8; 16], [4u8; 16]);
+    let msg = |x: &Block, y: &Block| [&x[..], &y[..]].concat();
+    let forge = |t1: &[u8; 32], t2: &[u8; 32], t3: &[u8; 32]| {
+        let mut f = *t1;
+        for k in 16..32 {
+            f[k] ^= t2[k] ^ t3[k];
+        }
+        f
+    };
+
+    // Hazmat, stateless: the forgery verifies.
+    let t_ab = mac.mac(&msg(&a, &b)).unwrap();
+    let t_a2b = mac.replace_block(&t_ab, 32, 1, &a, &a2).unwrap();
+    let t_a2b2 = mac.replace_block(&t_a2b, 32, 2, &b, &b2).unwrap();
+    assert!(
+        mac.verify(&msg(&a, &b2), &forge(&t_ab, &t_a2b, &t_a2b2))
+            .is_ok()
+    );
+
+    // Hazmat, stateful: the same, and the counter value is reused.
+    let mut signer = XecbMacStatefulSigner::new(keys.clone());
+    let c_ab = signer.mac(&msg(&a, &b)).unwrap();
+    let c_a2b = keys.replace_block(&c_ab, 32, 1, &a, &a2).unwrap();
+    let c_a2b2 = keys.replace_block(&c_a2b, 32, 2, &b, &b2).unwrap();
+    assert_eq!(c_a2b2[..16], c_ab[..16], "counter value reused");
+    assert!(
+        keys.verify(&msg(&a, &b2), &forge(&c_ab, &c_a2b, &c_a2b2))
+            .is_ok()
+    );
+
+    // Safe API: each version is MACed afresh; the combination is rejected.
+    for _ in 0..20 {
+        let s_ab = mac.mac(&msg(&a, &b)).unwrap();
+        let s_a2b = mac.mac(&msg(&a2, &b)).unwrap();
+        let s_a2b2 = mac.mac(&msg(&a2, &b2)).unwrap();
+        for header in [&s_ab, &s_a2b, &s_a2b2] {
+            let mut f = forge(&s_ab, &s_a2b, &s_a2b2);
+            f[..16].copy_from_slice(&header[..16]);
+            assert_eq!(mac.verify(&msg(&a, &b2), &f), Err(Error::Authentication));
+        }
+        let k_ab = signer.mac(&msg(&a, &b)).unwrap();
+        let k_a2b = signer.mac(&msg(&a2, &b)).unwrap();
+        let k_a2b2 = signer.mac(&msg(&a2, &b2)).unwrap();
+        for header in [&k_ab, &k_a2b, &k_a2b2] {
+            let mut f = forge(&k_ab, &k_a2b, &k_a2b2);
+            f[..16].copy_from_slice(&header[..16]);
+            assert_eq!(keys.verify(&msg(&a, &b2), &f), Err(Error::Authentication));
+        }
     }
 }

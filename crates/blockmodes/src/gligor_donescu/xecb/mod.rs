@@ -27,9 +27,11 @@
 //!   absolute positions: each range is computed apart and the parts xored);
 //! * **streaming**: [`XecbSigner::update`] / [`XecbSigner::finalize`] and
 //!   [`XecbVerifier`] give the same tag for any split of the input;
-//! * **incremental replace**: [`XecbMac::replace_block`] turns the tag of a
-//!   message into the tag of the message with one whole block replaced
-//!   (`w' = w xor f(x_i + i r0) xor f(x'_i + i r0)`), two cipher calls;
+//! * **incremental replace** (the paper's
+//!   `w' = w xor f(x_i + i r0) xor f(x'_i + i r0)`, two cipher calls) is
+//!   **only** in [`hazmat::ReplaceBlock`]: it keeps r0 (or the counter), and
+//!   tags that share r0 combine by xor into forgeries (shown there). The
+//!   safe way to update a tag is to MAC the new message under a fresh r0;
 //! * **out-of-order verification**: [`XecbOutOfOrder`] accepts blocks with
 //!   their index in any order (duplicates refused) and checks once all are in.
 //!
@@ -95,6 +97,16 @@ pub use kernel::{PARALLEL_THRESHOLD, TAG_LEN, Tag};
 /// mac.verify(b"m", &t1)?;
 /// mac.verify(b"m", &t2)?;
 /// # Ok::<(), blockmodes::Error>(())
+/// ```
+///
+/// The in-place tag update keeps r0 and is therefore not here: it is
+/// [`hazmat::ReplaceBlock`], which must be imported on purpose.
+///
+/// ```compile_fail
+/// use blockmodes::xecb::XecbMac;
+/// let mac = XecbMac::<blockmodes::Aes128>::new_from_slice(&[3u8; 16]).unwrap();
+/// let tag = mac.mac(&[0u8; 32]).unwrap();
+/// let _ = mac.replace_block(&tag, 32, 1, &[0; 16], &[1; 16]); // no such safe method
 /// ```
 #[derive(Clone)]
 pub struct XecbMac<C> {
@@ -446,38 +458,6 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
             XecbOutOfOrder::new(f, *expected, r0, msg_len)
         })
     }
-
-    /// Incremental update (paper, section 6, property 3): the tag of the
-    /// message whose whole block `index` (1-based, `1 ..= msg_len / 16`: not
-    /// the padded last block) changes from `old` to `new`, from the tag of
-    /// the original message: `w' = w xor f(x_i + i r0) xor f(x'_i + i r0)`,
-    /// same `y0`. Two block-cipher calls. The old tag is not verified:
-    /// verify it first if it may be forged.
-    ///
-    /// ```
-    /// use blockmodes::xecb::XecbMac;
-    /// use blockmodes::Aes128;
-    /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let mut doc = [0u8; 64];
-    /// let tag = mac.mac(&doc)?;
-    /// let new = [0xab; 16];
-    /// let tag2 = mac.replace_block(&tag, doc.len(), 3, &[0; 16], &new)?;
-    /// doc[32..48].copy_from_slice(&new);
-    /// mac.verify(&doc, &tag2)?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn replace_block(
-        &self,
-        tag: &[u8],
-        msg_len: usize,
-        index: u64,
-        old: &Block,
-        new: &Block,
-    ) -> Result<Tag> {
-        self.with_r0(tag, |f, r0, tag| {
-            replace(f, r0, tag, msg_len, index, old, new)
-        })
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -593,33 +573,6 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
     pub fn out_of_order(&self, tag: &[u8], msg_len: usize) -> Result<XecbOutOfOrder<'_, C>> {
         self.with_r0(tag, |f, r0, expected| {
             XecbOutOfOrder::new(f, *expected, r0, msg_len)
-        })
-    }
-
-    /// Incremental update of a tag when whole block `index` changes from
-    /// `old` to `new`; see [`XecbMac::replace_block`].
-    ///
-    /// ```
-    /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
-    /// use blockmodes::Aes128;
-    /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
-    /// let mut doc = [0u8; 33];
-    /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac(&doc)?;
-    /// let tag2 = keys.replace_block(&tag, doc.len(), 1, &[0; 16], &[1; 16])?;
-    /// doc[..16].copy_from_slice(&[1; 16]);
-    /// keys.verify(&doc, &tag2)?;
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn replace_block(
-        &self,
-        tag: &[u8],
-        msg_len: usize,
-        index: u64,
-        old: &Block,
-        new: &Block,
-    ) -> Result<Tag> {
-        self.with_r0(tag, |f, r0, tag| {
-            replace(f, r0, tag, msg_len, index, old, new)
         })
     }
 }
@@ -800,6 +753,85 @@ pub mod hazmat {
     pub trait SignWithCounter {
         /// The tag `ctr || w` of `msg` under counter value `ctr`.
         fn sign_with_counter(&self, ctr: &Block, msg: &[u8]) -> Tag;
+    }
+
+    /// **Hazardous:** the paper's incremental replacement (section 6,
+    /// property 3): from the tag of a message, the tag of the message whose
+    /// whole block `index` (1-based, `1 ..= msg_len / 16`: not the padded
+    /// last block) changes from `old` to `new`:
+    /// `w' = w xor f(x_i + i r0) xor f(x'_i + i r0)`, same header (y0 or
+    /// ctr). Two block-cipher calls, whatever the message length. The old
+    /// tag is not verified.
+    ///
+    /// **Why it is hazardous:** the new tag keeps r0 (for XECB-MAC, it
+    /// reuses the counter value), and `w` is sent in clear. XECB's w is a
+    /// xor of per-block terms, so tags that share r0 combine: from the tags
+    /// of (a, b), (a', b) and (a', b') — one signed, two updated — anyone
+    /// gets `w(a, b') = w(a, b) xor w(a', b) xor w(a', b')`, a valid tag of
+    /// (a, b') that nobody signed:
+    ///
+    /// ```
+    /// use blockmodes::xecb::hazmat::ReplaceBlock;
+    /// use blockmodes::xecb::XecbMac;
+    /// use blockmodes::Aes128;
+    /// let mac = XecbMac::<Aes128>::new_from_slice(&[7u8; 16])?;
+    /// let (a, a2, b, b2) = ([1u8; 16], [2u8; 16], [3u8; 16], [4u8; 16]);
+    /// let msg = |x: &[u8; 16], y: &[u8; 16]| [&x[..], &y[..]].concat();
+    /// let t_ab = mac.mac(&msg(&a, &b))?;
+    /// let t_a2b = mac.replace_block(&t_ab, 32, 1, &a, &a2)?; // (a', b)
+    /// let t_a2b2 = mac.replace_block(&t_a2b, 32, 2, &b, &b2)?; // (a', b')
+    /// // The attacker, from the three tags alone:
+    /// let mut forged = t_ab;
+    /// for k in 16..32 {
+    ///     forged[k] ^= t_a2b[k] ^ t_a2b2[k];
+    /// }
+    /// mac.verify(&msg(&a, &b2), &forged)?; // (a, b') was never signed
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    ///
+    /// Use it only where the versions of one tag are never all seen by one
+    /// party, or where that forgery does not matter.
+    pub trait ReplaceBlock {
+        /// The tag of the message with block `index` changed from `old` to
+        /// `new`, under the same r0 (or counter) as `tag`.
+        fn replace_block(
+            &self,
+            tag: &[u8],
+            msg_len: usize,
+            index: u64,
+            old: &Block,
+            new: &Block,
+        ) -> Result<Tag>;
+    }
+
+    impl<C: BlockCipher128Dec> ReplaceBlock for XecbMac<C> {
+        fn replace_block(
+            &self,
+            tag: &[u8],
+            msg_len: usize,
+            index: u64,
+            old: &Block,
+            new: &Block,
+        ) -> Result<Tag> {
+            self.with_r0(tag, |f, r0, tag| {
+                replace(f, r0, tag, msg_len, index, old, new)
+            })
+        }
+    }
+
+    impl<C: BlockCipher128> ReplaceBlock for XecbMacStateful<C> {
+        fn replace_block(
+            &self,
+            tag: &[u8],
+            msg_len: usize,
+            index: u64,
+            old: &Block,
+            new: &Block,
+        ) -> Result<Tag> {
+            self.with_r0(tag, |f, r0, tag| {
+                replace(f, r0, tag, msg_len, index, old, new)
+            })
+        }
     }
 
     impl<C: BlockCipher128> SignWithR0 for XecbMac<C> {
