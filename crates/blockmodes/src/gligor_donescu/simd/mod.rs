@@ -429,6 +429,29 @@ mod tests {
         }
     }
 
+    /// Issue 13, finding 4: a stride whose lane offsets overflow `usize`
+    /// takes the checked stores (lanes outside `dst` are skipped), never
+    /// the unchecked ones. Before the fix the guard read an overflow as
+    /// "inside" and stored far outside `dst`.
+    #[test]
+    fn add_pairs_with_an_overflowing_stride_stays_inside() {
+        let Some(simd) = Avx512::detect() else {
+            return;
+        };
+        let z: Vec<Block> = (0..8u128).map(to_block).collect();
+        for stride in [usize::MAX / 2 + 1, usize::MAX / 3, usize::MAX] {
+            let mut steps = PairSteps::default();
+            steps.start(1);
+            let mut dst = vec![[0xa5u8; 16]; 4];
+            simd.add_pairs(&z[..4], &z[4..], &mut steps, &mut dst, stride);
+            // Lane 0 is at offset 0: written; every other lane is outside.
+            let off = |i: u128| to_block(i);
+            assert_eq!(dst[0], add_mod128(&z[0], &off(1)));
+            assert_eq!(dst[1], add_mod128(&z[4], &off(2)));
+            assert_eq!(dst[2..], [[0xa5u8; 16]; 2]);
+        }
+    }
+
     /// pXCBC's tile input against the definition: `rows[k][l]` = block k
     /// of lane l's run, sums xored with the four; edge runs for the first
     /// and last lane; 1 ..= 70 lanes (at most 64 taken).

@@ -272,8 +272,12 @@ fn store_soa(row: &mut [[u64; 8]; 2], v: Soa) {
 fn store_pairs(v: __m512i, dst: &mut [Block], l: usize, n: usize, stride: usize) {
     let halves = [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)];
     for (m, h) in halves.into_iter().enumerate() {
-        let at = (l + m) * stride;
-        let d = dst.get_mut(at..at + 2).map(<&mut [Block; 2]>::try_from);
+        let range = (l + m)
+            .checked_mul(stride)
+            .and_then(|at| Some(at..at.checked_add(2)?));
+        let d = range
+            .and_then(|r| dst.get_mut(r))
+            .map(<&mut [Block; 2]>::try_from);
         if let (true, Some(Ok(d))) = (l + m < n, d) {
             // SAFETY: `d` is two blocks: one unaligned 256-bit store.
             unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), h) };
@@ -303,8 +307,13 @@ pub(super) fn add_pairs_avx512(
     let (a4, a_rest) = z0[..n].as_chunks::<4>();
     let (b4, b_rest) = z1[..n].as_chunks::<4>();
     // Every lane's two blocks inside `dst`: unchecked stores.
-    let inside =
-        n == 0 || (n - 1).checked_mul(stride).and_then(|e| e.checked_add(2)) <= Some(dst.len());
+    // (An overflow is `None`, which must mean "not inside": `None <= Some(_)`
+    // would be true.)
+    let inside = n == 0
+        || (n - 1)
+            .checked_mul(stride)
+            .and_then(|e| e.checked_add(2))
+            .is_some_and(|end| end <= dst.len());
     let base = dst.as_mut_ptr();
     for (q, (a, b)) in a4.iter().zip(b4).enumerate() {
         // SAFETY: `a` and `b` are 4 blocks (64 bytes) each: plain loads
