@@ -6,7 +6,10 @@
 //! calling thread transforms the units of a batch in parallel (rayon), and a
 //! writer thread writes the results in order. A unit's output is written only
 //! after its transform succeeded, and nothing after the first failing unit is
-//! written. Buffers are recycled between batches.
+//! written. Buffers are recycled between batches; they hold plaintext
+//! (`seal`'s input, `open`'s and `disk`'s decrypted output), so they are
+//! [`Buf`]s, wiped when dropped, and never grown by reallocation (which
+//! would free an unwiped copy).
 
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
@@ -14,8 +17,24 @@ use std::thread;
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::output::Output;
+
+/// A pipeline buffer: wiped (its whole capacity) when dropped.
+pub type Buf = Zeroizing<Vec<u8>>;
+
+/// Make `buf` at least `len` bytes long without leaving an unwiped copy:
+/// a buffer too small is wiped and replaced, never reallocated in place.
+fn grow(buf: &mut Buf, len: usize) {
+    if buf.capacity() < len {
+        buf.zeroize();
+        *buf = Zeroizing::new(Vec::with_capacity(len));
+    }
+    if buf.len() < len {
+        buf.resize(len, 0);
+    }
+}
 
 /// A unit was rejected (it did not authenticate, or could not be processed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +91,7 @@ pub struct Stats {
 
 /// A batch of input from [`spawn_reader`].
 pub struct Batch {
-    buf: Vec<u8>,
+    buf: Buf,
     len: usize,
     eof: bool,
 }
@@ -90,7 +109,7 @@ impl Batch {
     }
 
     /// Give the buffer back to the reader for reuse.
-    pub fn recycle(self, free: &Sender<Vec<u8>>) {
+    pub fn recycle(self, free: &Sender<Buf>) {
         let _ = free.send(self.buf);
     }
 }
@@ -103,9 +122,9 @@ impl Batch {
 pub fn spawn_reader(
     input: Box<dyn Read + Send>,
     batch_len: usize,
-) -> (Receiver<io::Result<Batch>>, Sender<Vec<u8>>) {
+) -> (Receiver<io::Result<Batch>>, Sender<Buf>) {
     let (batch_tx, batch_rx) = sync_channel::<io::Result<Batch>>(2);
-    let (free_tx, free_rx) = channel::<Vec<u8>>();
+    let (free_tx, free_rx) = channel::<Buf>();
     thread::spawn(move || reader(input, batch_len.max(1), batch_tx, free_rx));
     (batch_rx, free_tx)
 }
@@ -128,8 +147,8 @@ pub fn run<T: Transform>(
     let unit = t.unit_len().max(1);
     let batch_len = unit * batch_units.max(1);
     let (batch_rx, free_in_tx) = spawn_reader(input, batch_len);
-    let (out_tx, out_rx) = sync_channel::<(Vec<u8>, usize)>(2);
-    let (free_out_tx, free_out_rx) = channel::<Vec<u8>>();
+    let (out_tx, out_rx) = sync_channel::<(Buf, usize)>(2);
+    let (free_out_tx, free_out_rx) = channel::<Buf>();
     let writer = thread::spawn(move || writer(output, out_rx, free_out_tx));
 
     let mut stats = Stats {
@@ -203,7 +222,7 @@ fn transform_batch<T: Transform>(
     data: &[u8],
     eof: bool,
     before: Stats,
-    out: &mut Vec<u8>,
+    out: &mut Buf,
 ) -> Result<usize, (usize, PipeError)> {
     let unit = t.unit_len().max(1);
     let mut pieces: Vec<&[u8]> = data.chunks(unit).collect();
@@ -244,12 +263,10 @@ fn transform_units<T: Transform>(
     eof: bool,
     first_index: u64,
     bounds: &[usize],
-    out: &mut Vec<u8>,
+    out: &mut Buf,
 ) -> Result<usize, (usize, usize)> {
     let total: usize = bounds.iter().sum();
-    if out.len() < total {
-        out.resize(total, 0);
-    }
+    grow(out, total);
     let mut slots: Vec<&mut [u8]> = Vec::with_capacity(pieces.len());
     let mut rest: &mut [u8] = &mut out[..total];
     for &b in bounds {
@@ -291,16 +308,14 @@ fn reader(
     mut input: Box<dyn Read + Send>,
     batch_len: usize,
     tx: SyncSender<io::Result<Batch>>,
-    free: Receiver<Vec<u8>>,
+    free: Receiver<Buf>,
 ) {
     // One byte beyond the batch tells whether more input follows.
     let target = batch_len + 1;
     let mut carry: Option<u8> = None;
     loop {
         let mut buf = free.try_recv().unwrap_or_default();
-        if buf.len() < target {
-            buf.resize(target, 0);
-        }
+        grow(&mut buf, target);
         let mut filled = 0;
         if let Some(c) = carry.take() {
             buf[0] = c;
@@ -343,8 +358,8 @@ const WRITE_PIECE: usize = 256 * 1024;
 /// failure upstream, so that what verified is released).
 fn writer(
     mut output: Output,
-    rx: Receiver<(Vec<u8>, usize)>,
-    free: Sender<Vec<u8>>,
+    rx: Receiver<(Buf, usize)>,
+    free: Sender<Buf>,
 ) -> (Output, io::Result<()>) {
     for (buf, len) in rx.iter() {
         // Moderate write sizes: on ext4 here, 8 MiB writes into the page

@@ -106,8 +106,9 @@ impl<C: BlockCipher128> Eme2<C> {
     /// associated data `ad` (any length).
     pub fn encrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
-        let t_star = self.t_star(ad);
+        let mut t_star = self.t_star(ad);
         eme2(&Enc(&self.cipher), &self.k_ecb, &t_star, data);
+        t_star.zeroize();
         Ok(())
     }
 
@@ -131,8 +132,9 @@ impl<C: BlockCipher128Dec> Eme2<C> {
     /// Decipher what [`Eme2::encrypt`] enciphered under the same `ad`.
     pub fn decrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
-        let t_star = self.t_star(ad);
+        let mut t_star = self.t_star(ad);
         eme2(&Dec(&self.cipher), &self.k_ecb, &t_star, data);
+        t_star.zeroize();
         Ok(())
     }
 }
@@ -198,6 +200,7 @@ impl Drop for AdWork<'_> {
     fn drop(&mut self) {
         wipe(&mut self.deltas);
         self.next.zeroize();
+        self.t_star.zeroize();
     }
 }
 
@@ -219,6 +222,7 @@ fn eme2<P: Pass>(pass: &P, k_ecb: &Block, t_star: &Block, data: &mut [u8]) {
         },
     );
     let mut mp = xor(&fold4(&wide), t_star);
+    wide.zeroize();
     // The partial block P* (r bytes): MM = E(MP ⊕ pad(P*)), MC = E(MM).
     let mut mm = [0u8; 16];
     let mut mc;
@@ -233,9 +237,10 @@ fn eme2<P: Pass>(pass: &P, k_ecb: &Block, t_star: &Block, data: &mut [u8]) {
         two[1] = mm;
         pass.blocks(&mut two[1..]);
         mc = two[1];
+        two.zeroize();
     }
     // CCC_i for i >= 1, and their sum.
-    let first_m = xor(&mp, &mc);
+    let mut first_m = xor(&mp, &mc);
     let mut ccc_sum = mc;
     with_scratch(&SCRATCH, |powers| {
         let mut m = first_m;
@@ -243,11 +248,13 @@ fn eme2<P: Pass>(pass: &P, k_ecb: &Block, t_star: &Block, data: &mut [u8]) {
             if k > 0 {
                 // A fresh mixing value every 128 blocks.
                 let mut mix = [xor(&run[0], &first_m)];
-                let mp_k = mix[0];
+                let mut mp_k = mix[0];
                 pass.blocks(&mut mix);
                 m = xor(&mp_k, &mix[0]);
                 run[0] = xor(&mix[0], &first_m);
                 ccc_sum = xor(&ccc_sum, &run[0]);
+                mix.zeroize();
+                mp_k.zeroize();
             }
             // CCC_i = PPP_i ⊕ 2^j M for the rest of the run.
             let len = run.len();
@@ -258,6 +265,7 @@ fn eme2<P: Pass>(pass: &P, k_ecb: &Block, t_star: &Block, data: &mut [u8]) {
             }
         }
         wipe(&mut powers.0[..n.min(128)]);
+        m.zeroize();
     });
     // C* = P* ⊕ MM[..r]; CCC_0 = (sum) ⊕ pad(C*) ⊕ T*.
     if !tail.is_empty() {
@@ -282,7 +290,9 @@ fn eme2<P: Pass>(pass: &P, k_ecb: &Block, t_star: &Block, data: &mut [u8]) {
     mp.zeroize();
     mm.zeroize();
     mc.zeroize();
+    first_m.zeroize();
     ccc_sum.zeroize();
+    unused.zeroize();
 }
 
 /// `2M, 4M, ...` for one run of up to 128 blocks, kept per thread.
@@ -370,5 +380,29 @@ impl<C: BlockCipher128Dec + Sync> DataUnitCipher for Eme2<C> {
     }
     fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::decrypt_units(self, first_unit, unit_len, data)
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    /// Issue 13, finding 5: the thread's powers of the mixing values hold
+    /// nothing after a call, both directions, with and without a partial
+    /// block and across the fresh mixing value of every 128 blocks.
+    #[test]
+    fn scratch_is_wiped_after_each_call() {
+        let eme2 = Eme2::<crate::Aes128>::new_from_slice(&[0x42; 48]).unwrap();
+        for len in [16usize, 100, 512, 128 * 16 + 7, 4096] {
+            let mut data = vec![0x5au8; len];
+            eme2.encrypt(b"ad", &mut data).unwrap();
+            eme2.decrypt(b"ad", &mut data).unwrap();
+            assert_eq!(data, vec![0x5au8; len]);
+            SCRATCH.with(|cell| {
+                let slot = cell.borrow();
+                let s = slot.as_ref().expect("the scratch was made");
+                assert!(s.0.iter().all(|b| *b == [0; 16]), "len {len}");
+            });
+        }
     }
 }

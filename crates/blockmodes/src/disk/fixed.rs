@@ -11,6 +11,7 @@ use cipher::{
 
 use crate::arith::gf128::Block;
 use crate::oracle::{BlockCipher128, BlockCipher128Dec};
+use zeroize::Zeroize;
 
 /// Work done on a batch of blocks around the inner cipher of a
 /// [`FixedTweak`]: XEX xors Δ on both sides, StE swaps K and H before
@@ -170,6 +171,9 @@ fn tail_batch<P: ParBlocksSizeUser<BlockSize = U16>>(
         buf[..n].copy_from_slice(blocks);
         par(&mut buf);
         blocks.copy_from_slice(&buf[..n]);
+        for b in buf.iter_mut() {
+            b.as_mut_slice().zeroize();
+        }
     } else {
         tail(blocks);
     }

@@ -129,10 +129,10 @@ impl<C: BlockCipher128> Xex<C> {
         if tweak.i == 0 {
             return Err(Error::InvalidParameter("XEX tweak index i must be >= 1"));
         }
-        Ok(mul_x_pow_be(
-            &oracle::encrypt_block(&self.cipher, &tweak.n),
-            tweak.i,
-        ))
+        let mut l = oracle::encrypt_block(&self.cipher, &tweak.n); // E_K(N)
+        let delta = mul_x_pow_be(&l, tweak.i);
+        l.zeroize();
+        Ok(delta)
     }
 
     /// Encipher the blocks of `data` under the tweaks `(n, first_i)`,
@@ -458,5 +458,35 @@ impl<C: BlockCipher128Dec + Sync> DataUnitCipher for Xex<C> {
 
     fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
         self.units(&Dec(&self.cipher), first_unit, unit_len, data)
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    /// Issue 13, finding 5: the thread's scratch (E_K(N) of the units and
+    /// the deltas) holds nothing after a sector call, both directions.
+    #[test]
+    fn scratch_is_wiped_after_each_call() {
+        let xex = Xex::<crate::Aes128>::new_from_slice(&[0x42; 16]).unwrap();
+        for (units, unit_len) in [(1usize, 512usize), (70, 512), (3, 2048)] {
+            let mut data = vec![0x5au8; units * unit_len];
+            xex.encrypt_units(9, unit_len, &mut data).unwrap();
+            xex.decrypt_units(9, unit_len, &mut data).unwrap();
+            assert_eq!(data, vec![0x5au8; units * unit_len]);
+            SCRATCH.with(|cell| {
+                let slot = cell.borrow();
+                let s = slot.as_ref().expect("the scratch was made");
+                assert!(
+                    s.en.iter().all(|b| *b == [0; 16]),
+                    "E_K(N), {units} x {unit_len}"
+                );
+                assert!(
+                    s.deltas.iter().all(|b| *b == [0; 16]),
+                    "deltas, {units} x {unit_len}"
+                );
+            });
+        }
     }
 }

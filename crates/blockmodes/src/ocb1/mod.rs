@@ -328,9 +328,14 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     /// OCB.Dec and the tag check: on a mismatch the plaintext written to
     /// `io` is zeroed and the result is [`Error::Authentication`].
     fn open_verify(&self, nonce: &Block, io: &mut impl BlockBuf, tag: &[u8]) -> Result<()> {
-        let full = self.open(nonce, io); // T' in full
-        let expected = truncate_tag::<T>(&full);
-        if bool::from(expected.as_slice().ct_eq(tag)) {
+        let mut full = self.open(nonce, io); // T' in full
+        let mut expected = truncate_tag::<T>(&full);
+        let ok = bool::from(expected.as_slice().ct_eq(tag));
+        // The recomputed tag is the valid tag of this ciphertext: never
+        // left behind (it would let whoever reads the stack forge).
+        full.zeroize();
+        expected.as_mut_slice().zeroize();
+        if ok {
             Ok(())
         } else {
             wipe(io.blocks_out().as_flattened_mut());

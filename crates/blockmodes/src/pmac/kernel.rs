@@ -214,11 +214,13 @@ pub(super) struct Keys {
 
 impl Keys {
     pub(super) fn new<C: BlockCipher128>(cipher: &C) -> Self {
-        let l = oracle::encrypt_block(cipher, &[0u8; 16]);
-        Self {
+        let mut l = oracle::encrypt_block(cipher, &[0u8; 16]);
+        let keys = Self {
             l_inv: half_be(&l),
             offsets: GrayBatch::new(GrayOffsets::new(&l)),
-        }
+        };
+        l.zeroize();
+        keys
     }
 }
 
