@@ -1,0 +1,559 @@
+//! Authenticated encryption: `OCB1`, `CWC`, `XCBCXor`, `PXCBCXor`.
+
+use blockmodes::cwc::Cwc;
+use blockmodes::ocb1::Ocb1;
+use blockmodes::oracle::{BlockCipher128, BlockCipher128Dec};
+use blockmodes::pxcbc::PxcbcXor;
+use blockmodes::tag::TagSize;
+use blockmodes::xcbc::XcbcXor;
+use blockmodes::xcbc::hazmat::EncryptWithR0;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::buf::Buf;
+use crate::{Auth, InvalidTag, block_arg, key_error, new_bytes, run, tag_length_arg, to_py};
+
+/// `match` on an AES key length with `$C` bound to the cipher type.
+macro_rules! by_aes_key {
+    ($len:expr, $C:ident => $body:expr, _ => $other:expr) => {
+        match $len {
+            16 => {
+                type $C = blockmodes::Aes128;
+                $body
+            }
+            24 => {
+                type $C = blockmodes::Aes192;
+                $body
+            }
+            32 => {
+                type $C = blockmodes::Aes256;
+                $body
+            }
+            _ => $other,
+        }
+    };
+}
+pub(crate) use by_aes_key;
+
+/// `match` on a tag length 1..=16 with `$T` bound to its `typenum` size.
+macro_rules! by_tag_len {
+    ($t:expr, $T:ident => $body:expr) => {{
+        use blockmodes::cipher::consts::*;
+        match $t {
+            1 => { type $T = U1; $body }
+            2 => { type $T = U2; $body }
+            3 => { type $T = U3; $body }
+            4 => { type $T = U4; $body }
+            5 => { type $T = U5; $body }
+            6 => { type $T = U6; $body }
+            7 => { type $T = U7; $body }
+            8 => { type $T = U8; $body }
+            9 => { type $T = U9; $body }
+            10 => { type $T = U10; $body }
+            11 => { type $T = U11; $body }
+            12 => { type $T = U12; $body }
+            13 => { type $T = U13; $body }
+            14 => { type $T = U14; $body }
+            15 => { type $T = U15; $body }
+            _ => { type $T = U16; $body }
+        }
+    }};
+}
+
+type LibResult<T> = Result<T, blockmodes::Error>;
+
+/// An AEAD with its tag length fixed at construction, detached and in place.
+trait Sealer: Send + Sync {
+    /// `buf` = message ‖ room for the tag: becomes ciphertext ‖ tag.
+    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> LibResult<()>;
+    /// `buf` = ciphertext: becomes the plaintext, or is wiped on failure.
+    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> LibResult<()>;
+}
+
+struct OcbSealer<C, T>(Ocb1<C, T>);
+
+impl<C, T> Sealer for OcbSealer<C, T>
+where
+    C: BlockCipher128Dec + Send + Sync,
+    T: TagSize,
+{
+    fn seal(&self, nonce: &[u8], _ad: &[u8], buf: &mut [u8]) -> LibResult<()> {
+        let (msg, tag_out) = buf.split_at_mut(buf.len() - T::USIZE);
+        let tag = self.0.encrypt_in_place_detached(nonce, msg)?;
+        tag_out.copy_from_slice(&tag);
+        Ok(())
+    }
+    fn open(&self, nonce: &[u8], _ad: &[u8], buf: &mut [u8], tag: &[u8]) -> LibResult<()> {
+        self.0.decrypt_in_place_detached(nonce, buf, tag)
+    }
+}
+
+struct CwcSealer<C, T: TagSize>(Cwc<C, T>);
+
+impl<C, T> Sealer for CwcSealer<C, T>
+where
+    C: BlockCipher128 + Send + Sync,
+    T: TagSize,
+{
+    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> LibResult<()> {
+        let (msg, tag_out) = buf.split_at_mut(buf.len() - T::USIZE);
+        let tag = self.0.encrypt_in_place_detached(nonce, ad, msg)?;
+        tag_out.copy_from_slice(&tag);
+        Ok(())
+    }
+    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> LibResult<()> {
+        self.0.decrypt_in_place_detached(nonce, ad, buf, tag)
+    }
+}
+
+fn ocb_sealer(key: &[u8], tag_len: usize) -> PyResult<Box<dyn Sealer>> {
+    let made: LibResult<Box<dyn Sealer>> = by_aes_key!(key.len(), C => by_tag_len!(tag_len, T => {
+        Ocb1::<C, T>::new_from_slice(key).map(|o| Box::new(OcbSealer(o)) as Box<dyn Sealer>)
+    }), _ => return Err(key_error("16, 24 or 32", key.len())));
+    made.map_err(|e| to_py(e, Auth::None))
+}
+
+fn cwc_sealer(key: &[u8], tag_len: usize) -> PyResult<Box<dyn Sealer>> {
+    let made: LibResult<Box<dyn Sealer>> = by_aes_key!(key.len(), C => by_tag_len!(tag_len, T => {
+        Cwc::<C, T>::new_from_slice(key).map(|o| Box::new(CwcSealer(o)) as Box<dyn Sealer>)
+    }), _ => return Err(key_error("16, 24 or 32", key.len())));
+    made.map_err(|e| to_py(e, Auth::None))
+}
+
+fn seal<'py>(
+    py: Python<'py>,
+    s: &dyn Sealer,
+    tag_len: usize,
+    nonce: &[u8],
+    ad: &[u8],
+    data: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let total = data.len().checked_add(tag_len).ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err("input too long")
+    })?;
+    new_bytes(py, total, data.len() + ad.len(), move |out| {
+        out[..data.len()].copy_from_slice(data);
+        s.seal(nonce, ad, out).map_err(|e| to_py(e, Auth::None))
+    })
+}
+
+fn open<'py>(
+    py: Python<'py>,
+    s: &dyn Sealer,
+    tag_len: usize,
+    nonce: &[u8],
+    ad: &[u8],
+    data: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let Some(ct_len) = data.len().checked_sub(tag_len) else {
+        return Err(InvalidTag::new_err(format!(
+            "ciphertext too short: need at least the {tag_len}-byte tag, got {} bytes",
+            data.len()
+        )));
+    };
+    let (ct, tag) = data.split_at(ct_len);
+    new_bytes(py, ct_len, data.len() + ad.len(), move |out| {
+        out.copy_from_slice(ct);
+        s.open(nonce, ad, out, tag).map_err(|e| to_py(e, Auth::Tag))
+    })
+}
+
+/// OCB 1.0 (Rogaway, Bellare, Black, Krovetz 2001) over AES: authenticated
+/// encryption in one pass, 16-byte nonce, no associated data.
+///
+/// ``OCB1(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes (AES-128,
+/// -192, -256); ``tag_length`` 1 to 16 bytes (a shorter tag is the prefix of
+/// the full one).
+///
+/// ``encrypt(nonce, data)`` returns ``ciphertext ‖ tag``;
+/// ``decrypt(nonce, data)`` returns the plaintext or raises
+/// ``blockmodes.InvalidTag``. Never reuse a nonce under one key.
+///
+/// Example::
+///
+///     >>> import os, blockmodes
+///     >>> ocb = blockmodes.OCB1(bytes(16))
+///     >>> nonce = os.urandom(16)
+///     >>> sealed = ocb.encrypt(nonce, b"attack at dawn")
+///     >>> len(sealed)
+///     30
+///     >>> ocb.decrypt(nonce, sealed)
+///     b'attack at dawn'
+#[pyclass(frozen, module = "blockmodes", name = "OCB1")]
+pub struct PyOcb1 {
+    inner: Box<dyn Sealer>,
+    tag_len: usize,
+}
+
+#[pymethods]
+impl PyOcb1 {
+    #[new]
+    #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
+    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let tag_len = match tag_length {
+            Some(t) => tag_length_arg(t)?,
+            None => 16,
+        };
+        Ok(Self {
+            inner: ocb_sealer(key.as_slice(), tag_len)?,
+            tag_len,
+        })
+    }
+
+    /// encrypt(nonce, data) -> bytes
+    ///
+    /// ``ciphertext ‖ tag`` of ``data`` under the 16-byte ``nonce``
+    /// (``len(data) + tag_length`` bytes).
+    fn encrypt<'py>(&self, py: Python<'py>, nonce: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        block_arg::<16>(nonce.as_slice(), "nonce")?;
+        seal(py, &*self.inner, self.tag_len, nonce.as_slice(), &[], data.as_slice())
+    }
+
+    /// decrypt(nonce, data) -> bytes
+    ///
+    /// The plaintext of ``ciphertext ‖ tag``; raises ``InvalidTag`` if it
+    /// does not authenticate (nothing is returned then).
+    fn decrypt<'py>(&self, py: Python<'py>, nonce: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        block_arg::<16>(nonce.as_slice(), "nonce")?;
+        open(py, &*self.inner, self.tag_len, nonce.as_slice(), &[], data.as_slice())
+    }
+
+    /// The tag length in bytes.
+    #[getter]
+    fn tag_length(&self) -> usize {
+        self.tag_len
+    }
+
+    fn __repr__(&self) -> String {
+        format!("OCB1(<key>, tag_length={})", self.tag_len)
+    }
+}
+
+/// CWC (Kohno, Viega, Whiting 2004) over AES: authenticated encryption with
+/// associated data (counter mode and a Carter-Wegman hash mod 2^127 - 1),
+/// 11-byte nonce.
+///
+/// ``CWC(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes; ``tag_length``
+/// 1 to 16 bytes.
+///
+/// ``encrypt(nonce, data, associated_data=None)`` returns
+/// ``ciphertext ‖ tag``; ``decrypt(nonce, data, associated_data=None)``
+/// returns the plaintext or raises ``blockmodes.InvalidTag``.
+///
+/// Example::
+///
+///     >>> import os, blockmodes
+///     >>> cwc = blockmodes.CWC(bytes(32))
+///     >>> nonce = os.urandom(11)
+///     >>> ct = cwc.encrypt(nonce, b"secret", b"header")
+///     >>> cwc.decrypt(nonce, ct, b"header")
+///     b'secret'
+#[pyclass(frozen, module = "blockmodes", name = "CWC")]
+pub struct PyCwc {
+    inner: Box<dyn Sealer>,
+    tag_len: usize,
+}
+
+#[pymethods]
+impl PyCwc {
+    #[new]
+    #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
+    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let tag_len = match tag_length {
+            Some(t) => tag_length_arg(t)?,
+            None => 16,
+        };
+        Ok(Self {
+            inner: cwc_sealer(key.as_slice(), tag_len)?,
+            tag_len,
+        })
+    }
+
+    /// encrypt(nonce, data, associated_data=None) -> bytes
+    ///
+    /// ``ciphertext ‖ tag`` of ``data`` under the 11-byte ``nonce``,
+    /// authenticating ``associated_data`` too.
+    #[pyo3(signature = (nonce, data, associated_data = None))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: Buf,
+        data: Buf,
+        associated_data: Option<Buf>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        block_arg::<11>(nonce.as_slice(), "nonce")?;
+        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
+        seal(py, &*self.inner, self.tag_len, nonce.as_slice(), ad, data.as_slice())
+    }
+
+    /// decrypt(nonce, data, associated_data=None) -> bytes
+    ///
+    /// The plaintext of ``ciphertext ‖ tag``; raises ``InvalidTag`` if it
+    /// (or the associated data) does not authenticate.
+    #[pyo3(signature = (nonce, data, associated_data = None))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: Buf,
+        data: Buf,
+        associated_data: Option<Buf>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        block_arg::<11>(nonce.as_slice(), "nonce")?;
+        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
+        open(py, &*self.inner, self.tag_len, nonce.as_slice(), ad, data.as_slice())
+    }
+
+    /// The tag length in bytes.
+    #[getter]
+    fn tag_length(&self) -> usize {
+        self.tag_len
+    }
+
+    fn __repr__(&self) -> String {
+        format!("CWC(<key>, tag_length={})", self.tag_len)
+    }
+}
+
+/// The XCBC$-XOR family with its random r0: one call per mode of the library.
+trait Xcbc: Send + Sync {
+    fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize>;
+    fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> LibResult<usize>;
+    fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>>;
+    fn encrypt_with_r0(&self, r0: &[u8; 16], msg: &[u8]) -> LibResult<Vec<u8>>;
+}
+
+impl<C: BlockCipher128Dec + Send + Sync> Xcbc for XcbcXor<C> {
+    fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize> {
+        XcbcXor::ciphertext_len(self, msg_len)
+    }
+    fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> LibResult<usize> {
+        XcbcXor::encrypt_into(self, msg, out)
+    }
+    fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>> {
+        XcbcXor::decrypt(self, ct)
+    }
+    fn encrypt_with_r0(&self, r0: &[u8; 16], msg: &[u8]) -> LibResult<Vec<u8>> {
+        EncryptWithR0::encrypt_with_r0(self, r0, msg)
+    }
+}
+
+impl<C: BlockCipher128Dec + Send + Sync> Xcbc for PxcbcXor<C> {
+    fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize> {
+        PxcbcXor::ciphertext_len(self, msg_len)
+    }
+    fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> LibResult<usize> {
+        PxcbcXor::encrypt_into(self, msg, out)
+    }
+    fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>> {
+        PxcbcXor::decrypt(self, ct)
+    }
+    fn encrypt_with_r0(&self, r0: &[u8; 16], msg: &[u8]) -> LibResult<Vec<u8>> {
+        EncryptWithR0::encrypt_with_r0(self, r0, msg)
+    }
+}
+
+/// The key of an XCBC-family mode: K ‖ K' (two-key) or K (`one_key`).
+fn xcbc_keyed(key: &[u8], one_key: bool, segment_blocks: Option<usize>) -> PyResult<Box<dyn Xcbc>> {
+    fn make<C>(key: &[u8], one_key: bool, segment_blocks: Option<usize>) -> LibResult<Box<dyn Xcbc>>
+    where
+        C: BlockCipher128Dec + blockmodes::cipher::KeyInit + Send + Sync + 'static,
+    {
+        Ok(match segment_blocks {
+            None if one_key => Box::new(XcbcXor::<C>::new_from_slice_one_key(key)?),
+            None => Box::new(XcbcXor::<C>::new_from_slice(key)?),
+            Some(s) if one_key => {
+                Box::new(PxcbcXor::<C>::new_from_slice_one_key(key)?.with_segment_blocks(s)?)
+            }
+            Some(s) => Box::new(PxcbcXor::<C>::new_from_slice(key)?.with_segment_blocks(s)?),
+        })
+    }
+    let (aes_len, expected) = if one_key {
+        (key.len(), "16, 24 or 32 (one key)")
+    } else if key.len() % 2 == 0 {
+        (key.len() / 2, "32, 48 or 64 (K ‖ K')")
+    } else {
+        (0, "32, 48 or 64 (K ‖ K')")
+    };
+    by_aes_key!(aes_len, C => make::<C>(key, one_key, segment_blocks),
+        _ => return Err(key_error(expected, key.len())))
+    .map_err(|e| to_py(e, Auth::None))
+}
+
+fn xcbc_encrypt<'py>(py: Python<'py>, x: &dyn Xcbc, msg: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let len = x.ciphertext_len(msg.len()).map_err(|e| to_py(e, Auth::None))?;
+    new_bytes(py, len, msg.len(), move |out| {
+        x.encrypt_into(msg, out).map(|_| ()).map_err(|e| to_py(e, Auth::None))
+    })
+}
+
+fn xcbc_decrypt<'py>(py: Python<'py>, x: &dyn Xcbc, ct: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let pt = run(py, ct.len(), move || x.decrypt(ct))?.map_err(|e| to_py(e, Auth::Tag))?;
+    Ok(PyBytes::new(py, &pt))
+}
+
+fn xcbc_encrypt_with_r0<'py>(
+    py: Python<'py>,
+    x: &dyn Xcbc,
+    r0: &[u8],
+    msg: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let r0 = block_arg::<16>(r0, "r0")?;
+    let ct = run(py, msg.len(), move || x.encrypt_with_r0(&r0, msg))?
+        .map_err(|e| to_py(e, Auth::None))?;
+    Ok(PyBytes::new(py, &ct))
+}
+
+/// XCBC$-XOR (Gligor, Donescu 2000) over AES: encryption with integrity in
+/// one CBC-like pass; a fresh random r0 for every message, sent as
+/// ``y0 = E_K(r0)``; no associated data. Encryption is serial (like CBC),
+/// decryption parallel; see ``PXCBCXor`` for parallel encryption.
+///
+/// ``XCBCXor(key, one_key=False)``: ``key`` is K ‖ K' (32, 48 or 64 bytes:
+/// two AES-128/192/256 keys), or one AES key (16, 24 or 32 bytes) with
+/// ``one_key=True`` (the paper's one-key form, whose ciphertexts differ).
+///
+/// ``encrypt(data)`` returns ``y0 ‖ ciphertext`` (``16 * (len(data) // 16 +
+/// 3)`` bytes); ``decrypt(data)`` returns the plaintext or raises
+/// ``blockmodes.InvalidTag``.
+///
+/// Example::
+///
+///     >>> import os, blockmodes
+///     >>> x = blockmodes.XCBCXor(os.urandom(32))
+///     >>> ct = x.encrypt(b"attack at dawn")
+///     >>> len(ct)
+///     48
+///     >>> x.decrypt(ct)
+///     b'attack at dawn'
+#[pyclass(frozen, module = "blockmodes", name = "XCBCXor")]
+pub struct PyXcbcXor {
+    inner: Box<dyn Xcbc>,
+    one_key: bool,
+}
+
+#[pymethods]
+impl PyXcbcXor {
+    #[new]
+    #[pyo3(signature = (key, one_key = false))]
+    fn new(key: Buf, one_key: bool) -> PyResult<Self> {
+        Ok(Self {
+            inner: xcbc_keyed(key.as_slice(), one_key, None)?,
+            one_key,
+        })
+    }
+
+    /// encrypt(data) -> bytes
+    ///
+    /// ``y0 ‖ ciphertext`` of ``data`` with a fresh random r0.
+    fn encrypt<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        xcbc_encrypt(py, &*self.inner, data.as_slice())
+    }
+
+    /// decrypt(data) -> bytes
+    ///
+    /// The plaintext of ``y0 ‖ ciphertext``; raises ``InvalidTag`` if the
+    /// check block does not verify.
+    fn decrypt<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        xcbc_decrypt(py, &*self.inner, data.as_slice())
+    }
+
+    /// _encrypt_with_r0(r0, data) -> bytes
+    ///
+    /// **Hazardous, for test vectors only**: encrypt with a caller-chosen
+    /// r0 (never reuse one under a key; a non-random r0 voids the proof).
+    fn _encrypt_with_r0<'py>(&self, py: Python<'py>, r0: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        xcbc_encrypt_with_r0(py, &*self.inner, r0.as_slice(), data.as_slice())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("XCBCXor(<key>, one_key={})", if self.one_key { "True" } else { "False" })
+    }
+}
+
+/// pXCBC$-XOR (Gligor, Donescu 2000) over AES: the parallel form of
+/// ``XCBCXor``, the message cut into segments of ``segment_blocks`` blocks
+/// (each its own chain, encrypted on several threads when large).
+///
+/// ``PXCBCXor(key, segment_blocks=1024, one_key=False)``: keys as for
+/// ``XCBCXor``; ``segment_blocks`` 1 to 2**32 - 1. Methods as ``XCBCXor``.
+///
+/// Example::
+///
+///     >>> import os, blockmodes
+///     >>> p = blockmodes.PXCBCXor(os.urandom(32), segment_blocks=16)
+///     >>> msg = bytes(5000)
+///     >>> p.decrypt(p.encrypt(msg)) == msg
+///     True
+#[pyclass(frozen, module = "blockmodes", name = "PXCBCXor")]
+pub struct PyPxcbcXor {
+    inner: Box<dyn Xcbc>,
+    segment_blocks: usize,
+    one_key: bool,
+}
+
+#[pymethods]
+impl PyPxcbcXor {
+    #[new]
+    #[pyo3(
+        signature = (key, segment_blocks = None, one_key = false),
+        text_signature = "(key, segment_blocks=1024, one_key=False)"
+    )]
+    fn new(key: Buf, segment_blocks: Option<&Bound<'_, PyAny>>, one_key: bool) -> PyResult<Self> {
+        let segment_blocks = match segment_blocks {
+            Some(s) => {
+                let v = crate::u64_arg(s, "segment_blocks")?;
+                usize::try_from(v).unwrap_or(usize::MAX)
+            }
+            None => blockmodes::pxcbc::DEFAULT_SEGMENT_BLOCKS,
+        };
+        Ok(Self {
+            inner: xcbc_keyed(key.as_slice(), one_key, Some(segment_blocks))?,
+            segment_blocks,
+            one_key,
+        })
+    }
+
+    /// encrypt(data) -> bytes
+    ///
+    /// ``y0 ‖ ciphertext`` of ``data`` with a fresh random r0.
+    fn encrypt<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        xcbc_encrypt(py, &*self.inner, data.as_slice())
+    }
+
+    /// decrypt(data) -> bytes
+    ///
+    /// The plaintext of ``y0 ‖ ciphertext``; raises ``InvalidTag`` if a
+    /// check block does not verify.
+    fn decrypt<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        xcbc_decrypt(py, &*self.inner, data.as_slice())
+    }
+
+    /// _encrypt_with_r0(r0, data) -> bytes
+    ///
+    /// **Hazardous, for test vectors only**: encrypt with a caller-chosen r0.
+    fn _encrypt_with_r0<'py>(&self, py: Python<'py>, r0: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        xcbc_encrypt_with_r0(py, &*self.inner, r0.as_slice(), data.as_slice())
+    }
+
+    /// Blocks per segment.
+    #[getter]
+    fn segment_blocks(&self) -> usize {
+        self.segment_blocks
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "PXCBCXor(<key>, segment_blocks={}, one_key={})",
+            self.segment_blocks,
+            if self.one_key { "True" } else { "False" }
+        )
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyOcb1>()?;
+    m.add_class::<PyCwc>()?;
+    m.add_class::<PyXcbcXor>()?;
+    m.add_class::<PyPxcbcXor>()?;
+    Ok(())
+}
