@@ -3,10 +3,10 @@
 use blockmodes::cwc::Cwc;
 use blockmodes::ocb1::Ocb1;
 use blockmodes::oracle::{BlockCipher128, BlockCipher128Dec};
-use blockmodes::pxcbc::PxcbcXor;
+use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful};
 use blockmodes::tag::TagSize;
-use blockmodes::xcbc::XcbcXor;
-use blockmodes::xcbc::hazmat::EncryptWithR0;
+use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
+use blockmodes::xcbc::{Xcbc as Xcbc_, XcbcStateful, XcbcXor, XcbcXorStateful};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -314,93 +314,156 @@ impl PyCwc {
     }
 }
 
-/// The XCBC$-XOR family with its random r0: one call per mode of the library.
-trait Xcbc: Send + Sync {
+/// The XCBC family (XCBC$-XOR, XCBC$, pXCBC$-XOR and their counter forms):
+/// one call per function of the library.
+pub(crate) trait Xcbc: Send + Sync {
     fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize>;
+    /// Encryption under a fresh random r0 (stateless forms only).
     fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> LibResult<usize>;
     fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>>;
-    fn encrypt_with_r0(&self, r0: &[u8; 16], msg: &[u8]) -> LibResult<Vec<u8>>;
+    /// Encryption under a caller-chosen r0 (stateless forms) or counter
+    /// value (counter forms).
+    fn encrypt_with(&self, value: &Block, msg: &[u8], out: &mut [u8]) -> LibResult<usize>;
 }
 
-impl<C: BlockCipher128Dec + Send + Sync> Xcbc for XcbcXor<C> {
-    fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize> {
-        XcbcXor::ciphertext_len(self, msg_len)
-    }
-    fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> LibResult<usize> {
-        XcbcXor::encrypt_into(self, msg, out)
-    }
-    fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>> {
-        XcbcXor::decrypt(self, ct)
-    }
-    fn encrypt_with_r0(&self, r0: &[u8; 16], msg: &[u8]) -> LibResult<Vec<u8>> {
-        EncryptWithR0::encrypt_with_r0(self, r0, msg)
-    }
+type Block = [u8; 16];
+
+macro_rules! xcbc_stateless {
+    ($ty:ident) => {
+        impl<C: BlockCipher128Dec + Send + Sync> Xcbc for $ty<C> {
+            fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize> {
+                $ty::ciphertext_len(self, msg_len)
+            }
+            fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> LibResult<usize> {
+                $ty::encrypt_into(self, msg, out)
+            }
+            fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>> {
+                $ty::decrypt(self, ct)
+            }
+            fn encrypt_with(&self, r0: &Block, msg: &[u8], out: &mut [u8]) -> LibResult<usize> {
+                EncryptWithR0::encrypt_with_r0_into(self, r0, msg, out)
+            }
+        }
+    };
 }
 
-impl<C: BlockCipher128Dec + Send + Sync> Xcbc for PxcbcXor<C> {
-    fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize> {
-        PxcbcXor::ciphertext_len(self, msg_len)
-    }
-    fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> LibResult<usize> {
-        PxcbcXor::encrypt_into(self, msg, out)
-    }
-    fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>> {
-        PxcbcXor::decrypt(self, ct)
-    }
-    fn encrypt_with_r0(&self, r0: &[u8; 16], msg: &[u8]) -> LibResult<Vec<u8>> {
-        EncryptWithR0::encrypt_with_r0(self, r0, msg)
-    }
+macro_rules! xcbc_stateful {
+    ($ty:ident) => {
+        impl<C: BlockCipher128Dec + Send + Sync> Xcbc for $ty<C> {
+            fn ciphertext_len(&self, msg_len: usize) -> LibResult<usize> {
+                $ty::ciphertext_len(self, msg_len)
+            }
+            fn encrypt_into(&self, _msg: &[u8], _out: &mut [u8]) -> LibResult<usize> {
+                Err(blockmodes::Error::InvalidParameter(
+                    "a counter form encrypts only under a given counter",
+                ))
+            }
+            fn decrypt(&self, ct: &[u8]) -> LibResult<Vec<u8>> {
+                $ty::decrypt(self, ct)
+            }
+            fn encrypt_with(&self, ctr: &Block, msg: &[u8], out: &mut [u8]) -> LibResult<usize> {
+                EncryptWithCounter::encrypt_with_counter_into(self, ctr, msg, out)
+            }
+        }
+    };
+}
+
+xcbc_stateless!(XcbcXor);
+xcbc_stateless!(Xcbc_);
+xcbc_stateless!(PxcbcXor);
+xcbc_stateful!(XcbcXorStateful);
+xcbc_stateful!(XcbcStateful);
+xcbc_stateful!(PxcbcXorStateful);
+
+/// Which member of the XCBC family a keyed object is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum XcbcForm {
+    /// XCBC$-XOR.
+    Xor,
+    /// XCBC$ (no check block: privacy only).
+    Plain,
+    /// pXCBC$-XOR with S blocks per segment.
+    PXor(usize),
+    /// The counter forms of the three.
+    XorCtr,
+    PlainCtr,
+    PXorCtr(usize),
 }
 
 /// The key of an XCBC-family mode: K ‖ K' (two-key) or K (`one_key`).
-fn xcbc_keyed(key: &[u8], one_key: bool, segment_blocks: Option<usize>) -> PyResult<Box<dyn Xcbc>> {
-    fn make<C>(key: &[u8], one_key: bool, segment_blocks: Option<usize>) -> LibResult<Box<dyn Xcbc>>
+pub(crate) fn xcbc_keyed(key: &[u8], one_key: bool, form: XcbcForm) -> PyResult<Box<dyn Xcbc>> {
+    fn make<C>(key: &[u8], one_key: bool, form: XcbcForm) -> LibResult<Box<dyn Xcbc>>
     where
         C: BlockCipher128Dec + blockmodes::cipher::KeyInit + Send + Sync + 'static,
     {
-        Ok(match segment_blocks {
-            None if one_key => Box::new(XcbcXor::<C>::new_from_slice_one_key(key)?),
-            None => Box::new(XcbcXor::<C>::new_from_slice(key)?),
-            Some(s) if one_key => {
-                Box::new(PxcbcXor::<C>::new_from_slice_one_key(key)?.with_segment_blocks(s)?)
-            }
-            Some(s) => Box::new(PxcbcXor::<C>::new_from_slice(key)?.with_segment_blocks(s)?),
+        macro_rules! keyed {
+            ($ty:ty) => {
+                if one_key {
+                    <$ty>::new_from_slice_one_key(key)?
+                } else {
+                    <$ty>::new_from_slice(key)?
+                }
+            };
+        }
+        Ok(match form {
+            XcbcForm::Xor => Box::new(keyed!(XcbcXor<C>)),
+            XcbcForm::Plain => Box::new(keyed!(Xcbc_<C>)),
+            XcbcForm::PXor(s) => Box::new(keyed!(PxcbcXor<C>).with_segment_blocks(s)?),
+            XcbcForm::XorCtr => Box::new(keyed!(XcbcXorStateful<C>)),
+            XcbcForm::PlainCtr => Box::new(keyed!(XcbcStateful<C>)),
+            XcbcForm::PXorCtr(s) => Box::new(keyed!(PxcbcXorStateful<C>).with_segment_blocks(s)?),
         })
     }
     let (aes_len, expected) = if one_key {
-        (key.len(), "16, 24 or 32 (one key)")
+        (key.len(), "16, 24 or 32 (one AES key, one_key=True)")
     } else if key.len() % 2 == 0 {
-        (key.len() / 2, "32, 48 or 64 (K ‖ K')")
+        (key.len() / 2, "32, 48 or 64 (K ‖ K', two AES keys of one size)")
     } else {
-        (0, "32, 48 or 64 (K ‖ K')")
+        (0, "32, 48 or 64 (K ‖ K', two AES keys of one size)")
     };
-    by_aes_key!(aes_len, C => make::<C>(key, one_key, segment_blocks),
+    by_aes_key!(aes_len, C => make::<C>(key, one_key, form),
         _ => return Err(key_error(expected, key.len())))
     .map_err(|e| to_py(e, Auth::None))
 }
 
-fn xcbc_encrypt<'py>(py: Python<'py>, x: &dyn Xcbc, msg: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+/// A `segment_blocks` argument: an int in 1..2**32 - 1.
+pub(crate) fn segment_blocks_arg(s: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let Some(s) = s else {
+        return Ok(blockmodes::pxcbc::DEFAULT_SEGMENT_BLOCKS);
+    };
+    let v = crate::u64_arg(s, "segment_blocks")?;
+    if !(1..=u32::MAX as u64).contains(&v) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "segment_blocks must be in 1..=4294967295 blocks, got {v}"
+        )));
+    }
+    Ok(v as usize)
+}
+
+pub(crate) fn xcbc_encrypt<'py>(py: Python<'py>, x: &dyn Xcbc, msg: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     let len = x.ciphertext_len(msg.len()).map_err(|e| to_py(e, Auth::None))?;
     new_bytes(py, len, msg.len(), move |out| {
         x.encrypt_into(msg, out).map(|_| ()).map_err(|e| to_py(e, Auth::None))
     })
 }
 
-fn xcbc_decrypt<'py>(py: Python<'py>, x: &dyn Xcbc, ct: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+pub(crate) fn xcbc_decrypt<'py>(py: Python<'py>, x: &dyn Xcbc, ct: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     let pt = run(py, ct.len(), move || x.decrypt(ct))?.map_err(|e| to_py(e, Auth::Tag))?;
     Ok(PyBytes::new(py, &pt))
 }
 
-fn xcbc_encrypt_with_r0<'py>(
+pub(crate) fn xcbc_encrypt_with<'py>(
     py: Python<'py>,
     x: &dyn Xcbc,
-    r0: &[u8],
+    value: &[u8],
+    what: &str,
     msg: &[u8],
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let r0 = block_arg::<16>(r0, "r0")?;
-    let ct = run(py, msg.len(), move || x.encrypt_with_r0(&r0, msg))?
-        .map_err(|e| to_py(e, Auth::None))?;
-    Ok(PyBytes::new(py, &ct))
+    let value = block_arg::<16>(value, what)?;
+    let len = x.ciphertext_len(msg.len()).map_err(|e| to_py(e, Auth::None))?;
+    new_bytes(py, len, msg.len(), move |out| {
+        x.encrypt_with(&value, msg, out).map(|_| ()).map_err(|e| to_py(e, Auth::None))
+    })
 }
 
 /// XCBC$-XOR (Gligor, Donescu 2000) over AES: encryption with integrity in
@@ -437,7 +500,7 @@ impl PyXcbcXor {
     #[pyo3(signature = (key, one_key = false))]
     fn new(key: Buf, one_key: bool) -> PyResult<Self> {
         Ok(Self {
-            inner: xcbc_keyed(key.as_slice(), one_key, None)?,
+            inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::Xor)?,
             one_key,
         })
     }
@@ -462,7 +525,7 @@ impl PyXcbcXor {
     /// **Hazardous, for test vectors only**: encrypt with a caller-chosen
     /// r0 (never reuse one under a key; a non-random r0 voids the proof).
     fn _encrypt_with_r0<'py>(&self, py: Python<'py>, r0: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
-        xcbc_encrypt_with_r0(py, &*self.inner, r0.as_slice(), data.as_slice())
+        xcbc_encrypt_with(py, &*self.inner, r0.as_slice(), "r0", data.as_slice())
     }
 
     fn __repr__(&self) -> String {
@@ -499,15 +562,9 @@ impl PyPxcbcXor {
         text_signature = "(key, segment_blocks=1024, one_key=False)"
     )]
     fn new(key: Buf, segment_blocks: Option<&Bound<'_, PyAny>>, one_key: bool) -> PyResult<Self> {
-        let segment_blocks = match segment_blocks {
-            Some(s) => {
-                let v = crate::u64_arg(s, "segment_blocks")?;
-                usize::try_from(v).unwrap_or(usize::MAX)
-            }
-            None => blockmodes::pxcbc::DEFAULT_SEGMENT_BLOCKS,
-        };
+        let segment_blocks = segment_blocks_arg(segment_blocks)?;
         Ok(Self {
-            inner: xcbc_keyed(key.as_slice(), one_key, Some(segment_blocks))?,
+            inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::PXor(segment_blocks))?,
             segment_blocks,
             one_key,
         })
@@ -532,7 +589,7 @@ impl PyPxcbcXor {
     ///
     /// **Hazardous, for test vectors only**: encrypt with a caller-chosen r0.
     fn _encrypt_with_r0<'py>(&self, py: Python<'py>, r0: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
-        xcbc_encrypt_with_r0(py, &*self.inner, r0.as_slice(), data.as_slice())
+        xcbc_encrypt_with(py, &*self.inner, r0.as_slice(), "r0", data.as_slice())
     }
 
     /// Blocks per segment.

@@ -110,7 +110,7 @@ impl PyDisk {
         let size = usize::try_from(size).unwrap_or(usize::MAX);
         let key = key.as_slice();
         let inner = aes_sectors(kind, key, size).map_err(|e| match e {
-            blockmodes::Error::InvalidKeyLength { got, .. } => key_error(kind.key_lengths(), got),
+            blockmodes::Error::InvalidKeyLength { got, .. } => key_error(disk_key_lengths(kind), got),
             e => to_py(e, Auth::None),
         })?;
         Ok(Self { inner, cipher: name })
@@ -149,6 +149,15 @@ impl PyDisk {
 
     fn __repr__(&self) -> String {
         format!("Disk({:?}, <key>, sector_size={})", self.cipher, self.inner.sector_size())
+    }
+}
+
+/// The key lengths a disk cipher accepts, in words.
+fn disk_key_lengths(kind: DiskCipher) -> &'static str {
+    match kind {
+        DiskCipher::Ete => "16 (AES-128 only)",
+        DiskCipher::Eme2 => "48 or 64",
+        _ => "16, 24 or 32",
     }
 }
 
@@ -264,6 +273,9 @@ fn eme_keyed(key: &[u8]) -> PyResult<Box<dyn Wide>> {
 }
 
 fn ete_keyed(key: &[u8]) -> PyResult<Box<dyn Wide>> {
+    if key.len() != 16 {
+        return Err(key_error("16 (AES-128 only)", key.len()));
+    }
     EteEmeAes128::new_from_slice(key)
         .map(|e| Box::new(e) as Box<dyn Wide>)
         .map_err(|e| to_py(e, Auth::None))
@@ -451,6 +463,9 @@ fn xex_keyed(key: &[u8]) -> PyResult<Box<dyn Tbc>> {
 }
 
 fn ste_keyed(key: &[u8]) -> PyResult<Box<dyn Tbc>> {
+    if key.len() != 16 {
+        return Err(key_error("16 (AES-128 only)", key.len()));
+    }
     SteXexAes128::new_from_slice(key)
         .map(|s| Box::new(s) as Box<dyn Tbc>)
         .map_err(|e| to_py(e, Auth::None))

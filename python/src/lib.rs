@@ -20,6 +20,7 @@ use pyo3::types::PyBytes;
 mod aead;
 mod buf;
 mod disk;
+mod hazmat;
 mod mac;
 
 create_exception!(
@@ -81,9 +82,9 @@ pub(crate) fn to_py(e: blockmodes::Error, auth: Auth) -> PyErr {
     }
 }
 
-/// `ValueError` for a key of the wrong length, worded as the library words it.
-pub(crate) fn key_error(expected: &'static str, got: usize) -> PyErr {
-    to_py(blockmodes::Error::InvalidKeyLength { expected, got }, Auth::None)
+/// `ValueError` for a key of the wrong length, naming the lengths accepted.
+pub(crate) fn key_error(expected: &str, got: usize) -> PyErr {
+    PyValueError::new_err(format!("invalid key length: expected {expected} bytes, got {got}"))
 }
 
 /// Inputs from this many bytes on are processed with the GIL released
@@ -175,5 +176,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     aead::register(m)?;
     mac::register(m)?;
     disk::register(m)?;
+    hazmat::register(m)?;
     Ok(())
 }

@@ -390,10 +390,10 @@ trait Xecb: Send + Sync {
 
 impl<C: BlockCipher128Dec + Send + Sync> Xecb for XecbMac<C> {
     fn mac(&self, msg: &[u8]) -> LibResult<[u8; 32]> {
-        XecbMac::sign(self, msg) // `mac` after the library's rename
+        XecbMac::mac_par(self, msg)
     }
     fn verify(&self, msg: &[u8], tag: &[u8]) -> LibResult<()> {
-        XecbMac::verify(self, msg, tag)
+        XecbMac::verify_par(self, msg, tag)
     }
     fn mac_with_r0(&self, r0: &Block, msg: &[u8]) -> [u8; 32] {
         SignWithR0::sign_with_r0(self, r0, msg)
