@@ -23,13 +23,19 @@ type LibResult<T> = Result<T, blockmodes::Error>;
 type Block = [u8; 16];
 
 /// `data` transformed in place into a new `bytes` by `f`, GIL released when large.
+/// A data length the cipher refuses is reported with the length given.
 fn transformed<'py, F>(py: Python<'py>, data: &[u8], f: F) -> PyResult<Bound<'py, PyBytes>>
 where
     F: FnOnce(&mut [u8]) -> LibResult<()> + Send,
 {
     new_bytes(py, data.len(), data.len(), move |out| {
         out.copy_from_slice(data);
-        f(out).map_err(|e| to_py(e, Auth::None))
+        f(out).map_err(|e| match e {
+            blockmodes::Error::InvalidLength(_) => {
+                PyValueError::new_err(format!("{e}, got {} bytes", data.len()))
+            }
+            e => to_py(e, Auth::None),
+        })
     })
 }
 
@@ -75,6 +81,13 @@ fn sectors<'py>(
     enc: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let first = u64_arg(first_sector, "first_sector")?;
+    let size = d.sector_size();
+    if data.is_empty() || data.len() % size != 0 {
+        return Err(PyValueError::new_err(format!(
+            "invalid data length: expected a non-empty whole number of {size}-byte sectors, got {} bytes",
+            data.len()
+        )));
+    }
     transformed(py, data, move |buf| {
         if enc {
             d.encrypt_sectors(first, buf)

@@ -83,8 +83,28 @@ pub(crate) fn to_py(e: blockmodes::Error, auth: Auth) -> PyErr {
 }
 
 /// `ValueError` for a key of the wrong length, naming the lengths accepted.
+/// `expected` is the lengths in words, optionally followed by a note in
+/// parentheses: "16 (AES-128 only)".
 pub(crate) fn key_error(expected: &str, got: usize) -> PyErr {
-    PyValueError::new_err(format!("invalid key length: expected {expected} bytes, got {got}"))
+    let msg = match expected.split_once(" (") {
+        Some((lengths, note)) => {
+            format!("invalid key length: expected {lengths} bytes ({note}, got {got}")
+        }
+        None => format!("invalid key length: expected {expected} bytes, got {got}"),
+    };
+    PyValueError::new_err(msg)
+}
+
+/// `TypeError` unless `obj` is an `int` (and not a `bool`).
+fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    if obj.is_instance_of::<pyo3::types::PyInt>() && !obj.is_instance_of::<pyo3::types::PyBool>() {
+        Ok(())
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{name} must be an int, not {}",
+            obj.get_type().name()?
+        )))
+    }
 }
 
 /// Inputs from this many bytes on are processed with the GIL released
@@ -126,24 +146,14 @@ where
 /// An `int` argument in `0..2^64`: `TypeError` for a non-int,
 /// `ValueError` (naming the range) outside it.
 pub(crate) fn u64_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
-    if !obj.is_instance_of::<pyo3::types::PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be an int, not {}",
-            obj.get_type().name()?
-        )));
-    }
+    int_arg(obj, name)?;
     obj.extract::<u64>()
         .map_err(|_| PyValueError::new_err(format!("{name} must be in 0..2**64, got {obj}")))
 }
 
 /// A tag length argument: 1..=16.
 pub(crate) fn tag_length_arg(tag_length: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if !tag_length.is_instance_of::<pyo3::types::PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "tag_length must be an int, not {}",
-            tag_length.get_type().name()?
-        )));
-    }
+    int_arg(tag_length, "tag_length")?;
     match tag_length.extract::<usize>() {
         Ok(t) if (1..=16).contains(&t) => Ok(t),
         _ => Err(PyValueError::new_err(format!(
