@@ -7,6 +7,8 @@ use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful};
 use blockmodes::tag::TagSize;
 use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use blockmodes::xcbc::{Xcbc as Xcbc_, XcbcStateful, XcbcXor, XcbcXorStateful};
+use blockmodes::aead::inout::InOutBuf;
+use blockmodes::aead::{self, AeadInOut};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -62,47 +64,69 @@ macro_rules! by_tag_len {
 
 type LibResult<T> = Result<T, blockmodes::Error>;
 
-/// An AEAD with its tag length fixed at construction, detached and in place.
+/// An AEAD with its tag length fixed at construction, from the input
+/// buffer straight into the output (no copy where the mode allows it).
 trait Sealer: Send + Sync {
-    /// `buf` = message ‖ room for the tag: becomes ciphertext ‖ tag.
-    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> LibResult<()>;
-    /// `buf` = ciphertext: becomes the plaintext, or is wiped on failure.
-    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> LibResult<()>;
+    /// `out` = room for ciphertext ‖ tag (`msg.len()` + the tag length).
+    fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) -> LibResult<()>;
+    /// `out` = room for the plaintext (`ct.len()` bytes); wiped on failure.
+    fn open(&self, nonce: &[u8], ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> LibResult<()>;
 }
 
 struct OcbSealer<C, T>(Ocb1<C, T>);
 
+/// OCB 1.0 through the `aead` in-out interface: the library reads `msg`
+/// and writes `out` in one pass (its inherent methods work in place, which
+/// would cost a copy of the input first).
 impl<C, T> Sealer for OcbSealer<C, T>
 where
     C: BlockCipher128Dec + Send + Sync,
     T: TagSize,
 {
-    fn seal(&self, nonce: &[u8], _ad: &[u8], buf: &mut [u8]) -> LibResult<()> {
-        let (msg, tag_out) = buf.split_at_mut(buf.len() - T::USIZE);
-        let tag = self.0.encrypt_in_place_detached(nonce, msg)?;
+    fn seal(&self, nonce: &[u8], _ad: &[u8], msg: &[u8], out: &mut [u8]) -> LibResult<()> {
+        let nonce = aead::Nonce::<Ocb1<C, T>>::try_from(nonce).map_err(|_| bad_nonce(nonce))?;
+        let (ct, tag_out) = out.split_at_mut(msg.len());
+        let buf = InOutBuf::new(msg, ct).map_err(|_| blockmodes::Error::InvalidLength("output buffer"))?;
+        let tag = self
+            .0
+            .encrypt_inout_detached(&nonce, &[], buf)
+            .map_err(|_| blockmodes::Error::InvalidLength("OCB 1.0 input"))?;
         tag_out.copy_from_slice(&tag);
         Ok(())
     }
-    fn open(&self, nonce: &[u8], _ad: &[u8], buf: &mut [u8], tag: &[u8]) -> LibResult<()> {
-        self.0.decrypt_in_place_detached(nonce, buf, tag)
+    fn open(&self, nonce: &[u8], _ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> LibResult<()> {
+        let nonce = aead::Nonce::<Ocb1<C, T>>::try_from(nonce).map_err(|_| bad_nonce(nonce))?;
+        let tag = aead::Tag::<Ocb1<C, T>>::try_from(tag).map_err(|_| blockmodes::Error::Authentication)?;
+        let buf = InOutBuf::new(ct, out).map_err(|_| blockmodes::Error::InvalidLength("output buffer"))?;
+        self.0
+            .decrypt_inout_detached(&nonce, &[], buf, &tag)
+            .map_err(|_| blockmodes::Error::Authentication)
     }
+}
+
+fn bad_nonce(nonce: &[u8]) -> blockmodes::Error {
+    blockmodes::Error::InvalidNonceLength { expected: 16, got: nonce.len() }
 }
 
 struct CwcSealer<C, T: TagSize>(Cwc<C, T>);
 
+/// CWC in place on the output (its in-out interface copies the input there
+/// first too: the hash reads the ciphertext).
 impl<C, T> Sealer for CwcSealer<C, T>
 where
     C: BlockCipher128 + Send + Sync,
     T: TagSize,
 {
-    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> LibResult<()> {
-        let (msg, tag_out) = buf.split_at_mut(buf.len() - T::USIZE);
-        let tag = self.0.encrypt_in_place_detached(nonce, ad, msg)?;
+    fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) -> LibResult<()> {
+        let (ct, tag_out) = out.split_at_mut(msg.len());
+        ct.copy_from_slice(msg);
+        let tag = self.0.encrypt_in_place_detached(nonce, ad, ct)?;
         tag_out.copy_from_slice(&tag);
         Ok(())
     }
-    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> LibResult<()> {
-        self.0.decrypt_in_place_detached(nonce, ad, buf, tag)
+    fn open(&self, nonce: &[u8], ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> LibResult<()> {
+        out.copy_from_slice(ct);
+        self.0.decrypt_in_place_detached(nonce, ad, out, tag)
     }
 }
 
@@ -132,8 +156,7 @@ fn seal<'py>(
         pyo3::exceptions::PyValueError::new_err("input too long")
     })?;
     new_bytes(py, total, data.len() + ad.len(), move |out| {
-        out[..data.len()].copy_from_slice(data);
-        s.seal(nonce, ad, out).map_err(|e| to_py(e, Auth::None))
+        s.seal(nonce, ad, data, out).map_err(|e| to_py(e, Auth::None))
     })
 }
 
@@ -153,8 +176,7 @@ fn open<'py>(
     };
     let (ct, tag) = data.split_at(ct_len);
     new_bytes(py, ct_len, data.len() + ad.len(), move |out| {
-        out.copy_from_slice(ct);
-        s.open(nonce, ad, out, tag).map_err(|e| to_py(e, Auth::Tag))
+        s.open(nonce, ad, ct, tag, out).map_err(|e| to_py(e, Auth::Tag))
     })
 }
 

@@ -13,6 +13,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pyo3::create_exception;
+use pyo3::ffi;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -127,9 +128,11 @@ where
     res.map_err(|_| Error::new_err("internal error in the blockmodes library (please report it)"))
 }
 
-/// A new `bytes` of `len` bytes filled by `fill` with the GIL released when
-/// large (the object is not visible to other threads yet). If `fill` fails
-/// the object is dropped and the error raised.
+/// A new `bytes` of `len` bytes filled by `fill`, with the GIL released
+/// when `work` is large (the object is not visible to other threads yet).
+/// The object is allocated uninitialized (no zero fill of a large output):
+/// `fill` must write every byte when it succeeds; if it fails the object is
+/// dropped and the error raised.
 pub(crate) fn new_bytes<'py, F>(
     py: Python<'py>,
     len: usize,
@@ -139,8 +142,24 @@ pub(crate) fn new_bytes<'py, F>(
 where
     F: FnOnce(&mut [u8]) -> PyResult<()> + Send,
 {
-    // `PyErr` is Send: it is carried out of the detached section.
-    PyBytes::new_with(py, len, move |out| run(py, work, move || fill(out))?)
+    let n = ffi::Py_ssize_t::try_from(len)
+        .map_err(|_| PyValueError::new_err("input too long: the output would exceed the largest bytes object"))?;
+    // SAFETY: PyBytes_FromStringAndSize(NULL, n) returns a new reference to
+    // a bytes object of n uninitialized bytes (or NULL with an exception
+    // set); PyBytes_AsString gives its buffer, valid while `obj` lives. No
+    // other code sees the object before it is returned, so writing into it
+    // (with the GIL released) is sound.
+    unsafe {
+        let ptr = ffi::PyBytes_FromStringAndSize(std::ptr::null(), n);
+        let obj = Bound::from_owned_ptr_or_err(py, ptr)?;
+        let data = ffi::PyBytes_AsString(ptr).cast::<u8>();
+        if data.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let out = std::slice::from_raw_parts_mut(data, len);
+        run(py, work, move || fill(out))??;
+        Ok(obj.cast_into_unchecked::<PyBytes>())
+    }
 }
 
 /// An `int` argument in `0..2^64`: `TypeError` for a non-int,
