@@ -1,5 +1,7 @@
 //! Authenticated encryption: `OCB1`, `CWC`, `XCBCXor`, `PXCBCXor`.
 
+use blockmodes::aead::inout::InOutBuf;
+use blockmodes::aead::{self, AeadInOut};
 use blockmodes::cwc::Cwc;
 use blockmodes::ocb1::Ocb1;
 use blockmodes::oracle::{BlockCipher128, BlockCipher128Dec};
@@ -7,8 +9,6 @@ use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful};
 use blockmodes::tag::TagSize;
 use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use blockmodes::xcbc::{Xcbc as Xcbc_, XcbcStateful, XcbcXor, XcbcXorStateful};
-use blockmodes::aead::inout::InOutBuf;
-use blockmodes::aead::{self, AeadInOut};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -42,22 +42,70 @@ macro_rules! by_tag_len {
     ($t:expr, $T:ident => $body:expr) => {{
         use blockmodes::cipher::consts::*;
         match $t {
-            1 => { type $T = U1; $body }
-            2 => { type $T = U2; $body }
-            3 => { type $T = U3; $body }
-            4 => { type $T = U4; $body }
-            5 => { type $T = U5; $body }
-            6 => { type $T = U6; $body }
-            7 => { type $T = U7; $body }
-            8 => { type $T = U8; $body }
-            9 => { type $T = U9; $body }
-            10 => { type $T = U10; $body }
-            11 => { type $T = U11; $body }
-            12 => { type $T = U12; $body }
-            13 => { type $T = U13; $body }
-            14 => { type $T = U14; $body }
-            15 => { type $T = U15; $body }
-            _ => { type $T = U16; $body }
+            1 => {
+                type $T = U1;
+                $body
+            }
+            2 => {
+                type $T = U2;
+                $body
+            }
+            3 => {
+                type $T = U3;
+                $body
+            }
+            4 => {
+                type $T = U4;
+                $body
+            }
+            5 => {
+                type $T = U5;
+                $body
+            }
+            6 => {
+                type $T = U6;
+                $body
+            }
+            7 => {
+                type $T = U7;
+                $body
+            }
+            8 => {
+                type $T = U8;
+                $body
+            }
+            9 => {
+                type $T = U9;
+                $body
+            }
+            10 => {
+                type $T = U10;
+                $body
+            }
+            11 => {
+                type $T = U11;
+                $body
+            }
+            12 => {
+                type $T = U12;
+                $body
+            }
+            13 => {
+                type $T = U13;
+                $body
+            }
+            14 => {
+                type $T = U14;
+                $body
+            }
+            15 => {
+                type $T = U15;
+                $body
+            }
+            _ => {
+                type $T = U16;
+                $body
+            }
         }
     }};
 }
@@ -70,7 +118,8 @@ trait Sealer: Send + Sync {
     /// `out` = room for ciphertext ‖ tag (`msg.len()` + the tag length).
     fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) -> LibResult<()>;
     /// `out` = room for the plaintext (`ct.len()` bytes); wiped on failure.
-    fn open(&self, nonce: &[u8], ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> LibResult<()>;
+    fn open(&self, nonce: &[u8], ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8])
+    -> LibResult<()>;
 }
 
 struct OcbSealer<C, T>(Ocb1<C, T>);
@@ -86,7 +135,8 @@ where
     fn seal(&self, nonce: &[u8], _ad: &[u8], msg: &[u8], out: &mut [u8]) -> LibResult<()> {
         let nonce = aead::Nonce::<Ocb1<C, T>>::try_from(nonce).map_err(|_| bad_nonce(nonce))?;
         let (ct, tag_out) = out.split_at_mut(msg.len());
-        let buf = InOutBuf::new(msg, ct).map_err(|_| blockmodes::Error::InvalidLength("output buffer"))?;
+        let buf = InOutBuf::new(msg, ct)
+            .map_err(|_| blockmodes::Error::InvalidLength("output buffer"))?;
         let tag = self
             .0
             .encrypt_inout_detached(&nonce, &[], buf)
@@ -94,10 +144,19 @@ where
         tag_out.copy_from_slice(&tag);
         Ok(())
     }
-    fn open(&self, nonce: &[u8], _ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> LibResult<()> {
+    fn open(
+        &self,
+        nonce: &[u8],
+        _ad: &[u8],
+        ct: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> LibResult<()> {
         let nonce = aead::Nonce::<Ocb1<C, T>>::try_from(nonce).map_err(|_| bad_nonce(nonce))?;
-        let tag = aead::Tag::<Ocb1<C, T>>::try_from(tag).map_err(|_| blockmodes::Error::Authentication)?;
-        let buf = InOutBuf::new(ct, out).map_err(|_| blockmodes::Error::InvalidLength("output buffer"))?;
+        let tag = aead::Tag::<Ocb1<C, T>>::try_from(tag)
+            .map_err(|_| blockmodes::Error::Authentication)?;
+        let buf = InOutBuf::new(ct, out)
+            .map_err(|_| blockmodes::Error::InvalidLength("output buffer"))?;
         self.0
             .decrypt_inout_detached(&nonce, &[], buf, &tag)
             .map_err(|_| blockmodes::Error::Authentication)
@@ -105,7 +164,10 @@ where
 }
 
 fn bad_nonce(nonce: &[u8]) -> blockmodes::Error {
-    blockmodes::Error::InvalidNonceLength { expected: 16, got: nonce.len() }
+    blockmodes::Error::InvalidNonceLength {
+        expected: 16,
+        got: nonce.len(),
+    }
 }
 
 struct CwcSealer<C, T: TagSize>(Cwc<C, T>);
@@ -124,7 +186,14 @@ where
         tag_out.copy_from_slice(&tag);
         Ok(())
     }
-    fn open(&self, nonce: &[u8], ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> LibResult<()> {
+    fn open(
+        &self,
+        nonce: &[u8],
+        ad: &[u8],
+        ct: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> LibResult<()> {
         out.copy_from_slice(ct);
         self.0.decrypt_in_place_detached(nonce, ad, out, tag)
     }
@@ -152,11 +221,13 @@ fn seal<'py>(
     ad: &[u8],
     data: &[u8],
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let total = data.len().checked_add(tag_len).ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err("input too long")
-    })?;
+    let total = data
+        .len()
+        .checked_add(tag_len)
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("input too long"))?;
     new_bytes(py, total, data.len() + ad.len(), move |out| {
-        s.seal(nonce, ad, data, out).map_err(|e| to_py(e, Auth::None))
+        s.seal(nonce, ad, data, out)
+            .map_err(|e| to_py(e, Auth::None))
     })
 }
 
@@ -176,7 +247,8 @@ fn open<'py>(
     };
     let (ct, tag) = data.split_at(ct_len);
     new_bytes(py, ct_len, data.len() + ad.len(), move |out| {
-        s.open(nonce, ad, ct, tag, out).map_err(|e| to_py(e, Auth::Tag))
+        s.open(nonce, ad, ct, tag, out)
+            .map_err(|e| to_py(e, Auth::Tag))
     })
 }
 
@@ -226,18 +298,42 @@ impl PyOcb1 {
     ///
     /// ``ciphertext ‖ tag`` of ``data`` under the 16-byte ``nonce``
     /// (``len(data) + tag_length`` bytes).
-    fn encrypt<'py>(&self, py: Python<'py>, nonce: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: Buf,
+        data: Buf,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         block_arg::<16>(nonce.as_slice(), "nonce")?;
-        seal(py, &*self.inner, self.tag_len, nonce.as_slice(), &[], data.as_slice())
+        seal(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            &[],
+            data.as_slice(),
+        )
     }
 
     /// decrypt(nonce, data) -> bytes
     ///
     /// The plaintext of ``ciphertext ‖ tag``; raises ``InvalidTag`` if it
     /// does not authenticate (nothing is returned then).
-    fn decrypt<'py>(&self, py: Python<'py>, nonce: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: Buf,
+        data: Buf,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         block_arg::<16>(nonce.as_slice(), "nonce")?;
-        open(py, &*self.inner, self.tag_len, nonce.as_slice(), &[], data.as_slice())
+        open(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            &[],
+            data.as_slice(),
+        )
     }
 
     /// The tag length in bytes.
@@ -305,7 +401,14 @@ impl PyCwc {
     ) -> PyResult<Bound<'py, PyBytes>> {
         block_arg::<11>(nonce.as_slice(), "nonce")?;
         let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
-        seal(py, &*self.inner, self.tag_len, nonce.as_slice(), ad, data.as_slice())
+        seal(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            ad,
+            data.as_slice(),
+        )
     }
 
     /// decrypt(nonce, data, associated_data=None) -> bytes
@@ -322,7 +425,14 @@ impl PyCwc {
     ) -> PyResult<Bound<'py, PyBytes>> {
         block_arg::<11>(nonce.as_slice(), "nonce")?;
         let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
-        open(py, &*self.inner, self.tag_len, nonce.as_slice(), ad, data.as_slice())
+        open(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            ad,
+            data.as_slice(),
+        )
     }
 
     /// The tag length in bytes.
@@ -438,8 +548,11 @@ pub(crate) fn xcbc_keyed(key: &[u8], one_key: bool, form: XcbcForm) -> PyResult<
     }
     let (aes_len, expected) = if one_key {
         (key.len(), "16, 24 or 32 (one AES key, one_key=True)")
-    } else if key.len() % 2 == 0 {
-        (key.len() / 2, "32, 48 or 64 (K ‖ K', two AES keys of one size)")
+    } else if key.len().is_multiple_of(2) {
+        (
+            key.len() / 2,
+            "32, 48 or 64 (K ‖ K', two AES keys of one size)",
+        )
     } else {
         (0, "32, 48 or 64 (K ‖ K', two AES keys of one size)")
     };
@@ -462,14 +575,26 @@ pub(crate) fn segment_blocks_arg(s: Option<&Bound<'_, PyAny>>) -> PyResult<usize
     Ok(v as usize)
 }
 
-pub(crate) fn xcbc_encrypt<'py>(py: Python<'py>, x: &dyn Xcbc, msg: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-    let len = x.ciphertext_len(msg.len()).map_err(|e| to_py(e, Auth::None))?;
+pub(crate) fn xcbc_encrypt<'py>(
+    py: Python<'py>,
+    x: &dyn Xcbc,
+    msg: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let len = x
+        .ciphertext_len(msg.len())
+        .map_err(|e| to_py(e, Auth::None))?;
     new_bytes(py, len, msg.len(), move |out| {
-        x.encrypt_into(msg, out).map(|_| ()).map_err(|e| to_py(e, Auth::None))
+        x.encrypt_into(msg, out)
+            .map(|_| ())
+            .map_err(|e| to_py(e, Auth::None))
     })
 }
 
-pub(crate) fn xcbc_decrypt<'py>(py: Python<'py>, x: &dyn Xcbc, ct: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+pub(crate) fn xcbc_decrypt<'py>(
+    py: Python<'py>,
+    x: &dyn Xcbc,
+    ct: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
     let pt = run(py, ct.len(), move || x.decrypt(ct))?.map_err(|e| to_py(e, Auth::Tag))?;
     Ok(PyBytes::new(py, &pt))
 }
@@ -482,9 +607,13 @@ pub(crate) fn xcbc_encrypt_with<'py>(
     msg: &[u8],
 ) -> PyResult<Bound<'py, PyBytes>> {
     let value = block_arg::<16>(value, what)?;
-    let len = x.ciphertext_len(msg.len()).map_err(|e| to_py(e, Auth::None))?;
+    let len = x
+        .ciphertext_len(msg.len())
+        .map_err(|e| to_py(e, Auth::None))?;
     new_bytes(py, len, msg.len(), move |out| {
-        x.encrypt_with(&value, msg, out).map(|_| ()).map_err(|e| to_py(e, Auth::None))
+        x.encrypt_with(&value, msg, out)
+            .map(|_| ())
+            .map_err(|e| to_py(e, Auth::None))
     })
 }
 
@@ -546,12 +675,20 @@ impl PyXcbcXor {
     ///
     /// **Hazardous, for test vectors only**: encrypt with a caller-chosen
     /// r0 (never reuse one under a key; a non-random r0 voids the proof).
-    fn _encrypt_with_r0<'py>(&self, py: Python<'py>, r0: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+    fn _encrypt_with_r0<'py>(
+        &self,
+        py: Python<'py>,
+        r0: Buf,
+        data: Buf,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         xcbc_encrypt_with(py, &*self.inner, r0.as_slice(), "r0", data.as_slice())
     }
 
     fn __repr__(&self) -> String {
-        format!("XCBCXor(<key>, one_key={})", if self.one_key { "True" } else { "False" })
+        format!(
+            "XCBCXor(<key>, one_key={})",
+            if self.one_key { "True" } else { "False" }
+        )
     }
 }
 
@@ -610,7 +747,12 @@ impl PyPxcbcXor {
     /// _encrypt_with_r0(r0, data) -> bytes
     ///
     /// **Hazardous, for test vectors only**: encrypt with a caller-chosen r0.
-    fn _encrypt_with_r0<'py>(&self, py: Python<'py>, r0: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+    fn _encrypt_with_r0<'py>(
+        &self,
+        py: Python<'py>,
+        r0: Buf,
+        data: Buf,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         xcbc_encrypt_with(py, &*self.inner, r0.as_slice(), "r0", data.as_slice())
     }
 

@@ -10,7 +10,7 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::ffi::{PyObject, Py_ssize_t};
+use pyo3::ffi::{Py_ssize_t, PyObject};
 use pyo3::prelude::*;
 
 #[repr(C)]
@@ -86,7 +86,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Buf {
         let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, PYBUF_SIMPLE) };
         if rc != 0 {
             let cause = PyErr::fetch(obj.py());
-            let ty = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            let ty = obj
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default();
             return Err(PyTypeError::new_err(format!(
                 "expected a contiguous bytes-like object (bytes, bytearray, memoryview, \
                  contiguous array), not {ty} ({cause})"

@@ -82,7 +82,7 @@ fn sectors<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let first = u64_arg(first_sector, "first_sector")?;
     let size = d.sector_size();
-    if data.is_empty() || data.len() % size != 0 {
+    if data.is_empty() || !data.len().is_multiple_of(size) {
         return Err(PyValueError::new_err(format!(
             "invalid data length: expected a non-empty whole number of {size}-byte sectors, got {} bytes",
             data.len()
@@ -104,7 +104,11 @@ impl PyDisk {
         signature = (cipher, key, sector_size = None),
         text_signature = "(cipher, key, sector_size=512)"
     )]
-    fn new(cipher: &Bound<'_, PyAny>, key: Buf, sector_size: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(
+        cipher: &Bound<'_, PyAny>,
+        key: Buf,
+        sector_size: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         if !cipher.is_instance_of::<PyString>() {
             return Err(PyTypeError::new_err(
                 "cipher must be a str: \"ete\", \"eme\", \"xex\" or \"eme2\"",
@@ -123,10 +127,15 @@ impl PyDisk {
         let size = usize::try_from(size).unwrap_or(usize::MAX);
         let key = key.as_slice();
         let inner = aes_sectors(kind, key, size).map_err(|e| match e {
-            blockmodes::Error::InvalidKeyLength { got, .. } => key_error(disk_key_lengths(kind), got),
+            blockmodes::Error::InvalidKeyLength { got, .. } => {
+                key_error(disk_key_lengths(kind), got)
+            }
             e => to_py(e, Auth::None),
         })?;
-        Ok(Self { inner, cipher: name })
+        Ok(Self {
+            inner,
+            cipher: name,
+        })
     }
 
     /// encrypt_sectors(first_sector, data) -> bytes
@@ -161,7 +170,11 @@ impl PyDisk {
     }
 
     fn __repr__(&self) -> String {
-        format!("Disk({:?}, <key>, sector_size={})", self.cipher, self.inner.sector_size())
+        format!(
+            "Disk({:?}, <key>, sector_size={})",
+            self.cipher,
+            self.inner.sector_size()
+        )
     }
 }
 
@@ -249,7 +262,12 @@ macro_rules! wide_class {
             /// encrypt(tweak, data) -> bytes
             ///
             /// The encryption of ``data`` (same length) under ``tweak``.
-            fn encrypt<'py>(&self, py: Python<'py>, tweak: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+            fn encrypt<'py>(
+                &self,
+                py: Python<'py>,
+                tweak: Buf,
+                data: Buf,
+            ) -> PyResult<Bound<'py, PyBytes>> {
                 let check: fn(&[u8]) -> PyResult<()> = $tweak_check;
                 check(tweak.as_slice())?;
                 wide(py, &*self.inner, tweak.as_slice(), data.as_slice(), true)
@@ -258,7 +276,12 @@ macro_rules! wide_class {
             /// decrypt(tweak, data) -> bytes
             ///
             /// The decryption of ``data`` (same length) under ``tweak``.
-            fn decrypt<'py>(&self, py: Python<'py>, tweak: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+            fn decrypt<'py>(
+                &self,
+                py: Python<'py>,
+                tweak: Buf,
+                data: Buf,
+            ) -> PyResult<Bound<'py, PyBytes>> {
                 let check: fn(&[u8]) -> PyResult<()> = $tweak_check;
                 check(tweak.as_slice())?;
                 wide(py, &*self.inner, tweak.as_slice(), data.as_slice(), false)
@@ -298,7 +321,12 @@ fn eme2_keyed(key: &[u8]) -> PyResult<Box<dyn Wide>> {
     match key.len() {
         48 => Eme2::<blockmodes::Aes128>::new_from_slice(key).map(|e| Box::new(e) as Box<dyn Wide>),
         64 => Eme2::<blockmodes::Aes256>::new_from_slice(key).map(|e| Box::new(e) as Box<dyn Wide>),
-        n => return Err(key_error("48 or 64 (K_AD ‖ K_ECB ‖ an AES-128 or AES-256 key)", n)),
+        n => {
+            return Err(key_error(
+                "48 or 64 (K_AD ‖ K_ECB ‖ an AES-128 or AES-256 key)",
+                n,
+            ));
+        }
     }
     .map_err(|e| to_py(e, Auth::None))
 }
@@ -408,8 +436,12 @@ fn tbc<'py>(
     }
     let mut b = block_arg::<16>(block, "block")?;
     let t = XexTweak { n, i };
-    if enc { c.encrypt(&t, &mut b) } else { c.decrypt(&t, &mut b) }
-        .map_err(|e| to_py(e, Auth::None))?;
+    if enc {
+        c.encrypt(&t, &mut b)
+    } else {
+        c.decrypt(&t, &mut b)
+    }
+    .map_err(|e| to_py(e, Auth::None))?;
     Ok(PyBytes::new(py, &b))
 }
 
@@ -442,7 +474,14 @@ macro_rules! tbc_class {
                 tweak_i: &Bound<'_, PyAny>,
                 block: Buf,
             ) -> PyResult<Bound<'py, PyBytes>> {
-                tbc(py, &*self.inner, tweak_n.as_slice(), tweak_i, block.as_slice(), true)
+                tbc(
+                    py,
+                    &*self.inner,
+                    tweak_n.as_slice(),
+                    tweak_i,
+                    block.as_slice(),
+                    true,
+                )
             }
 
             /// decrypt(tweak_n, tweak_i, block) -> bytes
@@ -455,7 +494,14 @@ macro_rules! tbc_class {
                 tweak_i: &Bound<'_, PyAny>,
                 block: Buf,
             ) -> PyResult<Bound<'py, PyBytes>> {
-                tbc(py, &*self.inner, tweak_n.as_slice(), tweak_i, block.as_slice(), false)
+                tbc(
+                    py,
+                    &*self.inner,
+                    tweak_n.as_slice(),
+                    tweak_i,
+                    block.as_slice(),
+                    false,
+                )
             }
 
             fn __repr__(&self) -> &'static str {

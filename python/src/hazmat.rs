@@ -15,8 +15,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::aead::{
-    Xcbc, XcbcForm, by_aes_key, segment_blocks_arg, xcbc_decrypt, xcbc_encrypt,
-    xcbc_encrypt_with, xcbc_keyed,
+    Xcbc, XcbcForm, by_aes_key, segment_blocks_arg, xcbc_decrypt, xcbc_encrypt, xcbc_encrypt_with,
+    xcbc_keyed,
 };
 use crate::buf::Buf;
 use crate::{Auth, InvalidSignature, block_arg, key_error, run, to_py};
@@ -147,13 +147,13 @@ Example::
     b'chunk 7'
 ",
     {
-    #[new]
-    #[pyo3(signature = (key, one_key = false))]
-    fn new(key: Buf, one_key: bool) -> PyResult<Self> {
-        Ok(Self {
-            inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::XorCtr)?,
-        })
-    }
+        #[new]
+        #[pyo3(signature = (key, one_key = false))]
+        fn new(key: Buf, one_key: bool) -> PyResult<Self> {
+            Ok(Self {
+                inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::XorCtr)?,
+            })
+        }
     }
 );
 
@@ -173,13 +173,13 @@ Example::
     b'abc'
 ",
     {
-    #[new]
-    #[pyo3(signature = (key, one_key = false))]
-    fn new(key: Buf, one_key: bool) -> PyResult<Self> {
-        Ok(Self {
-            inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::PlainCtr)?,
-        })
-    }
+        #[new]
+        #[pyo3(signature = (key, one_key = false))]
+        fn new(key: Buf, one_key: bool) -> PyResult<Self> {
+            Ok(Self {
+                inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::PlainCtr)?,
+            })
+        }
     }
 );
 
@@ -199,17 +199,21 @@ Example::
     True
 ",
     {
-    #[new]
-    #[pyo3(
+        #[new]
+        #[pyo3(
         signature = (key, segment_blocks = None, one_key = false),
         text_signature = "(key, segment_blocks=1024, one_key=False)"
     )]
-    fn new(key: Buf, segment_blocks: Option<&Bound<'_, PyAny>>, one_key: bool) -> PyResult<Self> {
-        let s = segment_blocks_arg(segment_blocks)?;
-        Ok(Self {
-            inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::PXorCtr(s))?,
-        })
-    }
+        fn new(
+            key: Buf,
+            segment_blocks: Option<&Bound<'_, PyAny>>,
+            one_key: bool,
+        ) -> PyResult<Self> {
+            let s = segment_blocks_arg(segment_blocks)?;
+            Ok(Self {
+                inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::PXorCtr(s))?,
+            })
+        }
     }
 );
 
@@ -283,8 +287,7 @@ impl PyXecbMacStateful {
                 tag.len()
             )));
         }
-        run(py, data.len(), move || inner.verify(data, tag))?
-            .map_err(|e| to_py(e, Auth::Signature))
+        run(py, data.len(), move || inner.verify(data, tag))?.map_err(|e| to_py(e, Auth::Signature))
     }
 
     fn __repr__(&self) -> &'static str {

@@ -13,8 +13,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pyo3::create_exception;
-use pyo3::ffi;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -142,8 +142,9 @@ pub(crate) fn new_bytes<'py, F>(
 where
     F: FnOnce(&mut [u8]) -> PyResult<()> + Send,
 {
-    let n = ffi::Py_ssize_t::try_from(len)
-        .map_err(|_| PyValueError::new_err("input too long: the output would exceed the largest bytes object"))?;
+    let n = ffi::Py_ssize_t::try_from(len).map_err(|_| {
+        PyValueError::new_err("input too long: the output would exceed the largest bytes object")
+    })?;
     // SAFETY: PyBytes_FromStringAndSize(NULL, n) returns a new reference to
     // a bytes object of n uninitialized bytes (or NULL with an exception
     // set); PyBytes_AsString gives its buffer, valid while `obj` lives. No

@@ -439,7 +439,8 @@ impl PyXecbMac {
     fn mac<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
         let inner = &*self.inner;
         let data = data.as_slice();
-        let tag = run(py, data.len(), move || inner.mac(data))?.map_err(|e| to_py(e, Auth::None))?;
+        let tag =
+            run(py, data.len(), move || inner.mac(data))?.map_err(|e| to_py(e, Auth::None))?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -454,14 +455,18 @@ impl PyXecbMac {
                 tag.len()
             )));
         }
-        run(py, data.len(), move || inner.verify(data, tag))?
-            .map_err(|e| to_py(e, Auth::Signature))
+        run(py, data.len(), move || inner.verify(data, tag))?.map_err(|e| to_py(e, Auth::Signature))
     }
 
     /// _mac_with_r0(r0, data) -> bytes
     ///
     /// **Hazardous, for test vectors only**: the tag with a caller-chosen r0.
-    fn _mac_with_r0<'py>(&self, py: Python<'py>, r0: Buf, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+    fn _mac_with_r0<'py>(
+        &self,
+        py: Python<'py>,
+        r0: Buf,
+        data: Buf,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let r0 = block_arg::<16>(r0.as_slice(), "r0")?;
         let (inner, data) = (&*self.inner, data.as_slice());
         let tag = run(py, data.len(), move || inner.mac_with_r0(&r0, data))?;
