@@ -38,3 +38,19 @@ def test_methods_documented():
         for name, member in vars(cls).items():
             if not name.startswith("_") and callable(member):
                 assert (member.__doc__ or "").strip(), f"{cls.__name__}.{name}"
+
+
+def _readme_blocks():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+@pytest.mark.parametrize("i", range(len(_readme_blocks())))
+def test_readme_examples_run(i):
+    code = _readme_blocks()[i]
+    if "dask" in code:
+        pytest.skip("the Dask example needs a cluster and a file (test_dask.py covers it)")
+    exec(compile(code, f"README.md block {i}", "exec"), {})
