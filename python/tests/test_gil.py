@@ -4,6 +4,7 @@ least two free cores), and a Python thread keeps running during a call."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
@@ -46,17 +47,30 @@ def test_two_threads_in_parallel(name):
     nonce = bytes(16 if name == "OCB1" else 11)
     a, b = os.urandom(MIB64), os.urandom(MIB64)
     c.encrypt(nonce, a[: 2**20])  # warm up
-    ratios = []
+    ratios, baseline = [], []
     # The machine may be shared with other jobs: take the best of up to
-    # eight attempts (held GIL: the ratio is 2 or more on every attempt).
+    # eight attempts (with the GIL held the ratio is 2 or more every time).
+    # As a control, the same measure of hashlib.sha256 (which releases the
+    # GIL) on the same data tells whether two cores were free at all.
     for _ in range(8):
         one = _run_threads([lambda: c.encrypt(nonce, a)])
         two = _run_threads([lambda: c.encrypt(nonce, a), lambda: c.encrypt(nonce, b)])
         ratios.append(two / one)
         if two / one < LIMIT:
             break
-    print(f"{name}: two threads / one thread = {min(ratios):.2f} ({[round(r, 2) for r in ratios]})")
-    assert min(ratios) < LIMIT, ratios
+        one = _run_threads([lambda: hashlib.sha256(a).digest()])
+        two = _run_threads([lambda: hashlib.sha256(a).digest(), lambda: hashlib.sha256(b).digest()])
+        baseline.append(two / one)
+    print(
+        f"{name}: two threads / one thread = {min(ratios):.2f} "
+        f"({[round(r, 2) for r in ratios]}; hashlib control {[round(r, 2) for r in baseline]})"
+    )
+    if min(ratios) >= LIMIT and baseline and min(baseline) >= LIMIT:
+        pytest.skip(
+            f"two cores were never free (hashlib.sha256 control ratio {min(baseline):.2f}): "
+            "machine too busy to measure; test_python_thread_runs_during_a_call still checks the GIL"
+        )
+    assert min(ratios) < LIMIT, (ratios, baseline)
 
 
 def test_python_thread_runs_during_a_call():
