@@ -12,7 +12,7 @@ use blockmodes::xcbc::{Xcbc as Xcbc_, XcbcStateful, XcbcXor, XcbcXorStateful};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::buf::Buf;
+use crate::buf::{Buf, BufMut};
 use crate::{Auth, InvalidTag, block_arg, key_error, new_bytes, run, tag_length_arg, to_py};
 
 /// `match` on an AES key length with `$C` bound to the cipher type.
@@ -252,6 +252,81 @@ fn open<'py>(
     })
 }
 
+/// `ValueError` unless `out` (an output buffer) is disjoint from every input.
+fn check_disjoint(out: &[u8], inputs: &[&[u8]]) -> PyResult<()> {
+    let o = out.as_ptr_range();
+    for i in inputs {
+        let r = i.as_ptr_range();
+        if !i.is_empty() && !out.is_empty() && r.start < o.end && o.start < r.end {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "out must not overlap the input buffers",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `encrypt_into`: ``ciphertext ‖ tag`` into the first bytes of `out`.
+fn seal_into(
+    py: Python<'_>,
+    s: &dyn Sealer,
+    tag_len: usize,
+    nonce: &[u8],
+    ad: &[u8],
+    data: &[u8],
+    out: &mut BufMut,
+) -> PyResult<usize> {
+    let out = out.as_mut_slice();
+    let need = data.len().saturating_add(tag_len);
+    if out.len() < need {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "out too small: expected at least {need} bytes (len(data) + tag_length), got {}",
+            out.len()
+        )));
+    }
+    check_disjoint(out, &[nonce, ad, data])?;
+    let out = &mut out[..need];
+    run(py, data.len() + ad.len(), move || {
+        s.seal(nonce, ad, data, out)
+    })?
+    .map_err(|e| to_py(e, Auth::None))?;
+    Ok(need)
+}
+
+/// `decrypt_into`: the plaintext into the first bytes of `out` (wiped on
+/// failure).
+fn open_into(
+    py: Python<'_>,
+    s: &dyn Sealer,
+    tag_len: usize,
+    nonce: &[u8],
+    ad: &[u8],
+    data: &[u8],
+    out: &mut BufMut,
+) -> PyResult<usize> {
+    let Some(ct_len) = data.len().checked_sub(tag_len) else {
+        return Err(InvalidTag::new_err(format!(
+            "ciphertext too short: need at least the {tag_len}-byte tag, got {} bytes",
+            data.len()
+        )));
+    };
+    let out = out.as_mut_slice();
+    if out.len() < ct_len {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "out too small: expected at least {ct_len} bytes (len(data) - tag_length), got {}",
+            out.len()
+        )));
+    }
+    check_disjoint(out, &[nonce, ad, data])?;
+    let (ct, tag) = data.split_at(ct_len);
+    let out = &mut out[..ct_len];
+    run(py, data.len() + ad.len(), move || {
+        s.open(nonce, ad, ct, tag, out)
+    })?
+    .map_err(|e| to_py(e, Auth::Tag))?;
+    Ok(ct_len)
+}
+
 /// OCB 1.0 (Rogaway, Bellare, Black, Krovetz 2001) over AES: authenticated
 /// encryption in one pass, 16-byte nonce, no associated data.
 ///
@@ -333,6 +408,55 @@ impl PyOcb1 {
             nonce.as_slice(),
             &[],
             data.as_slice(),
+        )
+    }
+
+    /// encrypt_into(nonce, data, out) -> int
+    ///
+    /// As ``encrypt``, written into the writable buffer ``out`` (at least
+    /// ``len(data) + tag_length`` bytes, not overlapping ``data``) instead
+    /// of a new ``bytes``; returns the number of bytes written. Reusing one
+    /// output buffer saves the allocation of a large result.
+    fn encrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: Buf,
+        data: Buf,
+        mut out: BufMut,
+    ) -> PyResult<usize> {
+        block_arg::<16>(nonce.as_slice(), "nonce")?;
+        seal_into(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            &[],
+            data.as_slice(),
+            &mut out,
+        )
+    }
+
+    /// decrypt_into(nonce, data, out) -> int
+    ///
+    /// As ``decrypt``, written into ``out`` (at least ``len(data) -
+    /// tag_length`` bytes); returns the plaintext length. On ``InvalidTag``
+    /// those bytes of ``out`` are zeroed.
+    fn decrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: Buf,
+        data: Buf,
+        mut out: BufMut,
+    ) -> PyResult<usize> {
+        block_arg::<16>(nonce.as_slice(), "nonce")?;
+        open_into(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            &[],
+            data.as_slice(),
+            &mut out,
         )
     }
 
@@ -432,6 +556,60 @@ impl PyCwc {
             nonce.as_slice(),
             ad,
             data.as_slice(),
+        )
+    }
+
+    /// encrypt_into(nonce, data, out, associated_data=None) -> int
+    ///
+    /// As ``encrypt``, written into the writable buffer ``out`` (at least
+    /// ``len(data) + tag_length`` bytes, not overlapping the inputs);
+    /// returns the number of bytes written.
+    #[pyo3(signature = (nonce, data, out, associated_data = None))]
+    fn encrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: Buf,
+        data: Buf,
+        mut out: BufMut,
+        associated_data: Option<Buf>,
+    ) -> PyResult<usize> {
+        block_arg::<11>(nonce.as_slice(), "nonce")?;
+        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
+        seal_into(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            ad,
+            data.as_slice(),
+            &mut out,
+        )
+    }
+
+    /// decrypt_into(nonce, data, out, associated_data=None) -> int
+    ///
+    /// As ``decrypt``, written into ``out`` (at least ``len(data) -
+    /// tag_length`` bytes); returns the plaintext length. On ``InvalidTag``
+    /// those bytes of ``out`` are zeroed.
+    #[pyo3(signature = (nonce, data, out, associated_data = None))]
+    fn decrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: Buf,
+        data: Buf,
+        mut out: BufMut,
+        associated_data: Option<Buf>,
+    ) -> PyResult<usize> {
+        block_arg::<11>(nonce.as_slice(), "nonce")?;
+        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
+        open_into(
+            py,
+            &*self.inner,
+            self.tag_len,
+            nonce.as_slice(),
+            ad,
+            data.as_slice(),
+            &mut out,
         )
     }
 

@@ -29,6 +29,7 @@ struct PyBufferView {
 }
 
 const PYBUF_SIMPLE: c_int = 0;
+const PYBUF_WRITABLE: c_int = 0x0001;
 
 unsafe extern "C" {
     fn PyObject_GetBuffer(obj: *mut PyObject, view: *mut PyBufferView, flags: c_int) -> c_int;
@@ -65,37 +66,90 @@ impl Drop for Buf {
     }
 }
 
+/// `PyObject_GetBuffer` with `flags`, or `TypeError` naming what was expected.
+fn get_view(
+    obj: Borrowed<'_, '_, PyAny>,
+    flags: c_int,
+    expected: &str,
+) -> PyResult<Box<PyBufferView>> {
+    let mut view = Box::new(PyBufferView {
+        buf: std::ptr::null_mut(),
+        obj: std::ptr::null_mut(),
+        len: 0,
+        itemsize: 0,
+        readonly: 0,
+        ndim: 0,
+        format: std::ptr::null_mut(),
+        shape: std::ptr::null_mut(),
+        strides: std::ptr::null_mut(),
+        suboffsets: std::ptr::null_mut(),
+        internal: std::ptr::null_mut(),
+    });
+    // SAFETY: `obj` is a live object and the interpreter is attached.
+    let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, flags) };
+    if rc != 0 {
+        let cause = PyErr::fetch(obj.py());
+        let ty = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        return Err(PyTypeError::new_err(format!(
+            "expected {expected}, not {ty} ({cause})"
+        )));
+    }
+    Ok(view)
+}
+
 impl<'a, 'py> FromPyObject<'a, 'py> for Buf {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let mut view = Box::new(PyBufferView {
-            buf: std::ptr::null_mut(),
-            obj: std::ptr::null_mut(),
-            len: 0,
-            itemsize: 0,
-            readonly: 0,
-            ndim: 0,
-            format: std::ptr::null_mut(),
-            shape: std::ptr::null_mut(),
-            strides: std::ptr::null_mut(),
-            suboffsets: std::ptr::null_mut(),
-            internal: std::ptr::null_mut(),
-        });
-        // SAFETY: `obj` is a live object and the interpreter is attached.
-        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, PYBUF_SIMPLE) };
-        if rc != 0 {
-            let cause = PyErr::fetch(obj.py());
-            let ty = obj
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default();
-            return Err(PyTypeError::new_err(format!(
-                "expected a contiguous bytes-like object (bytes, bytearray, memoryview, \
-                 contiguous array), not {ty} ({cause})"
-            )));
-        }
+        let view = get_view(
+            obj,
+            PYBUF_SIMPLE,
+            "a contiguous bytes-like object (bytes, bytearray, memoryview, contiguous array)",
+        )?;
         Ok(Buf { view })
+    }
+}
+
+/// A writable output argument (`bytearray`, writable `memoryview`,
+/// contiguous NumPy array ...), held until dropped.
+pub struct BufMut {
+    view: Box<PyBufferView>,
+}
+
+impl BufMut {
+    /// The bytes, borrowed mutably for the life of `self`.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        if self.view.len <= 0 || self.view.buf.is_null() {
+            return &mut [];
+        }
+        // SAFETY: a successful PyObject_GetBuffer(PyBUF_WRITABLE) gives `len`
+        // contiguous writable bytes at `buf`, valid until PyBuffer_Release.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.view.buf.cast::<u8>(), self.view.len as usize)
+        }
+    }
+}
+
+impl Drop for BufMut {
+    fn drop(&mut self) {
+        // SAFETY: as for `Buf`.
+        Python::attach(|_| unsafe { PyBuffer_Release(&mut *self.view) });
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for BufMut {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let view = get_view(
+            obj,
+            PYBUF_WRITABLE,
+            "a writable contiguous buffer (bytearray, memoryview of one, contiguous array)",
+        )?;
+        Ok(BufMut { view })
     }
 }

@@ -290,3 +290,31 @@ def test_junk_method_args(i, name, args):
         method(*args)
     except ALLOWED:
         pass
+
+
+@pytest.mark.parametrize("name", ["OCB1", "CWC"])
+def test_encrypt_into_decrypt_into(name):
+    n = 16 if name == "OCB1" else 11
+    c = getattr(bm, name)(K16, 12)
+    msg = bytes(range(100))
+    out = bytearray(200)
+    assert c.encrypt_into(bytes(n), msg, out) == 112
+    assert bytes(out[:112]) == c.encrypt(bytes(n), msg) and out[112:] == bytes(88)
+    pt = np.zeros(100, dtype=np.uint8)
+    assert c.decrypt_into(bytes(n), out[:112], pt) == 100 and pt.tobytes() == msg
+    with pytest.raises(ValueError, match="at least 112"):
+        c.encrypt_into(bytes(n), msg, bytearray(111))
+    with pytest.raises(ValueError, match="at least 100"):
+        c.decrypt_into(bytes(n), out[:112], bytearray(99))
+    with pytest.raises(TypeError, match="writable"):
+        c.encrypt_into(bytes(n), msg, bytes(112))
+    shared = bytearray(300)
+    view = memoryview(shared)
+    with pytest.raises(ValueError, match="overlap"):
+        c.encrypt_into(bytes(n), view[:100], view[50:162])
+    bad = bytearray(out[:112])
+    bad[0] ^= 1
+    dest = bytearray(b"\xff" * 100)
+    with pytest.raises(bm.InvalidTag):
+        c.decrypt_into(bytes(n), bad, dest)
+    assert dest == bytes(100)  # no unauthenticated plaintext left behind
