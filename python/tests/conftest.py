@@ -14,10 +14,12 @@ VECTORS = Path(os.environ.get("BLOCKMODES_VECTORS", ROOT / "vectors"))
 
 
 def vector_files() -> list[Path]:
-    """Every vector file: vectors/*.json, vectors/independent/*.json and the
-    whole-sector files in vectors/independent/sectors/."""
+    """Every vector file: vectors/*.json, vectors/independent/*.json,
+    vectors/negative/*.json (when present) and the whole-sector files in
+    vectors/independent/sectors/."""
     files = sorted(VECTORS.glob("*.json"))
     files += sorted((VECTORS / "independent").glob("*.json"))
+    files += sorted((VECTORS / "negative").glob("*.json"))
     files += sorted((VECTORS / "independent" / "sectors").glob("*.json"))
     return files
 
