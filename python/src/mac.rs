@@ -27,7 +27,6 @@ trait PmacDyn: Send + Sync {
     fn boxed_clone(&self) -> Box<dyn PmacDyn>;
     fn update(&mut self, data: &[u8]);
     fn finalize(self: Box<Self>) -> Block;
-    fn mac(&self, data: &[u8]) -> Block;
     fn partial(&self, first_block: u64, blocks: &[u8]) -> LibResult<Block>;
     fn finish(&self, sigma: &Block, last: &[u8]) -> LibResult<Block>;
 }
@@ -83,9 +82,6 @@ where
     fn finalize(self: Box<Self>) -> Block {
         self.pmac.finalize().into()
     }
-    fn mac(&self, data: &[u8]) -> Block {
-        self.pmac.mac_parallel(data).into()
-    }
     fn partial(&self, first_block: u64, blocks: &[u8]) -> LibResult<Block> {
         let sigma = self.pmac.partial_sigma(first_block, blocks)?;
         self.sigma_to_bytes(sigma)
@@ -93,6 +89,17 @@ where
     fn finish(&self, sigma: &Block, last: &[u8]) -> LibResult<Block> {
         let sigma = self.sigma_from_bytes(sigma)?;
         Ok(self.pmac.finish(sigma, last)?.into())
+    }
+}
+
+/// A keyed PMAC for the one-shot `PMAC.mac`.
+trait OneShot: Send + Sync {
+    fn mac_full(&self, data: &[u8]) -> Block;
+}
+
+impl<C: BlockCipher128Dec + Send + Sync> OneShot for Pmac<C> {
+    fn mac_full(&self, data: &[u8]) -> Block {
+        self.mac_parallel(data).into()
     }
 }
 
@@ -261,9 +268,12 @@ impl PyPmac {
             Some(t) => tag_length_arg(t)?,
             None => 16,
         };
-        let p = pmac_keyed(key.as_slice())?;
-        let data = data.as_slice();
-        let full = run(py, data.len(), || p.mac(data))?;
+        let (key, data) = (key.as_slice(), data.as_slice());
+        // One key schedule (not `pmac_keyed`'s second cipher for partial sums).
+        let p: Box<dyn OneShot> = by_aes_key!(key.len(), C => Box::new(
+            Pmac::<C>::new_from_slice(key).map_err(|e| to_py(e, Auth::None))?
+        ), _ => return Err(key_error("16, 24 or 32", key.len())));
+        let full = run(py, data.len(), || p.mac_full(data))?;
         Ok(tag_bytes(py, full, tag_len))
     }
 
