@@ -4,7 +4,6 @@ least two free cores), and a Python thread keeps running during a call."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -39,6 +38,13 @@ def _run_threads(fns) -> float:
     return time.perf_counter() - t0
 
 
+def _run_threads_cpu(fns) -> tuple[float, float]:
+    """(wall time, process CPU time) of running ``fns`` in threads."""
+    c0 = time.process_time()
+    wall = _run_threads(fns)
+    return wall, time.process_time() - c0
+
+
 @pytest.mark.skipif(_cores() < 2, reason="needs two cores")
 @pytest.mark.parametrize("name", ["OCB1", "CWC"])
 def test_two_threads_in_parallel(name):
@@ -47,30 +53,36 @@ def test_two_threads_in_parallel(name):
     nonce = bytes(16 if name == "OCB1" else 11)
     a, b = os.urandom(MIB64), os.urandom(MIB64)
     c.encrypt(nonce, a[: 2**20])  # warm up
-    ratios, baseline = [], []
+    ratios, overlap = [], []
     # The machine may be shared with other jobs: take the best of up to
     # eight attempts (with the GIL held the ratio is 2 or more every time).
-    # As a control, the same measure of hashlib.sha256 (which releases the
-    # GIL) on the same data tells whether two cores were free at all.
     for _ in range(8):
         one = _run_threads([lambda: c.encrypt(nonce, a)])
-        two = _run_threads([lambda: c.encrypt(nonce, a), lambda: c.encrypt(nonce, b)])
+        two, cpu = _run_threads_cpu([lambda: c.encrypt(nonce, a), lambda: c.encrypt(nonce, b)])
         ratios.append(two / one)
+        # CPU time over wall time: how many threads ran at once (at most
+        # about 1 with the GIL held, whatever the load).
+        overlap.append(cpu / two)
         if two / one < LIMIT:
             break
-        one = _run_threads([lambda: hashlib.sha256(a).digest()])
-        two = _run_threads([lambda: hashlib.sha256(a).digest(), lambda: hashlib.sha256(b).digest()])
-        baseline.append(two / one)
     print(
         f"{name}: two threads / one thread = {min(ratios):.2f} "
-        f"({[round(r, 2) for r in ratios]}; hashlib control {[round(r, 2) for r in baseline]})"
+        f"({[round(r, 2) for r in ratios]}; threads at once {[round(o, 2) for o in overlap]})"
     )
-    if min(ratios) >= LIMIT and baseline and min(baseline) >= LIMIT:
-        pytest.skip(
-            f"two cores were never free (hashlib.sha256 control ratio {min(baseline):.2f}): "
-            "machine too busy to measure; test_python_thread_runs_during_a_call still checks the GIL"
-        )
-    assert min(ratios) < LIMIT, (ratios, baseline)
+    if min(ratios) >= LIMIT:
+        # Inconclusive on a shared machine, in two cases (a held GIL gives
+        # about 1.0 on an idle machine, and fails below):
+        if max(overlap) >= 1.3:
+            pytest.skip(
+                f"the threads ran concurrently (CPU/wall up to {max(overlap):.2f}: the GIL was "
+                f"released) but the machine was too busy for the wall-time check"
+            )
+        if max(overlap) < 0.9:
+            pytest.skip(
+                f"the machine is oversubscribed: this process never had one full core "
+                f"(CPU/wall at most {max(overlap):.2f}); the wall-time check cannot be made"
+            )
+    assert min(ratios) < LIMIT, (ratios, overlap)
 
 
 def test_python_thread_runs_during_a_call():
