@@ -6,6 +6,8 @@ use blockmodes::oracle::{BlockCipher128Dec, decrypt_block, encrypt_block};
 use blockmodes::pmac::{PartialSigma, Pmac};
 use blockmodes::xecb::XecbMac;
 use blockmodes::xecb::hazmat::SignWithR0;
+use std::sync::Mutex;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyType};
 use subtle::ConstantTimeEq;
@@ -143,7 +145,10 @@ fn tag_bytes<'py>(py: Python<'py>, mut full: Block, tag_len: usize) -> Bound<'py
 ///
 /// * ``update(data)``, then ``finalize() -> tag`` or ``verify(tag)``
 ///   (raises ``InvalidSignature``); the object cannot be used after either
-///   (``AlreadyFinalized``); ``copy()`` forks the state.
+///   (``AlreadyFinalized``); ``copy()`` forks the state. Threads may
+///   share one object: concurrent ``update`` calls take turns (in an
+///   unspecified order, so feed one message from one thread); ``mac``,
+///   ``partial`` and ``finish`` never wait for them.
 /// * ``PMAC.mac(key, data, tag_length=16)``: one-shot (multi-core on large
 ///   inputs).
 /// * For inputs split across processes or machines (see
@@ -167,27 +172,37 @@ fn tag_bytes<'py>(py: Python<'py>, mut full: Block, tag_len: usize) -> Bound<'py
 ///     >>> a = p.partial(1, msg[:32]); b = p.partial(3, msg[32:96])
 ///     >>> p.finish(b.combine(a), msg[96:]) == blockmodes.PMAC.mac(key, msg)
 ///     True
-#[pyclass(module = "blockmodes", name = "PMAC")]
+#[pyclass(frozen, module = "blockmodes", name = "PMAC")]
 pub struct PyPmac {
-    /// `None` once finalized.
-    state: Option<Box<dyn PmacDyn>>,
+    /// The streaming state, `None` once finalized. Locked only with the GIL
+    /// released or for work that never waits for the GIL while holding the
+    /// lock, so a second thread waits instead of deadlocking or failing.
+    state: Mutex<Option<Box<dyn PmacDyn>>>,
     /// A keyed instance with no input, for `partial` / `finish` (which never
     /// touch the streaming state, even after `finalize`).
     keyed: std::sync::Arc<dyn PmacDyn>,
     tag_len: usize,
 }
 
-impl PyPmac {
-    fn state_mut(&mut self) -> PyResult<&mut Box<dyn PmacDyn>> {
-        self.state
-            .as_mut()
-            .ok_or_else(|| AlreadyFinalized::new_err("PMAC object already finalized"))
-    }
+fn already_finalized() -> PyErr {
+    AlreadyFinalized::new_err("PMAC object already finalized")
+}
 
-    fn take_state(&mut self) -> PyResult<Box<dyn PmacDyn>> {
-        self.state
-            .take()
-            .ok_or_else(|| AlreadyFinalized::new_err("PMAC object already finalized"))
+impl PyPmac {
+    /// The state, the lock taken with the GIL released (a thread holding it
+    /// may be working detached; waiting for it with the GIL held is safe
+    /// too, since holders never wait for the GIL, but would stall Python).
+    fn with_state<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: usize,
+        f: impl FnOnce(&mut Option<Box<dyn PmacDyn>>) -> PyResult<T> + Send,
+    ) -> PyResult<T> {
+        let state = &self.state;
+        run(py, work, move || {
+            let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut guard)
+        })?
     }
 }
 
@@ -202,7 +217,7 @@ impl PyPmac {
         };
         let keyed = pmac_keyed(key.as_slice())?;
         Ok(Self {
-            state: Some(keyed.boxed_clone()),
+            state: Mutex::new(Some(keyed.boxed_clone())),
             keyed: keyed.into(),
             tag_len,
         })
@@ -211,18 +226,21 @@ impl PyPmac {
     /// update(data) -> None
     ///
     /// Absorb more of the message; any split gives the same tag.
-    fn update(&mut self, py: Python<'_>, data: Buf) -> PyResult<()> {
-        let state = self.state_mut()?;
+    fn update(&self, py: Python<'_>, data: Buf) -> PyResult<()> {
         let data = data.as_slice();
-        run(py, data.len(), move || state.update(data))
+        self.with_state(py, data.len(), move |state| {
+            state.as_mut().ok_or_else(already_finalized)?.update(data);
+            Ok(())
+        })
     }
 
     /// finalize() -> bytes
     ///
     /// The tag of everything given to ``update``; the object is finished.
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let state = self.take_state()?;
-        let full = run(py, 0, move || state.finalize())?;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let full = self.with_state(py, 0, |state| {
+            Ok(state.take().ok_or_else(already_finalized)?.finalize())
+        })?;
         Ok(tag_bytes(py, full, self.tag_len))
     }
 
@@ -231,22 +249,22 @@ impl PyPmac {
     /// Check ``tag`` against everything given to ``update``, in constant
     /// time; raises ``InvalidSignature`` if it does not match. The object is
     /// finished either way.
-    fn verify(&mut self, py: Python<'_>, tag: Buf) -> PyResult<()> {
-        let state = self.take_state()?;
-        let full = run(py, 0, move || state.finalize())?;
+    fn verify(&self, py: Python<'_>, tag: Buf) -> PyResult<()> {
+        let full = self.with_state(py, 0, |state| {
+            Ok(state.take().ok_or_else(already_finalized)?.finalize())
+        })?;
         check_tag(full, self.tag_len, tag.as_slice())
     }
 
     /// copy() -> PMAC
     ///
     /// An independent copy of the current state (same key and tag length).
-    fn copy(&self) -> PyResult<Self> {
-        let state = self
-            .state
-            .as_ref()
-            .ok_or_else(|| AlreadyFinalized::new_err("PMAC object already finalized"))?;
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        let state = self.with_state(py, 0, |state| {
+            Ok(state.as_ref().ok_or_else(already_finalized)?.boxed_clone())
+        })?;
         Ok(Self {
-            state: Some(state.boxed_clone()),
+            state: Mutex::new(Some(state)),
             keyed: self.keyed.clone(),
             tag_len: self.tag_len,
         })

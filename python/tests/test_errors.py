@@ -193,7 +193,15 @@ def test_repr_hides_keys():
 
 
 def test_version():
-    assert isinstance(bm.__version__, str) and bm.__version__.count(".") >= 2
+    """__version__ is the Rust crate's version (python/Cargo.toml has its own
+    workspace, so it repeats the root workspace's version: keep them equal)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "Cargo.toml"
+    m = re.search(r'\[workspace\.package\][^\[]*?version\s*=\s*"([^"]+)"', root.read_text())
+    assert m, "no [workspace.package] version in the root Cargo.toml"
+    assert bm.__version__ == m.group(1)
 
 
 ALLOWED = (ValueError, TypeError, OverflowError, bm.Error)
