@@ -127,7 +127,8 @@ impl PyDisk {
         let size = usize::try_from(size).unwrap_or(usize::MAX);
         let key = key.as_slice();
         let inner = aes_sectors(kind, key, size).map_err(|e| match e {
-            blockmodes::Error::InvalidKeyLength { got, .. } => {
+            blockmodes::Error::InvalidKeyLength { got, .. }
+            | blockmodes::Error::UnsupportedKeyLength { got, .. } => {
                 key_error(disk_key_lengths(kind), got)
             }
             e => to_py(e, Auth::None),
