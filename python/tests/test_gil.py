@@ -71,12 +71,12 @@ def test_two_threads_in_parallel(name):
         control.append((round(before, 2), round(after, 2)))
         ours.append(round(r, 2))
         if r < LIMIT:
-            counted.append(round(r, 2))
+            counted.append(r)
             break
         # A ratio counts against us only if the controls just before and
         # just after it both saw two free cores.
         if before < LIMIT and after < LIMIT:
-            counted.append(round(r, 2))
+            counted.append(r)
             if len(counted) >= 3:
                 break
         before = after
