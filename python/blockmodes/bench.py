@@ -186,7 +186,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if a.dask:
         dask_bench(a.dask, a.repeat or 3, a.dask_chunk)
         return 0
-    print(f"{'operation':32} {'size':>8} {'per call':>12} {'GB/s':>8}")
+    print(f"{'operation':38} {'size':>8} {'per call':>12} {'GB/s':>8}")
     last = None
     for name, n, fn in rows(sizes):
         if last is not None and n != last:
@@ -194,7 +194,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         last = n
         t = measure(fn, seconds, repeat)
         per = f"{t * 1e6:.2f} us" if t < 1e-3 else f"{t * 1e3:.3f} ms"
-        print(f"{name:32} {_label(n):>8} {per:>12} {n / t / 1e9:8.2f}", flush=True)
+        print(f"{name:38} {_label(n):>8} {per:>12} {n / t / 1e9:8.2f}", flush=True)
     return 0
 
 
