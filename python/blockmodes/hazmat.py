@@ -1,0 +1,75 @@
+"""Hazardous materials: the Gligor-Donescu forms outside the main classes.
+
+For test vectors and for protocols that manage r0 or the counter
+themselves. Nothing here checks that an r0 or a counter value is used only
+once under a key; a repeated value lets an attacker compare plaintexts and
+forge ciphertexts, and a chosen (non-random) r0 voids the security proof of
+the r0 forms. Prefer :class:`blockmodes.XCBCXor`, :class:`blockmodes.PXCBCXor`
+and :class:`blockmodes.XECBMAC`, which draw a fresh random r0 per call.
+
+* :class:`XCBC`: XCBC$, the chain without its check block (privacy only).
+* :class:`XCBCXorStateful`, :class:`XCBCStateful`, :class:`PXCBCXorStateful`,
+  :class:`XECBMACStateful`: the counter forms, under a caller-given 16-byte
+  big-endian counter; the counter travels in clear as the first block, and
+  the receiver must check it against the one it expects.
+* :func:`encrypt_with_r0`, :func:`mac_with_r0`: the r0 forms with a chosen r0.
+
+Example::
+
+    >>> from blockmodes import XCBCXor
+    >>> from blockmodes.hazmat import encrypt_with_r0
+    >>> x = XCBCXor(bytes(32))
+    >>> ct = encrypt_with_r0(x, bytes(16), b"vector")
+    >>> x.decrypt(ct)
+    b'vector'
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from blockmodes._native import (
+    XCBC,
+    XECBMAC,
+    PXCBCXor,
+    PXCBCXorStateful,
+    XCBCStateful,
+    XCBCXor,
+    XCBCXorStateful,
+    XECBMACStateful,
+)
+
+__all__ = [
+    "XCBC",
+    "XCBCXorStateful",
+    "XCBCStateful",
+    "PXCBCXorStateful",
+    "XECBMACStateful",
+    "encrypt_with_r0",
+    "mac_with_r0",
+]
+
+
+def encrypt_with_r0(cipher: Union[XCBCXor, PXCBCXor, XCBC], r0, data) -> bytes:
+    """``y0 ‖ ciphertext`` of ``data`` under the caller-chosen 16-byte ``r0``.
+
+    ``cipher`` is an :class:`blockmodes.XCBCXor`, :class:`blockmodes.PXCBCXor`
+    or :class:`XCBC`. For test vectors only: never reuse an r0 under a key.
+    """
+    if isinstance(cipher, XCBC):
+        return cipher.encrypt_with_r0(r0, data)
+    if not isinstance(cipher, (XCBCXor, PXCBCXor)):
+        raise TypeError(
+            f"cipher must be an XCBCXor, PXCBCXor or hazmat.XCBC, not {type(cipher).__name__}"
+        )
+    return cipher._encrypt_with_r0(r0, data)
+
+
+def mac_with_r0(mac: XECBMAC, r0, data) -> bytes:
+    """The 32-byte XECB$-MAC tag ``y0 ‖ w`` of ``data`` under the chosen ``r0``.
+
+    For test vectors only: never reuse an r0 under a key.
+    """
+    if not isinstance(mac, XECBMAC):
+        raise TypeError(f"mac must be an XECBMAC, not {type(mac).__name__}")
+    return mac._mac_with_r0(r0, data)

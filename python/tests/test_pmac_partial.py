@@ -1,0 +1,97 @@
+"""PMAC.partial over random splits, combined in any order, pickled and
+unpickled, equals PMAC.mac; partial/finish never touch the update state."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import blockmodes
+from blockmodes import PMAC, PMACPartial
+
+
+def split(msg: bytes):
+    """body ‖ last: last is the final 1..16 bytes (empty only for b"")."""
+    body = 0 if not msg else (len(msg) - 1) // 16 * 16
+    return msg[:body], msg[body:]
+
+
+@given(
+    st.sampled_from([16, 24, 32]),
+    st.integers(0, 5000),
+    st.integers(1, 16),
+    st.randoms(use_true_random=False),
+)
+def test_random_splits_any_order_pickled(klen, n, t, rnd):
+    key = rnd.randbytes(klen)
+    msg = rnd.randbytes(n)
+    body, last = split(msg)
+    blocks = len(body) // 16
+    cuts = sorted(rnd.sample(range(1, blocks), min(blocks - 1, rnd.randrange(6)))) if blocks > 1 else []
+    bounds = [0] + cuts + [blocks]
+    p = PMAC(key, t)
+    parts = [
+        p.partial(1 + a, body[16 * a : 16 * b]) for a, b in zip(bounds, bounds[1:]) if b > a
+    ]
+    parts = [pickle.loads(pickle.dumps(x, protocol=rnd.choice([2, 4, 5]))) for x in parts]
+    rnd.shuffle(parts)
+    # combine as a random tree, not only left to right
+    while len(parts) > 1:
+        i, j = sorted(rnd.sample(range(len(parts)), 2))
+        b, a = parts.pop(j), parts.pop(i)
+        parts.append(a.combine(b) if rnd.random() < 0.5 else b ^ a)
+    total = parts[0] if parts else PMACPartial()
+    assert p.finish(total, last) == PMAC.mac(key, msg, t)
+    # the update state was not touched by partial/finish
+    p.update(msg)
+    assert p.finalize() == PMAC.mac(key, msg, t)
+
+
+def test_empty_message_and_empty_partial():
+    key = bytes(16)
+    p = PMAC(key)
+    assert p.finish(PMACPartial(), b"") == PMAC.mac(key, b"")
+    # an empty run of blocks is the neutral element
+    assert p.finish(p.partial(5, b"").combine(PMACPartial()), b"") == PMAC.mac(key, b"")
+
+
+def test_partial_after_finalize_and_copy():
+    key = bytes(range(16))
+    msg = bytes(range(200))
+    body, last = split(msg)
+    p = PMAC(key)
+    p.finalize()
+    assert p.finish(p.partial(1, body), last) == PMAC.mac(key, msg)
+    q = copy.copy(PMACPartial())  # partials are immutable values
+    assert pickle.loads(pickle.dumps(q)) is not q
+
+
+def test_partial_rejects_bad_input():
+    p = PMAC(bytes(16))
+    with pytest.raises(ValueError, match="16"):
+        p.partial(1, bytes(17))  # not whole blocks
+    with pytest.raises(ValueError):
+        p.partial(0, bytes(16))  # blocks are numbered from 1
+    with pytest.raises(ValueError):
+        p.partial(-1, bytes(16))
+    with pytest.raises(TypeError):
+        p.partial(1.0, bytes(16))
+    with pytest.raises(TypeError):
+        p.partial(1, "text")
+    with pytest.raises(ValueError):
+        p.finish(PMACPartial(), bytes(17))  # last is at most 16 bytes
+    with pytest.raises(TypeError):
+        p.finish(b"\x00" * 16, b"")
+    with pytest.raises(TypeError):
+        PMACPartial().combine(b"\x00" * 16)
+    with pytest.raises(ValueError):
+        PMACPartial(bytes(15))
+
+
+def test_partial_repr_hides_value():
+    assert "secret" in repr(PMAC(bytes(16)).partial(1, bytes(16)))
