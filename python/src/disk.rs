@@ -53,7 +53,7 @@ where
 ///
 /// ``sector_size`` is 16 to 2048 in multiples of 16, or 4096 (EME2: any
 /// multiple of 16 up to 65536). Sector ``s`` uses the tweak of
-/// ``shared/spec/disk.md``.
+/// ``docs/spec/disk.md``.
 ///
 /// ``encrypt_sectors(first_sector, data)`` / ``decrypt_sectors(first_sector,
 /// data)``: ``data`` is a whole number of sectors numbered from

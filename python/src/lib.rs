@@ -1,5 +1,5 @@
 //! `blockmodes._native`: the PyO3 extension behind the Python package
-//! `blockmodes` (names and behaviour: `shared/spec/python.md`).
+//! `blockmodes` (names and behaviour: `docs/spec/python.md`).
 //!
 //! Every call into the Rust library sits in one small function per mode
 //! (the `rust_*` helpers and the trait impls of each module), so a rename in

@@ -23,7 +23,7 @@ type LibResult<T> = Result<T, blockmodes::Error>;
 type Block = [u8; 16];
 
 /// PMAC under one AES key size, with full 16-byte tags (a shorter tag is
-/// the prefix of the full one, `shared/spec/conventions.md`, so the
+/// the prefix of the full one, `docs/spec/conventions.md`, so the
 /// binding truncates instead of instantiating every tag size).
 trait PmacDyn: Send + Sync {
     fn boxed_clone(&self) -> Box<dyn PmacDyn>;
