@@ -52,5 +52,9 @@ fuzz_target!(|data: &[u8]| {
     let p = h.clone().portable();
     let a = h.hash(ad, sigma).unwrap();
     assert_eq!(a, p.hash(ad, sigma).unwrap(), "SIMD and portable differ");
-    assert_eq!(a, naive(&k, ad, sigma), "the library and the naive evaluation differ");
+    assert_eq!(
+        a,
+        naive(&k, ad, sigma),
+        "the library and the naive evaluation differ"
+    );
 });

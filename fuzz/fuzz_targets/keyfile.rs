@@ -5,7 +5,9 @@ use blockmodes_cli::keyfile::MasterKey;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(k) = MasterKey::from_file_text(text) {
         let again = MasterKey::from_file_text(&k.to_file_text()).unwrap();
         assert_eq!(again.bytes(), k.bytes());
@@ -16,7 +18,12 @@ fuzz_target!(|data: &[u8]| {
             .find(|l| !l.is_empty() && !l.starts_with('#'))
             .unwrap();
         assert!(line.starts_with("blockmodes-key-v1 "));
-        assert_eq!(hex_lower(k.bytes()), line["blockmodes-key-v1 ".len()..].trim().to_ascii_lowercase());
+        assert_eq!(
+            hex_lower(k.bytes()),
+            line["blockmodes-key-v1 ".len()..]
+                .trim()
+                .to_ascii_lowercase()
+        );
     }
 });
 

@@ -23,7 +23,10 @@ fuzz_target!(|data: &[u8]| {
     if body.len() >= 16 {
         let (ct, tag) = body.split_at(body.len() - 16);
         let mut buf = ct.to_vec();
-        if ocb.decrypt_in_place_detached(&nonce, &mut buf, tag).is_err() {
+        if ocb
+            .decrypt_in_place_detached(&nonce, &mut buf, tag)
+            .is_err()
+        {
             assert_no_plaintext(&buf, ct, "ocb1 in place");
         }
     }
@@ -36,6 +39,9 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(ocb.decrypt(&nonce, &bad), Err(Error::Authentication));
     let (ct, tag) = bad.split_at(body.len());
     let mut buf = ct.to_vec();
-    assert!(ocb.decrypt_in_place_detached(&nonce, &mut buf, tag).is_err());
+    assert!(
+        ocb.decrypt_in_place_detached(&nonce, &mut buf, tag)
+            .is_err()
+    );
     assert!(buf.iter().all(|&b| b == 0), "not wiped");
 });

@@ -29,7 +29,10 @@ fuzz_target!(|data: &[u8]| {
     let mut bad = ct.clone();
     flip(&mut bad, ctl >> 1);
     let mut out = vec![0xa5; ct.len()];
-    assert!(p.decrypt_into(&bad, &mut out).is_err(), "a flipped bit was accepted");
+    assert!(
+        p.decrypt_into(&bad, &mut out).is_err(),
+        "a flipped bit was accepted"
+    );
     assert_no_plaintext(&out, &vec![0xa5; ct.len()], "pxcbc tampered");
 
     match p.decrypt(body) {

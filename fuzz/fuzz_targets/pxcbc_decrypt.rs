@@ -16,7 +16,10 @@ fuzz_target!(|data: &[u8]| {
     let body = inp.rest();
     let fresh = vec![0xa5; body.len()];
 
-    let p = PxcbcXor::<Aes128>::new_from_slice(&key).unwrap().with_segment_blocks(s).unwrap();
+    let p = PxcbcXor::<Aes128>::new_from_slice(&key)
+        .unwrap()
+        .with_segment_blocks(s)
+        .unwrap();
     let mut out = fresh.clone();
     match p.decrypt_into(body, &mut out) {
         Ok(n) => {

@@ -40,6 +40,9 @@ fuzz_target!(|data: &[u8]| {
     let mut bad = ct.clone();
     flip(&mut bad, ctl >> 1);
     let mut out = vec![0xa5; ct.len()];
-    assert!(x.decrypt_into(&bad, &mut out).is_err(), "a flipped bit was accepted");
+    assert!(
+        x.decrypt_into(&bad, &mut out).is_err(),
+        "a flipped bit was accepted"
+    );
     assert_no_plaintext(&out, &vec![0xa5; ct.len()], "xcbc-xor tampered");
 });

@@ -43,6 +43,9 @@ fuzz_target!(|data: &[u8]| {
     let mut bad = c1.clone();
     flip(&mut bad, ctl);
     let mut out = vec![0xa5; bad.len()];
-    assert!(tx.receiver().decrypt_into(&bad, &mut out).is_err(), "a flipped bit was accepted");
+    assert!(
+        tx.receiver().decrypt_into(&bad, &mut out).is_err(),
+        "a flipped bit was accepted"
+    );
     assert_no_plaintext(&out, &vec![0xa5; bad.len()], "xcbc-xor stateful tampered");
 });

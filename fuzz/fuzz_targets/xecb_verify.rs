@@ -25,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
         _ => mac.mac(msg).unwrap().to_vec(),
     };
     let v = mac.verify(msg, &tag);
-    assert_eq!(v.is_ok(), mac.verify_par(msg, &tag).is_ok(), "parallel disagrees");
+    assert_eq!(
+        v.is_ok(),
+        mac.verify_par(msg, &tag).is_ok(),
+        "parallel disagrees"
+    );
     let expect = tag.len() == 32 && {
         let r0 = aes128_decrypt(&key, &tag[..16]);
         mac.sign_with_r0(&r0, msg)[..] == tag[..]
@@ -39,7 +43,11 @@ fuzz_target!(|data: &[u8]| {
         _ => delta[..tag_len.min(32)].to_vec(),
     };
     let v = keys.verify(msg, &tag);
-    assert_eq!(v.is_ok(), keys.verify_par(msg, &tag).is_ok(), "parallel disagrees");
+    assert_eq!(
+        v.is_ok(),
+        keys.verify_par(msg, &tag).is_ok(),
+        "parallel disagrees"
+    );
     let expect = tag.len() == 32 && {
         let ctr: [u8; 16] = tag[..16].try_into().unwrap();
         keys.sign_with_counter(&ctr, msg)[..] == tag[..]

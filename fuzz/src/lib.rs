@@ -43,8 +43,15 @@ impl<'a> Input<'a> {
 /// wipe only the part it wrote).
 pub fn assert_no_plaintext(buf: &[u8], before: &[u8], what: &str) {
     assert_eq!(buf.len(), before.len());
-    let left = buf.iter().zip(before).filter(|&(b, o)| *b != 0 && b != o).count();
-    assert_eq!(left, 0, "{what}: a rejected decryption left {left} bytes in the output buffer");
+    let left = buf
+        .iter()
+        .zip(before)
+        .filter(|&(b, o)| *b != 0 && b != o)
+        .count();
+    assert_eq!(
+        left, 0,
+        "{what}: a rejected decryption left {left} bytes in the output buffer"
+    );
 }
 
 /// `AES-128^-1_key(block)`: recovers r0 from y0 = f(r0) for re-encryption checks.
