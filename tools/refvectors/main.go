@@ -1,7 +1,7 @@
 // Command refvectors is an independent Go reference of the blockmodes
 // schemes, written only from the papers (shared/papers) and the spec
-// (docs/spec). It checks the shared vectors (-check) and writes long
-// vectors (-write DIR).
+// (docs/spec). It checks the shared vectors (-check), writes long
+// vectors (-write DIR) and negative vectors (-negative DIR).
 package main
 
 import (
@@ -15,9 +15,10 @@ func main() {
 	check := flag.Bool("check", false, "run every shared vector file of the schemes implemented here")
 	vecDir := flag.String("vectors", "", "directory of the shared vectors (default: vectors/ at the repository root, the repository's copies)")
 	write := flag.String("write", "", "write long vectors into DIR (vectors/independent/ layout)")
+	negative := flag.String("negative", "", "write negative vectors into DIR (vectors/negative/ layout), each checked rejected by this reference")
 	verbose := flag.Bool("v", false, "print every vector checked")
 	flag.Parse()
-	if !*check && *write == "" {
+	if !*check && *write == "" && *negative == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -38,6 +39,12 @@ func main() {
 	}
 	if *write != "" {
 		if err := writeAll(*write); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
+	if *negative != "" {
+		if err := writeNegative(*negative); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}

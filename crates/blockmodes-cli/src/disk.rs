@@ -92,8 +92,22 @@ impl Transform for SectorWork<'_> {
     }
 }
 
+/// Check a `--sector-size`: 16 to 2048 bytes in multiples of 16, or 4096
+/// (the sizes of the ciphers the command offers).
+pub fn check_sector_size(n: usize) -> Result<usize, String> {
+    if n == 4096 || ((16..=2048).contains(&n) && n.is_multiple_of(16)) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "sector size must be 16 to 2048 bytes in multiples of 16, or 4096, not {n}"
+        ))
+    }
+}
+
 /// `blockmodes disk encrypt` (`encrypt`) or `decrypt`.
 pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
+    // Before any use (a size of 0 would divide by zero below).
+    check_sector_size(o.sector_size).map_err(|e| Failure::usage(format!("--sector-size: {e}")))?;
     let f = std::fs::File::open(&o.input).map_err(|e| Failure::io("open", &o.input, &e))?;
     let meta = f
         .metadata()

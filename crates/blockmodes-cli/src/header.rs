@@ -90,6 +90,53 @@ pub struct KdfParams {
     pub p: u32,
 }
 
+/// The most Argon2id work `open` does for a header before anything
+/// authenticates it (the header's costs are the file's, chosen by whoever
+/// made it; the format allows up to 1 GiB and 64 passes). As `age` caps
+/// scrypt's work factor, `open` refuses larger costs unless the user raises
+/// the limit (`--max-kdf-memory`, `--max-kdf-passes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KdfLimit {
+    /// Largest memory in MiB.
+    pub max_m_mib: u32,
+    /// Largest number of passes.
+    pub max_t: u32,
+}
+
+impl KdfLimit {
+    /// 256 MiB and 8 passes: four times the memory and under three times
+    /// the passes `seal` writes ([`KDF_DEFAULT`]).
+    pub const DEFAULT: KdfLimit = KdfLimit {
+        max_m_mib: 256,
+        max_t: 8,
+    };
+
+    /// `Ok` if `k` is within the limit; otherwise a rejection naming the
+    /// flags that raise it. Nothing is computed either way.
+    pub fn check(&self, k: &KdfParams) -> CliResult<()> {
+        let m_mib = k.m_kib.div_ceil(1024);
+        if m_mib <= self.max_m_mib && k.t <= self.max_t {
+            return Ok(());
+        }
+        Err(Failure::rejected(format!(
+            "the header asks for Argon2id with {m_mib} MiB and {} passes, above the limit of `open` before the header authenticates ({} MiB, {} passes; `seal` writes {} MiB, {} passes): nothing was computed. If you trust this file, raise the limit with --max-kdf-memory {} --max-kdf-passes {}",
+            k.t,
+            self.max_m_mib,
+            self.max_t,
+            KDF_DEFAULT.m_kib / 1024,
+            KDF_DEFAULT.t,
+            m_mib.max(self.max_m_mib),
+            k.t.max(self.max_t),
+        )))
+    }
+}
+
+impl Default for KdfLimit {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
 /// Where the keys come from.
 pub enum Secret {
     /// A master key from a key file.
@@ -321,6 +368,47 @@ mod tests {
         assert_eq!(*k.payload, *k2.payload);
         // Another key fails.
         assert!(back.open_keys(&k.header_bytes, &key()).is_err());
+    }
+
+    #[test]
+    fn kdf_limit() {
+        let l = KdfLimit::DEFAULT;
+        assert!(l.check(&KDF_DEFAULT).is_ok());
+        let at = KdfParams {
+            m_kib: 256 * 1024,
+            t: 8,
+            p: 16,
+        };
+        assert!(l.check(&at).is_ok());
+        for k in [
+            KdfParams {
+                m_kib: 256 * 1024 + 1,
+                ..at
+            },
+            KdfParams { t: 9, ..at },
+            KdfParams {
+                m_kib: KDF_MAX_M_KIB,
+                t: KDF_MAX_T,
+                p: KDF_MAX_P,
+            },
+        ] {
+            let e = l.check(&k).unwrap_err();
+            assert!(matches!(e, Failure::Rejected(_)));
+            assert!(e.message().contains("--max-kdf-memory"), "{e}");
+        }
+        let raised = KdfLimit {
+            max_m_mib: 1024,
+            max_t: 64,
+        };
+        assert!(
+            raised
+                .check(&KdfParams {
+                    m_kib: KDF_MAX_M_KIB,
+                    t: KDF_MAX_T,
+                    p: KDF_MAX_P
+                })
+                .is_ok()
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use blockmodes::sector::DiskCipher;
 use blockmodes_cli::disk;
 use blockmodes_cli::failure::{CliResult, Failure};
-use blockmodes_cli::header::{CHUNK_LOG2_RANGE, Mode};
+use blockmodes_cli::header::{CHUNK_LOG2_RANGE, KdfLimit, Mode};
 use blockmodes_cli::keyfile::MasterKey;
 use blockmodes_cli::macsum::{self, MacMode};
 use blockmodes_cli::seal::{self, SecretSource};
@@ -85,6 +85,17 @@ Exit status: 0 success, 1 wrong key or corrupted/truncated input, 2 usage or I/O
     Open {
         #[command(flatten)]
         io: IoArgs,
+        /// The most memory (MiB, 1 to 1024) Argon2id may use for a
+        /// passphrase-sealed file: its header's costs are checked against
+        /// this before the header authenticates. `seal` writes 64 MiB.
+        #[arg(long, value_name = "MIB", default_value_t = KdfLimit::DEFAULT.max_m_mib,
+              value_parser = clap::value_parser!(u32).range(1..=1024))]
+        max_kdf_memory: u32,
+        /// The most Argon2id passes (1 to 64) for a passphrase-sealed file
+        /// (`seal` writes 3).
+        #[arg(long, value_name = "N", default_value_t = KdfLimit::DEFAULT.max_t,
+              value_parser = clap::value_parser!(u32).range(1..=64))]
+        max_kdf_passes: u32,
     },
     /// Print a keyed checksum of each file, in the layout of sha256sum.
     ///
@@ -222,6 +233,7 @@ impl IoArgs {
             force: self.force,
             quiet: self.quiet,
             sync: self.sync,
+            kdf_limit: KdfLimit::DEFAULT,
         }
     }
 }
@@ -266,7 +278,7 @@ struct DiskArgs {
     #[arg(long, value_enum)]
     cipher: DiskCipherArg,
     /// Bytes per sector: 16 to 2048 in multiples of 16, or 4096.
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = 512, value_parser = parse_sector_size)]
     sector_size: usize,
     /// The sector number of the image's first sector.
     #[arg(long, default_value_t = 0)]
@@ -337,6 +349,14 @@ impl From<MacModeArg> for MacMode {
     }
 }
 
+fn parse_sector_size(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a sector size in bytes: `{s}`"))?;
+    disk::check_sector_size(n)
+}
+
 fn parse_chunk(s: &str) -> Result<u8, String> {
     let n = parse_size(s)?;
     let log2 = n.trailing_zeros();
@@ -376,7 +396,18 @@ fn main() -> ExitCode {
             chunk_size,
             io,
         } => ("seal", seal::seal(&io.options(), mode.into(), chunk_size)),
-        Command::Open { io } => ("open", seal::open(&io.options())),
+        Command::Open {
+            io,
+            max_kdf_memory,
+            max_kdf_passes,
+        } => {
+            let mut o = io.options();
+            o.kdf_limit = KdfLimit {
+                max_m_mib: max_kdf_memory,
+                max_t: max_kdf_passes,
+            };
+            ("open", seal::open(&o))
+        }
         Command::Mac {
             mode,
             key_file,

@@ -10,7 +10,7 @@ use aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag};
 use zeroize::Zeroizing;
 
 use crate::failure::{CliResult, Failure};
-use crate::header::{HEADER_LEN, Header, Mode, Secret};
+use crate::header::{HEADER_LEN, Header, KdfLimit, Mode, Secret};
 use crate::keyfile::MasterKey;
 use crate::output::{Output, check_absent};
 use crate::pipeline::{self, PipeError, Rejected, Transform};
@@ -315,6 +315,8 @@ pub struct Options {
     pub quiet: bool,
     /// Sync the output file to disk before renaming it.
     pub sync: bool,
+    /// `open`: the most Argon2id work done before the header authenticates.
+    pub kdf_limit: KdfLimit,
 }
 
 fn batch_units(unit: usize) -> usize {
@@ -378,6 +380,13 @@ pub fn open(o: &Options) -> CliResult<()> {
     let head = read_header(&mut input)?;
     let header = Header::parse(&head)
         .map_err(|f| Failure::rejected(format!("{in_name}: {}", f.message())))?;
+    // The header's Argon2id costs are the file's: bound them before asking
+    // for the passphrase or computing anything (a key file never runs Argon2id).
+    if let (Some(k), false) = (header.kdf, matches!(o.secret, SecretSource::KeyFile(_))) {
+        o.kdf_limit
+            .check(&k)
+            .map_err(|f| Failure::rejected(format!("{in_name}: {}", f.message())))?;
+    }
     if let Some(p) = o.output.as_deref().filter(|_| to_file(o)) {
         check_absent(p, o.force)?;
     }

@@ -1,5 +1,5 @@
-//! The one test harness for the vector files: every file in `vectors/` and
-//! `vectors/independent/` whose scheme `kat` implements runs through the
+//! The one test harness for the vector files: every file in `vectors/`,
+//! `vectors/independent/` and `vectors/negative/` whose scheme `kat` implements runs through the
 //! same code as `blockmodes kat`,
 //! and every vector must pass. Files of schemes not implemented yet are
 //! skipped here (the `kat` command reports them as unknown).
@@ -13,7 +13,11 @@ fn vector_files() -> Vec<PathBuf> {
     // The shared files, then the independent long vectors written by
     // tools/refvectors (not its sectors/ subdirectory: a format of its own).
     let mut files = Vec::new();
-    for dir in [root.clone(), root.join("independent")] {
+    for dir in [
+        root.clone(),
+        root.join("independent"),
+        root.join("negative"),
+    ] {
         let mut in_dir: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .map(|e| e.expect("dir entry").path())
@@ -62,4 +66,57 @@ fn unknown_scheme_is_a_file_error() {
     let r = kat::run_file(&f, &mut |_| {});
     assert!(matches!(r, Err(kat::KatError::UnknownScheme(_))));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The schemes that must have a file of negative vectors (issue 13).
+const NEGATIVE: &[&str] = &[
+    "ocb1-aes",
+    "pmac-aes",
+    "cwc-aes",
+    "xcbc-xor-aes",
+    "xcbc-xor-ctr-aes",
+    "pxcbc-xor-aes",
+    "xecb-mac-aes",
+    "xecb-mac-ctr-aes",
+];
+
+fn negative_file(scheme: &str) -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../vectors/negative"
+    ))
+    .join(format!("{scheme}.json"))
+}
+
+#[test]
+fn negative_files_hold_at_least_50_invalid_vectors_each() {
+    for scheme in NEGATIVE {
+        let path = negative_file(scheme);
+        let (s, json) = kat::load(&path).expect("negative file parses");
+        assert_eq!(&s, scheme, "{}", path.display());
+        let vs = json["vectors"].as_array().expect("vectors");
+        assert!(vs.len() >= 50, "{}: {} vectors", path.display(), vs.len());
+        for v in vs {
+            assert_eq!(v["result"], "invalid", "{}: {}", path.display(), v["name"]);
+        }
+    }
+}
+
+/// The runner is not vacuous: the same vectors marked `valid` fail (they
+/// are not reproduced by encryption / signing, or do not decrypt).
+#[test]
+fn negative_vectors_marked_valid_fail() {
+    for scheme in NEGATIVE {
+        let (_, mut json) = kat::load(&negative_file(scheme)).expect("negative file parses");
+        let vs = json["vectors"].as_array_mut().expect("vectors");
+        vs.truncate(20); // bit flips, with tag_size = len(tag)
+        for v in vs.iter_mut() {
+            v["result"] = "valid".into();
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let f = dir.path().join("v.json");
+        std::fs::write(&f, json.to_string()).expect("write");
+        let totals = kat::run_file(&f, &mut |_| {}).expect("file runs");
+        assert_eq!((totals.passed, totals.failed), (0, 20), "{scheme}");
+    }
 }

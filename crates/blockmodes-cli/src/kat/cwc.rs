@@ -1,6 +1,7 @@
 //! `cwc-aes`: CWC-AES through the public API, both directions, with the
 //! paper's intermediate values (hash key, hash value, AES(HVAL), MAC counter
-//! block, AES(MCPT)) where the vector carries them.
+//! block, AES(MCPT)) where the vector carries them. An `invalid` vector is
+//! decrypted as ct || tag with a tag length of `tag_size` (default len(tag)).
 
 use blockmodes::cwc::{Cwc, TagSize};
 use blockmodes::oracle::BlockCipher128;
@@ -11,7 +12,10 @@ use crate::with_aes;
 
 pub fn cwc(v: &Vector) -> Result<Outcome, KatError> {
     let key = v.hex("key")?;
-    let tag_len = v.hex("tag")?.len();
+    let tag_len = v.tag_size(&v.hex("tag")?)?;
+    if !(1..=16).contains(&tag_len) && !v.expects_valid()? {
+        return Ok(Ok(())); // no CWC receiver has this tag length: rejected
+    }
     let run = with_aes!(key.len(), C => {
         crate::with_tag_size!(tag_len, T => run::<C, T>(v, &key))
     })

@@ -138,6 +138,23 @@ impl<'a> Vector<'a> {
         }
     }
 
+    /// The tag length the receiver expects: the optional `tag_size` field,
+    /// else `len(tag)`. A `valid` vector whose `tag_size` differs from
+    /// `len(tag)` is malformed.
+    pub fn tag_size(&self, tag: &[u8]) -> Result<usize, KatError> {
+        let Some(n) = self.uint_opt("tag_size")? else {
+            return Ok(tag.len());
+        };
+        let n = usize::try_from(n).map_err(|_| self.err("tag_size", "is too large"))?;
+        if n != tag.len() && self.expects_valid()? {
+            return Err(self.err(
+                "tag_size",
+                "differs from the tag's length in a valid vector",
+            ));
+        }
+        Ok(n)
+    }
+
     /// A key field whose length selects AES-128/192/256.
     pub fn bad_key_len(&self, field: &str) -> KatError {
         self.err(field, "has a length that is not 16, 24 or 32 bytes")
