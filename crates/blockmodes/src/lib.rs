@@ -59,6 +59,8 @@ extern crate alloc;
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod aesni;
 mod arith;
 mod disk;
 mod gligor_donescu;

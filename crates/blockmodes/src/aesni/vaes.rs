@@ -1,0 +1,316 @@
+//! The VAES-512 back end: four blocks per zmm register, eight registers in
+//! flight (32 blocks per batch); the remainder (1 to 31 blocks) as one batch
+//! of `ceil(rem / 4)` registers, the last one masked.
+//!
+//! Per register of four blocks, on top of the rounds: one `vpternlogq`
+//! (`M xor Z xor K0`), one xor for the last round's key (`Z xor K_last`),
+//! one load of the Gray-code table, and one xor into the sum if any.
+
+use core::arch::x86_64::*;
+
+use super::schedule::{load, store};
+use super::{Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT, Shape};
+use crate::arith::gf128::Block;
+
+/// Run `job` with `NR` rounds.
+///
+/// # Safety
+/// The CPU must have AVX-512F and VAES. `job.src`, `job.dst` (unless the
+/// shape is [`Shape::Sigma`]) and `job.z` (for a slice of offsets) must be
+/// valid for `job.n` blocks; `src` and `dst` equal or disjoint.
+#[target_feature(enable = "avx512f,vaes")]
+pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
+    // SAFETY (every arm): the caller's guarantees, passed on; each arm's
+    // shape stores only if `job.dst` is valid (not for `Sigma`).
+    unsafe {
+        match (dir, shape, job.src_kind) {
+            (Dir::Encrypt, Shape::Ecb, _) => {
+                kernel::<NR, false, SRC_NONE, false, SUM_NONE, true>(job)
+            }
+            (Dir::Decrypt, Shape::Ecb, _) => {
+                kernel::<NR, true, SRC_NONE, false, SUM_NONE, true>(job)
+            }
+            (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
+                kernel::<NR, false, SRC_SLICE, true, SUM_NONE, true>(job)
+            }
+            (Dir::Encrypt, Shape::Whiten, _) => {
+                kernel::<NR, false, SRC_GRAY, true, SUM_NONE, true>(job)
+            }
+            (Dir::Decrypt, Shape::Whiten, SRC_SLICE) => {
+                kernel::<NR, true, SRC_SLICE, true, SUM_NONE, true>(job)
+            }
+            (Dir::Decrypt, Shape::Whiten, _) => {
+                kernel::<NR, true, SRC_GRAY, true, SUM_NONE, true>(job)
+            }
+            (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) => {
+                kernel::<NR, false, SRC_SLICE, true, SUM_IN, true>(job)
+            }
+            (Dir::Encrypt, Shape::WhitenSum, _) => {
+                kernel::<NR, false, SRC_GRAY, true, SUM_IN, true>(job)
+            }
+            (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) => {
+                kernel::<NR, true, SRC_SLICE, true, SUM_OUT, true>(job)
+            }
+            (Dir::Decrypt, Shape::WhitenSum, _) => {
+                kernel::<NR, true, SRC_GRAY, true, SUM_OUT, true>(job)
+            }
+            (_, Shape::Sigma, SRC_SLICE) => {
+                kernel::<NR, false, SRC_SLICE, false, SUM_OUT, false>(job)
+            }
+            (_, Shape::Sigma, _) => kernel::<NR, false, SRC_GRAY, false, SUM_OUT, false>(job),
+        }
+    }
+}
+
+/// The Gray-code walk: `w` is `W_q`, the offset of block `64q`.
+struct GrayState {
+    w: __m128i,
+    q: u64,
+}
+
+/// Blocks per full batch.
+const BATCH: usize = 32;
+
+/// The loop over batches.
+///
+/// # Safety
+/// As [`dispatch`]; `SRC`, `POST`, `SUM`, `STORE` as the shape of `job`.
+#[target_feature(enable = "avx512f,vaes")]
+unsafe fn kernel<
+    const NR: usize,
+    const DEC: bool,
+    const SRC: u8,
+    const POST: bool,
+    const SUM: u8,
+    const STORE: bool,
+>(
+    job: &Job<'_>,
+) -> Block {
+    let mut k = [_mm512_setzero_si512(); 15];
+    for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
+        *kr = _mm512_broadcast_i32x4(load(b));
+    }
+    let mut st = GrayState {
+        w: load(&job.w),
+        q: job.first >> 6,
+    };
+    let mut acc = _mm512_setzero_si512();
+    let n = job.n;
+    let mut i = 0;
+    while n - i >= BATCH {
+        let (z, bk0, bkl) = offsets::<8, NR, SRC, POST>(job, &k, &mut st, i, BATCH, 0xff);
+        // SAFETY: blocks i .. i + 32 are below n; `dst` is only written
+        // when STORE (then valid), `wrapping_add` keeps a null one harmless.
+        unsafe {
+            batch::<8, NR, DEC, POST, SUM, STORE>(
+                &k,
+                job.src.add(i),
+                job.dst.wrapping_add(i),
+                0xff,
+                (&z, &bk0, &bkl),
+                &mut acc,
+            )
+        };
+        i += BATCH;
+    }
+    let rem = n - i;
+    if rem > 0 {
+        let nv = rem.div_ceil(4);
+        let last = rem - 4 * (nv - 1); // 1 ..= 4 blocks in the last register
+        let mask = (0xffu32 >> (8 - 2 * last)) as u8;
+        macro_rules! tail {
+            ($v:literal) => {{
+                let (z, bk0, bkl) = offsets::<$v, NR, SRC, POST>(job, &k, &mut st, i, rem, mask);
+                // SAFETY: the first `rem` blocks from i are below n; the
+                // last register's masked-out lanes (blocks past n) are
+                // neither loaded nor stored.
+                unsafe {
+                    batch::<$v, NR, DEC, POST, SUM, STORE>(
+                        &k,
+                        job.src.add(i),
+                        job.dst.wrapping_add(i),
+                        mask,
+                        (&z, &bk0, &bkl),
+                        &mut acc,
+                    )
+                }
+            }};
+        }
+        match nv {
+            1 => tail!(1),
+            2 => tail!(2),
+            3 => tail!(3),
+            4 => tail!(4),
+            5 => tail!(5),
+            6 => tail!(6),
+            7 => tail!(7),
+            _ => tail!(8),
+        }
+    }
+    let a = _mm_xor_si128(
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<0>(acc),
+            _mm512_extracti32x4_epi32::<1>(acc),
+        ),
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<2>(acc),
+            _mm512_extracti32x4_epi32::<3>(acc),
+        ),
+    );
+    store(a)
+}
+
+/// Per register `v` of a batch at block `i` (`blocks` blocks, the last
+/// register's lanes in `mask`): `(z, bk0, bkl)` with the offsets
+/// `Z = z xor base`, `bk0 = base xor K0` and `bkl = base xor K_last` (or
+/// `K_last` without post-whitening). Without offsets `z` is zero and the
+/// base zero.
+#[inline]
+#[target_feature(enable = "avx512f,vaes")]
+#[allow(clippy::type_complexity)]
+fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
+    job: &Job<'_>,
+    k: &[__m512i; 15],
+    st: &mut GrayState,
+    i: usize,
+    blocks: usize,
+    mask: u8,
+) -> ([__m512i; V], [__m512i; V], [__m512i; V]) {
+    let k0 = k[0];
+    let kl = k[NR];
+    let mut z = [_mm512_setzero_si512(); V];
+    let mut bk0 = [k0; V];
+    let mut bkl = [kl; V];
+    if SRC == SRC_SLICE {
+        for (v, zv) in z.iter_mut().enumerate() {
+            let p = job.z.wrapping_add(i + 4 * v);
+            *zv = if v + 1 == V {
+                // SAFETY: `job.z` holds `job.n` blocks; the lanes in `mask`
+                // are below it, the others are not accessed.
+                unsafe { _mm512_maskz_loadu_epi64(mask, p.cast()) }
+            } else {
+                // SAFETY: a full register of the batch: four blocks below n.
+                unsafe { _mm512_loadu_si512(p.cast()) }
+            };
+        }
+    } else if SRC == SRC_GRAY {
+        let Some(t) = job.gray else {
+            return (z, bk0, bkl);
+        };
+        let abs = job.first.wrapping_add(i as u64);
+        let g = abs >> 6;
+        if g != st.q {
+            // Batches are at most 32 blocks: the next group, W_g = W_{g-1} xor step.
+            st.w = _mm_xor_si128(st.w, load(t.step(g)));
+            st.q = g;
+        }
+        let j = (abs & 63) as usize;
+        for (v, zv) in z.iter_mut().enumerate() {
+            // `low` has 68 entries: four from any index below 64.
+            let p = t.low.0.as_ptr().wrapping_add((j + 4 * v) & 63);
+            // SAFETY: `p` .. `p + 4` lies inside `low` (index at most 63 + 3).
+            *zv = unsafe { _mm512_loadu_si512(p.cast()) };
+        }
+        let b0 = _mm512_broadcast_i32x4(st.w);
+        let b0k0 = _mm512_xor_si512(b0, k0);
+        let b0kl = if POST { _mm512_xor_si512(b0, kl) } else { kl };
+        let before = 64 - j; // blocks of the batch in group g
+        if before >= blocks {
+            bk0 = [b0k0; V];
+            bkl = [b0kl; V];
+        } else {
+            // The batch runs into group g + 1: its lanes take W_{g+1}.
+            let w1 = _mm_xor_si128(st.w, load(t.step(g.wrapping_add(1))));
+            let b1 = _mm512_broadcast_i32x4(w1);
+            let b1k0 = _mm512_xor_si512(b1, k0);
+            let b1kl = if POST { _mm512_xor_si512(b1, kl) } else { kl };
+            for v in 0..V {
+                let c = before.saturating_sub(4 * v).min(4); // lanes still in g
+                let m = (0xffu32 << (2 * c)) as u8;
+                bk0[v] = _mm512_mask_blend_epi64(m, b0k0, b1k0);
+                bkl[v] = _mm512_mask_blend_epi64(m, b0kl, b1kl);
+            }
+        }
+    }
+    (z, bk0, bkl)
+}
+
+/// One batch of `V` registers: loads, whitening in the first and last
+/// round keys, rounds, sum, stores.
+///
+/// # Safety
+/// `src` (and `dst` if STORE) valid for `4 V` blocks except the last
+/// register's lanes outside `mask`.
+#[inline]
+#[target_feature(enable = "avx512f,vaes")]
+unsafe fn batch<
+    const V: usize,
+    const NR: usize,
+    const DEC: bool,
+    const POST: bool,
+    const SUM: u8,
+    const STORE: bool,
+>(
+    k: &[__m512i; 15],
+    src: *const Block,
+    dst: *mut Block,
+    mask: u8,
+    (z, bk0, bkl): (&[__m512i; V], &[__m512i; V], &[__m512i; V]),
+    acc: &mut __m512i,
+) {
+    let mut x = [_mm512_setzero_si512(); V];
+    for v in 0..V {
+        let p = src.wrapping_add(4 * v);
+        let m = if v + 1 == V {
+            // SAFETY: the caller's: the lanes in `mask` are valid.
+            unsafe { _mm512_maskz_loadu_epi64(mask, p.cast()) }
+        } else {
+            // SAFETY: the caller's: a full register.
+            unsafe { _mm512_loadu_si512(p.cast()) }
+        };
+        if SUM == SUM_IN {
+            *acc = _mm512_xor_si512(*acc, m);
+        }
+        x[v] = _mm512_ternarylogic_epi64::<0x96>(m, z[v], bk0[v]); // M xor Z xor K0
+    }
+    for kr in &k[1..NR] {
+        for xv in x.iter_mut() {
+            *xv = if DEC {
+                _mm512_aesdec_epi128(*xv, *kr)
+            } else {
+                _mm512_aesenc_epi128(*xv, *kr)
+            };
+        }
+    }
+    for v in 0..V {
+        // Z xor K_last (bkl = base xor K_last, z the rest of Z), or K_last.
+        let kl = if POST {
+            _mm512_xor_si512(z[v], bkl[v])
+        } else {
+            bkl[v]
+        };
+        let y = if DEC {
+            _mm512_aesdeclast_epi128(x[v], kl)
+        } else {
+            _mm512_aesenclast_epi128(x[v], kl)
+        };
+        if SUM == SUM_OUT {
+            let y = if v + 1 == V {
+                _mm512_maskz_mov_epi64(mask, y)
+            } else {
+                y
+            };
+            *acc = _mm512_xor_si512(*acc, y);
+        }
+        if STORE {
+            let p = dst.wrapping_add(4 * v);
+            if v + 1 == V {
+                // SAFETY: the caller's: the lanes in `mask` are valid.
+                unsafe { _mm512_mask_storeu_epi64(p.cast(), mask, y) }
+            } else {
+                // SAFETY: the caller's: a full register.
+                unsafe { _mm512_storeu_si512(p.cast(), y) }
+            }
+        }
+    }
+}
