@@ -66,6 +66,8 @@
 // Until a mode calls it, only the tests use the module.
 #![cfg_attr(not(test), allow(dead_code))]
 
+#[cfg(test)]
+mod bench;
 mod schedule;
 #[cfg(test)]
 mod tests;
