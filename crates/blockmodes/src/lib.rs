@@ -62,6 +62,8 @@ extern crate std;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 mod arith;
+#[doc(hidden)]
+pub mod backend;
 mod disk;
 mod gligor_donescu;
 

@@ -41,9 +41,7 @@ fn bench_against_aes_crate() {
         let mut variants: Vec<Variant<'_>> = vec![
             (
                 "aes crate encrypt_blocks",
-                Box::new(|b: &mut [Block]| {
-                    aes.encrypt_blocks(Array::cast_slice_from_core_mut(b))
-                }),
+                Box::new(|b: &mut [Block]| aes.encrypt_blocks(Array::cast_slice_from_core_mut(b))),
             ),
             (
                 "aesni ecb (widest)",

@@ -63,7 +63,8 @@
 //! No branch or memory index depends on a key, a block or an offset: only
 //! on lengths and block indices (which are public).
 #![allow(unsafe_code)]
-// Until a mode calls it, only the tests use the module.
+// Entry points for the modes not yet on the fused path (ECB, XEX's slice
+// offsets, PMAC's sigma) are used by the tests only so far.
 #![cfg_attr(not(test), allow(dead_code))]
 
 #[cfg(test)]
@@ -104,6 +105,51 @@ pub(crate) fn detect() -> Option<Level> {
     } else {
         None
     }
+}
+
+/// The fused kernels' key for a mode keyed with the cipher `C` and the
+/// key bytes `key`, if the fused path may replace `C`: `C` is one of the
+/// `aes` crate's [`crate::Aes128`], [`crate::Aes192`], [`crate::Aes256`]
+/// (a wrapper such as `oracle::Counting` is not, and keeps its calls), the
+/// key has its length, the CPU has AES-NI, [`crate::backend::force`] does
+/// not say otherwise on this thread, and, as a last check that both
+/// compute the same permutation, `C` and the expanded key agree on
+/// `E_K(0^128)` (one block at key setup, compared in constant time).
+///
+/// The type is recognised by its name, which needs no `'static` bound on
+/// `C` (as `TypeId` would, a change to the modes' public bounds); the
+/// probe makes a coincidence of names harmless.
+pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
+    use core::any::type_name;
+    use subtle::ConstantTimeEq;
+    let max = match crate::backend::forced() {
+        crate::backend::Backend::Generic => return None,
+        crate::backend::Backend::AesNi => Level::AesNi,
+        crate::backend::Backend::Auto => Level::Vaes512,
+    };
+    let name = type_name::<C>();
+    let len = if name == type_name::<aes::Aes128>() {
+        16
+    } else if name == type_name::<aes::Aes192>() {
+        24
+    } else if name == type_name::<aes::Aes256>() {
+        32
+    } else {
+        return None;
+    };
+    if key.len() != len {
+        return None;
+    }
+    let k = AesKey::with_level(key, max)?;
+    let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
+    let mut ours = k.encrypt_block(&[0; 16]);
+    let same = bool::from(theirs.ct_eq(&ours));
+    theirs.zeroize();
+    ours.zeroize();
+    if same {
+        crate::backend::count_fused_key();
+    }
+    same.then_some(k)
 }
 
 /// Encipher or decipher.
@@ -186,16 +232,26 @@ impl GrayTable {
         Self { low, step, batch_l }
     }
 
-    /// `gamma_i L` (xor of `L(b)` for the bits `b` of the Gray code of `i`).
+    /// `gamma_i L` (xor of `L(b)` for the bits `b` of the Gray code of `i`),
+    /// one xor per set bit (the loop runs on the index, which is public).
     fn gamma(&self, i: u64) -> Block {
-        let g = i ^ (i >> 1);
+        let mut g = i ^ (i >> 1);
         let mut acc = [0u8; 16];
-        for (b, l) in self.batch_l.iter().enumerate() {
-            if (g >> b) & 1 == 1 {
-                xor_in_place(&mut acc, l);
-            }
+        while g != 0 {
+            xor_in_place(&mut acc, &self.batch_l[g.trailing_zeros() as usize]);
+            g &= g - 1;
         }
         acc
+    }
+
+    /// The offset `Z[i] = gamma_i L xor r`.
+    pub(crate) fn offset(&self, r: &Block, i: u64) -> Block {
+        let base = if i >> 6 == 0 {
+            *r
+        } else {
+            xor(r, &self.gamma(i & !63))
+        };
+        xor(&base, &self.low.0[(i & 63) as usize])
     }
 
     /// The step from `W_{q-1}` to `W_q`.
@@ -290,6 +346,14 @@ impl AesKey {
         self.level
     }
 
+    /// `E_K(block)` for one block (AES-NI, one xmm register).
+    pub(crate) fn encrypt_block(&self, block: &Block) -> Block {
+        let mut b = [*block];
+        let job = self.job(Dir::Encrypt, b.as_ptr(), b.as_mut_ptr(), 1, None);
+        self.run_on(Level::AesNi, Dir::Encrypt, Shape::Ecb, &job);
+        b[0]
+    }
+
     /// ECB: every block through `E_K` (or `E_K^-1`).
     pub(crate) fn ecb(&self, dir: Dir, io: Io<'_, '_>) {
         let (src, dst, n) = io.raw();
@@ -375,12 +439,17 @@ impl AesKey {
 
     /// Dispatch to the back end, the round count and the shape.
     fn run(&self, dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
+        self.run_on(self.level, dir, shape, job)
+    }
+
+    /// As [`run`](Self::run) on the back end `level` (at most the key's).
+    fn run_on(&self, level: Level, dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
         if job.n == 0 {
             return [0; 16];
         }
         macro_rules! go {
             ($nr:literal) => {
-                match self.level {
+                match level.min(self.level) {
                     // SAFETY: `level` is at most what `detect` found, and
                     // Vaes512 means AVX-512F and VAES; `job`'s pointers
                     // cover `job.n` blocks (see `Io::raw`, `job`).
