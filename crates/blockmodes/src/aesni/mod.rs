@@ -348,10 +348,41 @@ impl AesKey {
 
     /// `E_K(block)` for one block (AES-NI, one xmm register).
     pub(crate) fn encrypt_block(&self, block: &Block) -> Block {
-        let mut b = [*block];
-        let job = self.job(Dir::Encrypt, b.as_ptr(), b.as_mut_ptr(), 1, None);
-        self.run_on(Level::AesNi, Dir::Encrypt, Shape::Ecb, &job);
-        b[0]
+        let keys = &self.enc.k.0;
+        // SAFETY: an `AesKey` exists only where `detect` found AES-NI and
+        // SSE2, the features of `encrypt_one`.
+        unsafe {
+            match self.rounds {
+                10 => xmm::encrypt_one::<10>(keys, block),
+                12 => xmm::encrypt_one::<12>(keys, block),
+                _ => xmm::encrypt_one::<14>(keys, block),
+            }
+        }
+    }
+
+    /// As [`whiten`](Self::whiten), and `*extra = E_K(*extra)` (encryption
+    /// whatever `dir`) alongside: for a short run (under 32 blocks) in the
+    /// same round loop as its first batch (the AES-NI back end, whose
+    /// latency is the VAES one's for so few blocks), so a mode's
+    /// independent block (OCB's `Y[m]`) adds no latency of its own.
+    pub(crate) fn whiten_extra(
+        &self,
+        dir: Dir,
+        offsets: Offsets<'_>,
+        sum: bool,
+        io: Io<'_, '_>,
+        extra: &mut Block,
+    ) -> Block {
+        let (src, dst, n) = io.raw();
+        let shape = if sum { Shape::WhitenSum } else { Shape::Whiten };
+        let mut job = self.job(dir, src, dst, n, Some(&offsets));
+        if job.n == 0 || job.n >= 32 {
+            let s = self.run(dir, shape, &job);
+            *extra = self.encrypt_block(extra);
+            return s;
+        }
+        job.extra = extra;
+        self.run_on(Level::AesNi, dir, shape, &job)
     }
 
     /// ECB: every block through `E_K` (or `E_K^-1`).
@@ -412,6 +443,8 @@ impl AesKey {
             gray: None,
             first: 0,
             w: [0; 16],
+            enc: &self.enc.k.0,
+            extra: core::ptr::null_mut(),
         };
         match offsets {
             None => {}
@@ -526,6 +559,10 @@ struct Job<'a> {
     first: u64,
     /// `W_q` for `q = first >> 6` (Gray code).
     w: Block,
+    /// The encryption round keys (for `extra`).
+    enc: &'a [Block; 15],
+    /// Null, or one block to encipher alongside (AES-NI back end only).
+    extra: *mut Block,
 }
 
 impl Drop for Job<'_> {

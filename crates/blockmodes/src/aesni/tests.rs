@@ -265,6 +265,21 @@ fn every_entry_point_matches_the_aes_crate() {
                                 |io| ours.whiten(dir, offsets(), sum, io),
                                 want,
                             );
+                            // With an extra block enciphered alongside.
+                            let x = rng.block();
+                            let ex = reference.apply(Dir::Encrypt, &x);
+                            check_io(
+                                &format!("{what} whiten_extra {src} {dir:?} sum {sum}"),
+                                &input,
+                                &expected,
+                                |io| {
+                                    let mut e = x;
+                                    let s = ours.whiten_extra(dir, offsets(), sum, io, &mut e);
+                                    assert_eq!(e, ex, "{what} extra {src} {dir:?}");
+                                    s
+                                },
+                                want,
+                            );
                         }
                         if dir == Dir::Encrypt {
                             let sigma = input.iter().zip(z.iter()).fold([0u8; 16], |a, (b, z)| {
@@ -306,4 +321,19 @@ fn lengths_take_the_minimum() {
     );
     assert!(buf[5..].iter().all(|b| *b == [3u8; 16]));
     assert_eq!(k.sigma(Offsets::Slice(&z[..0]), &input), [0; 16]);
+    // One block, with and without an extra block, and the extra block
+    // alone (no blocks to whiten).
+    let x = [9u8; 16];
+    let mut e = x;
+    k.whiten_extra(
+        Dir::Decrypt,
+        Offsets::Slice(&z),
+        false,
+        Io::InPlace(&mut []),
+        &mut e,
+    );
+    let mut want = [x];
+    k.ecb(Dir::Encrypt, Io::InPlace(&mut want));
+    assert_eq!(e, want[0]);
+    assert_eq!(k.encrypt_block(&x), want[0]);
 }

@@ -59,6 +59,18 @@ pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job
 /// Blocks per full batch.
 const BATCH: usize = 8;
 
+/// `E_K(block)` for one block, `keys` the encryption round keys of `NR`
+/// rounds (no job, no dispatch: the latency of the rounds and the loads).
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+pub(super) fn encrypt_one<const NR: usize>(keys: &[Block; 15], block: &Block) -> Block {
+    let mut x = _mm_xor_si128(load(block), load(&keys[0]));
+    for k in &keys[1..NR] {
+        x = _mm_aesenc_si128(x, load(k));
+    }
+    store(_mm_aesenclast_si128(x, load(&keys[NR])))
+}
+
 /// The loop over batches.
 ///
 /// # Safety
@@ -84,6 +96,18 @@ unsafe fn kernel<
     let mut acc = _mm_setzero_si128();
     let n = job.n;
     let mut i = 0;
+    // The extra block (`E_K` of it, whatever the direction) rides along
+    // with the first batch.
+    let mut ek = [_mm_setzero_si128(); 15];
+    let mut ex = _mm_setzero_si128();
+    let mut ex_pending = !job.extra.is_null();
+    if ex_pending {
+        for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+            *kr = load(b);
+        }
+        // SAFETY: `job.extra`, when not null, is valid for one block.
+        ex = unsafe { _mm_loadu_si128(job.extra.cast_const().cast()) };
+    }
     macro_rules! go {
         ($v:literal) => {{
             let mut z = [_mm_setzero_si128(); $v];
@@ -103,13 +127,26 @@ unsafe fn kernel<
             // SAFETY: blocks i .. i + $v are below n; `dst` is only
             // written when STORE (then valid).
             unsafe {
-                batch::<$v, NR, DEC, POST, SUM, STORE>(
-                    &k,
-                    job.src.add(i),
-                    job.dst.wrapping_add(i),
-                    &z,
-                    &mut acc,
-                )
+                if ex_pending {
+                    ex_pending = false;
+                    batch::<$v, NR, DEC, POST, SUM, STORE, true>(
+                        &k,
+                        job.src.add(i),
+                        job.dst.wrapping_add(i),
+                        &z,
+                        &mut acc,
+                        (&mut ex, &ek),
+                    )
+                } else {
+                    batch::<$v, NR, DEC, POST, SUM, STORE, false>(
+                        &k,
+                        job.src.add(i),
+                        job.dst.wrapping_add(i),
+                        &z,
+                        &mut acc,
+                        (&mut ex, &ek),
+                    )
+                }
             };
         }};
     }
@@ -127,17 +164,26 @@ unsafe fn kernel<
         6 => go!(6),
         _ => go!(7),
     }
+    debug_assert!(!ex_pending, "the extra block rode along");
+    if !job.extra.is_null() {
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(job.extra.cast(), ex) };
+        ek = [_mm_setzero_si128(); 15];
+        core::hint::black_box(&ek);
+    }
     w = _mm_setzero_si128();
     core::hint::black_box(&w);
     store(acc)
 }
 
-/// One batch of `V` blocks with offsets `z` (zero without offsets).
+/// One batch of `V` blocks with offsets `z` (zero without offsets); with
+/// `EX`, also `ex = E_K(ex)` under the encryption keys `ek`, interleaved.
 ///
 /// # Safety
 /// `src` (and `dst` if STORE) valid for `V` blocks.
 #[inline]
 #[target_feature(enable = "aes,sse2")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn batch<
     const V: usize,
     const NR: usize,
@@ -145,13 +191,18 @@ unsafe fn batch<
     const POST: bool,
     const SUM: u8,
     const STORE: bool,
+    const EX: bool,
 >(
     k: &[__m128i; 15],
     src: *const Block,
     dst: *mut Block,
     z: &[__m128i; V],
     acc: &mut __m128i,
+    (ex, ek): (&mut __m128i, &[__m128i; 15]),
 ) {
+    if EX {
+        *ex = _mm_xor_si128(*ex, ek[0]);
+    }
     let mut x = [_mm_setzero_si128(); V];
     for v in 0..V {
         // SAFETY: the caller's: block v is valid.
@@ -161,7 +212,7 @@ unsafe fn batch<
         }
         x[v] = _mm_xor_si128(_mm_xor_si128(m, z[v]), k[0]);
     }
-    for kr in &k[1..NR] {
+    for (r, kr) in k.iter().enumerate().take(NR).skip(1) {
         for xv in x.iter_mut() {
             *xv = if DEC {
                 _mm_aesdec_si128(*xv, *kr)
@@ -169,6 +220,12 @@ unsafe fn batch<
                 _mm_aesenc_si128(*xv, *kr)
             };
         }
+        if EX {
+            *ex = _mm_aesenc_si128(*ex, ek[r]);
+        }
+    }
+    if EX {
+        *ex = _mm_aesenclast_si128(*ex, ek[NR]);
     }
     for v in 0..V {
         let kl = if POST {

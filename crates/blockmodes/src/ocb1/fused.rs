@@ -35,12 +35,6 @@ impl Fused {
         r
     }
 
-    /// `Y[m] = E_K(len(M[m]) xor L(-1) xor Z[m])`.
-    fn y_m(&self, l_inv: &Block, z_m: &Block, len_bytes: usize) -> Block {
-        let bits = (8 * len_bytes as u128).to_be_bytes();
-        self.key.encrypt_block(&xor(&xor(&bits, l_inv), z_m))
-    }
-
     /// OCB.Enc: as `Ocb1::seal`.
     pub(super) fn seal(
         &self,
@@ -56,14 +50,19 @@ impl Fused {
             first: 1,
             r: &r,
         };
-        // C[i] = E_K(M[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i].
-        let mut checksum = self
-            .key
-            .whiten(Dir::Encrypt, off, true, Io::InOut(io.blocks_inout()));
         let mut z_m = self.table.offset(&r, n_full + 1);
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // M[m]
-        let mut y_m = self.y_m(l_inv, &z_m, len);
+        // C[i] = E_K(M[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
+        // Y[m] alongside.
+        let mut y_m = x_m(l_inv, &z_m, len);
+        let mut checksum = self.key.whiten_extra(
+            Dir::Encrypt,
+            off,
+            true,
+            Io::InOut(io.blocks_inout()),
+            &mut y_m,
+        );
         xor_in_place(&mut last, &y_m); // C[m]
         copy_prefix(io.tail_out(), &last);
         zero_after(&mut last, len); // C[m]0*
@@ -92,14 +91,19 @@ impl Fused {
             first: 1,
             r: &r,
         };
-        // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i].
-        let mut checksum = self
-            .key
-            .whiten(Dir::Decrypt, off, true, Io::InOut(io.blocks_inout()));
         let mut z_m = self.table.offset(&r, n_full + 1);
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // C[m]0*
-        let mut y_m = self.y_m(l_inv, &z_m, len);
+        // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
+        // Y[m] alongside.
+        let mut y_m = x_m(l_inv, &z_m, len);
+        let mut checksum = self.key.whiten_extra(
+            Dir::Decrypt,
+            off,
+            true,
+            Io::InOut(io.blocks_inout()),
+            &mut y_m,
+        );
         xor_in_place(&mut checksum, &last);
         xor_in_place(&mut checksum, &y_m);
         xor_in_place(&mut last, &y_m); // M[m]
@@ -111,4 +115,12 @@ impl Fused {
         }
         tag
     }
+}
+
+/// `X[m] = len(M[m]) xor L(-1) xor Z[m]` (`Y[m] = E_K(X[m])`), with
+/// `len(M[m])` the bit length of the final block as a 128-bit big-endian
+/// number.
+fn x_m(l_inv: &Block, z_m: &Block, len_bytes: usize) -> Block {
+    let bits = (8 * len_bytes as u128).to_be_bytes();
+    xor(&xor(&bits, l_inv), z_m)
 }
