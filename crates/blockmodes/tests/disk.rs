@@ -883,7 +883,7 @@ proptest! {
         use blockmodes::backend::{Backend, available};
         let key = &key[..key_len];
         let generic = xex_on(Backend::Generic, key, 16 * unit_blocks, first.into(), &n, i, &data);
-        for b in available() {
+        for &b in available() {
             let fused = xex_on(b, key, 16 * unit_blocks, first.into(), &n, i, &data);
             prop_assert_eq!(&fused, &generic, "{:?}", b);
         }
