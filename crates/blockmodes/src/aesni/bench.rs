@@ -35,6 +35,11 @@ fn bench_against_aes_crate() {
     let r = [0x5a; 16];
     let xex_z: Vec<Block> = (0..1024u32).map(|i| [i as u8; 16]).collect();
     let ocb = crate::ocb1::Ocb1Aes128::new_from_slice(&key).expect("key");
+    use crate::sector::DataUnitCipher;
+    let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
+    let prev = crate::backend::force(crate::backend::Backend::Generic);
+    let xex_generic = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
+    crate::backend::force(prev);
     println!("backend level: {level:?}");
     for bytes in [64usize, 1024, 16384] {
         let n = bytes / 16;
@@ -92,7 +97,25 @@ fn bench_against_aes_crate() {
                 }),
             ),
             (
-                "Ocb1Aes128 today (generic, message)",
+                "Xex<Aes128> units of 512 B, generic",
+                Box::new(|b: &mut [Block]| {
+                    let d = b.as_flattened_mut();
+                    let unit = d.len().min(512);
+                    xex_generic.encrypt_units(0, unit, d).expect("units");
+                    black_box(d);
+                }),
+            ),
+            (
+                "Xex<Aes128> units of 512 B, fused",
+                Box::new(|b: &mut [Block]| {
+                    let d = b.as_flattened_mut();
+                    let unit = d.len().min(512);
+                    xex_fused.encrypt_units(0, unit, d).expect("units");
+                    black_box(d);
+                }),
+            ),
+            (
+                "Ocb1Aes128 (message, default path)",
                 Box::new(|b: &mut [Block]| {
                     black_box(
                         ocb.encrypt_in_place_detached(&[1; 16], b.as_flattened_mut())

@@ -179,8 +179,8 @@ fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
     let k0 = k[0];
     let kl = k[NR];
     let mut z = [_mm512_setzero_si512(); V];
-    let mut bk0 = [k0; V];
-    let mut bkl = [kl; V];
+    let bk0 = [k0; V];
+    let bkl = [kl; V];
     if SRC == SRC_SLICE {
         for (v, zv) in z.iter_mut().enumerate() {
             let p = job.z.wrapping_add(i + 4 * v);
@@ -211,24 +211,25 @@ fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
             // SAFETY: `p` .. `p + 4` lies inside `low` (index at most 63 + 3).
             *zv = unsafe { _mm512_loadu_si512(p.cast()) };
         }
+        // The base goes into `z` (so `z` is the whole offset Z and the
+        // first and last round keys stay the plain K0 and K_last): a varying
+        // `bk0`/`bkl` per register would be 16 more live registers across
+        // the rounds, more than the 32 zmm registers hold with the state,
+        // `z` and the round keys.
         let b0 = _mm512_broadcast_i32x4(st.w);
-        let b0k0 = _mm512_xor_si512(b0, k0);
-        let b0kl = if POST { _mm512_xor_si512(b0, kl) } else { kl };
         let before = 64 - j; // blocks of the batch in group g
         if before >= blocks {
-            bk0 = [b0k0; V];
-            bkl = [b0kl; V];
+            for zv in z.iter_mut() {
+                *zv = _mm512_xor_si512(*zv, b0);
+            }
         } else {
             // The batch runs into group g + 1: its lanes take W_{g+1}.
             let w1 = _mm_xor_si128(st.w, load(t.step(g.wrapping_add(1))));
             let b1 = _mm512_broadcast_i32x4(w1);
-            let b1k0 = _mm512_xor_si512(b1, k0);
-            let b1kl = if POST { _mm512_xor_si512(b1, kl) } else { kl };
-            for v in 0..V {
+            for (v, zv) in z.iter_mut().enumerate() {
                 let c = before.saturating_sub(4 * v).min(4); // lanes still in g
                 let m = (0xffu32 << (2 * c)) as u8;
-                bk0[v] = _mm512_mask_blend_epi64(m, b0k0, b1k0);
-                bkl[v] = _mm512_mask_blend_epi64(m, b0kl, b1kl);
+                *zv = _mm512_xor_si512(*zv, _mm512_mask_blend_epi64(m, b0, b1));
             }
         }
     }
