@@ -22,7 +22,7 @@ pub(super) fn units(
     blocks: &mut [Block],
     scratch: &mut Scratch,
 ) {
-    let g = group_units(m);
+    let g = 64usize.div_ceil(m).min(group_units(m));
     let (mut most_units, mut most_blocks) = (0, 0);
     for (k, many) in blocks.chunks_mut(MAX_GROUP * m).enumerate() {
         let units = many.len() / m;
@@ -31,13 +31,18 @@ pub(super) fn units(
             *e = (u0 + s as u128).to_be_bytes();
         }
         key.ecb(Dir::Encrypt, Io::InPlace(&mut scratch.en[..units])); // E_K(N)
-        for (group, en) in many.chunks_mut(g * m).zip(scratch.en.chunks(g)) {
-            let n = group.len();
+        // Pieces of at least 64 blocks: each piece's deltas (a chain of
+        // carry-less steps per unit) are made just before its kernel call,
+        // so the processor overlaps them with the rounds of the piece
+        // before; one pass of all a group's deltas first ran 12% slower
+        // than the generic path at 16 KiB.
+        for (piece, en) in many.chunks_mut(g * m).zip(scratch.en.chunks(g)) {
+            let n = piece.len();
             let deltas = &mut scratch.deltas[..n];
             for (e, unit) in en.iter().zip(deltas.chunks_exact_mut(m)) {
                 powers_be(simd, &double_be(e), unit); // Δ = 2^(j+1) E_K(N)
             }
-            key.whiten(dir, Offsets::Slice(deltas), false, Io::InPlace(group));
+            key.whiten(dir, Offsets::Slice(deltas), false, Io::InPlace(piece));
             most_blocks = most_blocks.max(n);
         }
         most_units = most_units.max(units);
