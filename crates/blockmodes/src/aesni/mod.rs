@@ -92,7 +92,15 @@ pub(crate) enum Level {
 }
 
 cpufeatures::new!(cpu_aesni, "aes", "sse2");
-cpufeatures::new!(cpu_vaes512, "aes", "sse2", "avx512f", "vaes");
+cpufeatures::new!(
+    cpu_vaes512,
+    "aes",
+    "sse2",
+    "avx512f",
+    "avx512bw",
+    "vaes",
+    "vpclmulqdq"
+);
 
 /// The one place this crate asks the CPU which AES instructions it has:
 /// `None` without AES-NI (or SSE2), else the widest [`Level`] (checked
@@ -346,6 +354,28 @@ impl AesKey {
         self.level
     }
 
+    /// XEX over data units of `m` blocks (`m` a multiple of 4), the deltas
+    /// made in registers: block j of unit s becomes
+    /// `E(in xor Δ_s x^j) xor Δ_s x^j` (or with `E^-1`), `Δ_s x^j` in the
+    /// BE convention, from `d0[s]` = `Δ_s`. Whole units only (`io`'s
+    /// blocks are cut to a multiple of `m` and to the units `d0` covers).
+    /// Returns false, doing nothing, unless the key runs on VAES-512 and `m`
+    /// is a positive multiple of 4 (the caller then uses
+    /// [`Offsets::Slice`]).
+    pub(crate) fn xex_units(&self, dir: Dir, d0: &[Block], m: usize, io: Io<'_, '_>) -> bool {
+        if self.level != Level::Vaes512 || m == 0 || !m.is_multiple_of(4) {
+            return false;
+        }
+        let (src, dst, n) = io.raw();
+        let units = (n / m).min(d0.len());
+        let mut job = self.job(dir, src, dst, units * m, None);
+        job.src_kind = SRC_XEX;
+        job.z = d0.as_ptr();
+        job.m = m;
+        self.run(dir, Shape::Whiten, &job);
+        true
+    }
+
     /// `E_K(block)` for one block (AES-NI, one xmm register).
     pub(crate) fn encrypt_block(&self, block: &Block) -> Block {
         let keys = &self.enc.k.0;
@@ -445,6 +475,7 @@ impl AesKey {
             w: [0; 16],
             enc: &self.enc.k.0,
             extra: core::ptr::null_mut(),
+            m: 0,
         };
         match offsets {
             None => {}
@@ -536,6 +567,8 @@ enum Shape {
 const SRC_NONE: u8 = 0;
 const SRC_SLICE: u8 = 1;
 const SRC_GRAY: u8 = 2;
+/// XEX data units, deltas made in registers (VAES-512 only).
+const SRC_XEX: u8 = 3;
 
 /// Sum: none, the inputs, the cipher outputs.
 const SUM_NONE: u8 = 0;
@@ -563,6 +596,8 @@ struct Job<'a> {
     enc: &'a [Block; 15],
     /// Null, or one block to encipher alongside (AES-NI back end only).
     extra: *mut Block,
+    /// Blocks per XEX unit ([`SRC_XEX`]; `z` then holds `Δ_s` per unit).
+    m: usize,
 }
 
 impl Drop for Job<'_> {

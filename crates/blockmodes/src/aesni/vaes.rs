@@ -9,16 +9,16 @@
 use core::arch::x86_64::*;
 
 use super::schedule::{load, store};
-use super::{Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT, Shape};
+use super::{Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SRC_XEX, SUM_IN, SUM_NONE, SUM_OUT, Shape};
 use crate::arith::gf128::Block;
 
 /// Run `job` with `NR` rounds.
 ///
 /// # Safety
-/// The CPU must have AVX-512F and VAES. `job.src`, `job.dst` (unless the
+/// The CPU must have AVX-512F, AVX-512BW, VAES and VPCLMULQDQ. `job.src`, `job.dst` (unless the
 /// shape is [`Shape::Sigma`]) and `job.z` (for a slice of offsets) must be
 /// valid for `job.n` blocks; `src` and `dst` equal or disjoint.
-#[target_feature(enable = "avx512f,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
 pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
     // SAFETY (every arm): the caller's guarantees, passed on; each arm's
     // shape stores only if `job.dst` is valid (not for `Sigma`).
@@ -29,6 +29,12 @@ pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job
             }
             (Dir::Decrypt, Shape::Ecb, _) => {
                 kernel::<NR, true, SRC_NONE, false, SUM_NONE, true>(job)
+            }
+            (Dir::Encrypt, Shape::Whiten, SRC_XEX) => {
+                kernel::<NR, false, SRC_XEX, true, SUM_NONE, true>(job)
+            }
+            (Dir::Decrypt, Shape::Whiten, SRC_XEX) => {
+                kernel::<NR, true, SRC_XEX, true, SUM_NONE, true>(job)
             }
             (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
                 kernel::<NR, false, SRC_SLICE, true, SUM_NONE, true>(job)
@@ -66,6 +72,14 @@ pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job
 struct GrayState {
     w: __m128i,
     q: u64,
+    /// XEX units: four deltas of the current unit's current stretch of 32
+    /// blocks, as 128-bit integers (bytes reversed), the blocks left in
+    /// the unit and the next unit.
+    xd: __m512i,
+    x_left: usize,
+    x_unit: usize,
+    /// Blocks into the current stretch of 32.
+    x_k: usize,
 }
 
 /// Blocks per full batch.
@@ -75,7 +89,7 @@ const BATCH: usize = 32;
 ///
 /// # Safety
 /// As [`dispatch`]; `SRC`, `POST`, `SUM`, `STORE` as the shape of `job`.
-#[target_feature(enable = "avx512f,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
 unsafe fn kernel<
     const NR: usize,
     const DEC: bool,
@@ -93,6 +107,10 @@ unsafe fn kernel<
     let mut st = GrayState {
         w: load(&job.w),
         q: job.first >> 6,
+        xd: _mm512_setzero_si512(),
+        x_left: 0,
+        x_unit: 0,
+        x_k: 0,
     };
     let mut acc = _mm512_setzero_si512();
     let n = job.n;
@@ -166,7 +184,7 @@ unsafe fn kernel<
 /// `K_last` without post-whitening). Without offsets `z` is zero and the
 /// base zero.
 #[inline]
-#[target_feature(enable = "avx512f,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
 #[allow(clippy::type_complexity)]
 fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
     job: &Job<'_>,
@@ -192,6 +210,39 @@ fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
                 // SAFETY: a full register of the batch: four blocks below n.
                 unsafe { _mm512_loadu_si512(p.cast()) }
             };
+        }
+    } else if SRC == SRC_XEX {
+        // Z of block j of unit s is Δ_s x^j (BE). `xd` holds
+        // Δ_s x^(32c .. 32c + 3) for the unit's current 32-block stretch c;
+        // a register k blocks into the stretch takes xd x^k (a 128-bit shift
+        // by k and the k carried-out bits times x^7+x^2+x+1 folded back in):
+        // the registers of a batch are independent, and the only chain is
+        // one step of x^32 per stretch. Registers never straddle units (m is
+        // a multiple of 4).
+        let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        ));
+        let poly = _mm512_set1_epi64(0x87);
+        for zv in z.iter_mut() {
+            if st.x_left == 0 {
+                // SAFETY: the caller's: `job.z` holds one block per unit
+                // for the `job.n / job.m` units, and this register's block
+                // is below n, so its unit is one of them. (A 16-byte load:
+                // `z` was written by 16-byte stores, which forward to it.)
+                let d = unsafe { _mm_loadu_si128(job.z.add(st.x_unit).cast()) };
+                let d = _mm512_shuffle_epi8(_mm512_broadcast_i32x4(d), rev);
+                // Δ x^0, Δ x^1, Δ x^2, Δ x^3 in the four lanes.
+                st.xd = times_x_lanes(d, poly);
+                st.x_unit += 1;
+                st.x_left = job.m;
+                st.x_k = 0;
+            } else if st.x_k == 32 {
+                st.xd = times_x(st.xd, 32, poly);
+                st.x_k = 0;
+            }
+            *zv = _mm512_shuffle_epi8(times_x(st.xd, st.x_k, poly), rev);
+            st.x_k += 4;
+            st.x_left = st.x_left.saturating_sub(4);
         }
     } else if SRC == SRC_GRAY {
         let Some(t) = job.gray else {
@@ -236,6 +287,34 @@ fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
     (z, bk0, bkl)
 }
 
+/// `d x^k` per 128-bit lane (BE, lanes as 128-bit integers), `k < 64`: a
+/// 128-bit shift by k and the k carried-out bits times `poly` =
+/// x^7+x^2+x+1 folded back in.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+fn times_x(d: __m512i, k: usize, poly: __m512i) -> __m512i {
+    let (kl, kr) = (
+        _mm_cvtsi64_si128(k as i64),
+        _mm_cvtsi64_si128(64 - k as i64),
+    );
+    let up = _mm512_bslli_epi128::<8>(d); // lo qword moved up, 0 below
+    let shifted = _mm512_or_si512(_mm512_sll_epi64(d, kl), _mm512_srl_epi64(up, kr));
+    let top = _mm512_srl_epi64(_mm512_bsrli_epi128::<8>(d), kr); // hi >> (64 - k)
+    _mm512_xor_si512(shifted, _mm512_clmulepi64_epi128::<0x00>(top, poly))
+}
+
+/// `d x^l` in lane `l` (0..=3), as [`times_x`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+fn times_x_lanes(d: __m512i, poly: __m512i) -> __m512i {
+    let kl = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+    let kr = _mm512_sub_epi64(_mm512_set1_epi64(64), kl);
+    let up = _mm512_bslli_epi128::<8>(d);
+    let shifted = _mm512_or_si512(_mm512_sllv_epi64(d, kl), _mm512_srlv_epi64(up, kr));
+    let top = _mm512_srlv_epi64(_mm512_bsrli_epi128::<8>(d), kr);
+    _mm512_xor_si512(shifted, _mm512_clmulepi64_epi128::<0x00>(top, poly))
+}
+
 /// One batch of `V` registers: loads, whitening in the first and last
 /// round keys, rounds, sum, stores.
 ///
@@ -243,7 +322,7 @@ fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
 /// `src` (and `dst` if STORE) valid for `4 V` blocks except the last
 /// register's lanes outside `mask`.
 #[inline]
-#[target_feature(enable = "avx512f,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
 unsafe fn batch<
     const V: usize,
     const NR: usize,

@@ -31,6 +31,17 @@ pub(super) fn units(
             *e = (u0 + s as u128).to_be_bytes();
         }
         key.ecb(Dir::Encrypt, Io::InPlace(&mut scratch.en[..units])); // E_K(N)
+        // VAES-512 and units of a multiple of 4 blocks: the deltas are made
+        // in registers from Δ_s = 2 E_K(N_s), one kernel call.
+        let d0 = &mut scratch.deltas[..units];
+        for (e, d) in scratch.en[..units].iter().zip(d0.iter_mut()) {
+            *d = double_be(e);
+        }
+        most_blocks = most_blocks.max(units);
+        if key.xex_units(dir, d0, m, Io::InPlace(many)) {
+            most_units = most_units.max(units);
+            continue;
+        }
         // Pieces of at least 64 blocks: each piece's deltas (a chain of
         // carry-less steps per unit) are made just before its kernel call,
         // so the processor overlaps them with the rounds of the piece
