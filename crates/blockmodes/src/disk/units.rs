@@ -49,7 +49,8 @@ pub(crate) fn group_units(m: usize) -> usize {
 /// One direction of the block cipher, as a batched pass over blocks (static
 /// dispatch, so the mode's whitening inlines into the backend's call).
 pub(crate) trait Pass {
-    /// Whether this is the inverse cipher.
+    /// Whether this is the inverse cipher (the fused XEX path's direction).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const DECRYPT: bool;
     /// Run `n` blocks of `work` through the cipher in this direction.
     fn run<W: ParWork>(&self, n: usize, work: &mut W);
