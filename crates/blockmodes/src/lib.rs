@@ -59,7 +59,11 @@ extern crate alloc;
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod aesni;
 mod arith;
+#[doc(hidden)]
+pub mod backend;
 mod disk;
 mod gligor_donescu;
 

@@ -17,6 +17,8 @@ use blockmodes::{Aes128, Aes256, Block, Error};
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeySizeUser};
 use proptest::prelude::*;
 
+mod common;
+
 /// Deterministic test bytes.
 fn bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
@@ -817,6 +819,73 @@ fn vector_and_portable_paths_agree() {
             assert_eq!(x, y, "run of {n} from {first_i}");
             xex.decrypt_blocks(&[3; 16], first_i, &mut y).unwrap();
             assert_eq!(y, plain);
+        }
+    }
+}
+
+// ---- XEX on both paths: the generic one and the fused AES kernels ----
+
+/// `data` through XEX-AES (key of `key.len()` bytes) on `backend`: as data
+/// units of `unit` bytes from unit `first`, and as one run of blocks under
+/// `(n, i)`, `(n, i + 1)`, ...; both deciphered back.
+fn xex_on(
+    backend: blockmodes::backend::Backend,
+    key: &[u8],
+    unit: usize,
+    first: u128,
+    n: &Block,
+    i: u64,
+    data: &[u8],
+) -> (Vec<u8>, Vec<u8>) {
+    let prev = blockmodes::backend::force(backend);
+    macro_rules! go {
+        ($c:ty) => {{
+            let xex = Xex::<$c>::new_from_slice(key).unwrap();
+            blockmodes::backend::force(prev);
+            let units_len = data.len() / unit * unit;
+            let mut units = data[..units_len].to_vec();
+            if units_len > 0 {
+                xex.encrypt_units(first, unit, &mut units).unwrap();
+                let mut back = units.clone();
+                xex.decrypt_units(first, unit, &mut back).unwrap();
+                assert_eq!(back, data[..units_len]);
+            }
+            let mut run = data[..data.len() / 16 * 16].to_vec();
+            xex.encrypt_blocks(n, i, &mut run).unwrap();
+            let mut back = run.clone();
+            xex.decrypt_blocks(n, i, &mut back).unwrap();
+            assert_eq!(back, data[..run.len()]);
+            (units, run)
+        }};
+    }
+    match key.len() {
+        16 => go!(Aes128),
+        24 => go!(blockmodes::Aes192),
+        _ => go!(Aes256),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The fused and the generic XEX agree on data units (16..=2048 bytes)
+    /// and runs of blocks at random lengths 0..5000 bytes.
+    #[test]
+    fn xex_fused_and_generic_agree(
+        key in proptest::collection::vec(any::<u8>(), 32),
+        key_len in prop::sample::select(vec![16usize, 24, 32]),
+        unit_blocks in 1usize..=128,
+        first in any::<u64>(),
+        n in any::<[u8; 16]>(),
+        i in 1u64..1_000_000,
+        data in proptest::collection::vec(any::<u8>(), 0..5000),
+    ) {
+        use blockmodes::backend::{Backend, available};
+        let key = &key[..key_len];
+        let generic = xex_on(Backend::Generic, key, 16 * unit_blocks, first.into(), &n, i, &data);
+        for &b in available() {
+            let fused = xex_on(b, key, 16 * unit_blocks, first.into(), &n, i, &data);
+            prop_assert_eq!(&fused, &generic, "{:?}", b);
         }
     }
 }

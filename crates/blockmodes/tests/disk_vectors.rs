@@ -19,33 +19,46 @@ fn name(v: &Value) -> &str {
 
 #[test]
 fn xex_aes_vectors() {
-    for v in vectors("xex-aes") {
-        assert_eq!(v["result"], "valid");
-        let (key, pt, ct) = (hex(&v, "key"), hex(&v, "pt"), hex(&v, "ct"));
-        let t = XexTweak {
-            n: block(&v, "tweak_n"),
-            i: v["tweak_i"].as_u64().unwrap(),
-        };
-        macro_rules! check {
-            ($c:ty) => {{
-                let xex = Xex::<$c>::new_from_slice(&key).unwrap();
-                let mut buf = pt.clone();
-                xex.encrypt_blocks(&t.n, t.i, &mut buf).unwrap();
-                assert_eq!(buf, ct, "{}", name(&v));
-                xex.decrypt_blocks(&t.n, t.i, &mut buf).unwrap();
-                assert_eq!(buf, pt, "{}", name(&v));
-                // The one-block API agrees.
-                let mut b: Block = pt[..16].try_into().unwrap();
-                xex.encrypt_block(&t, &mut b).unwrap();
-                assert_eq!(&b[..], &ct[..16], "{}", name(&v));
-            }};
+    // vectors/ and the independent Go reference's, on each backend (the
+    // generic path, the fused kernels on AES-NI and on VAES-512).
+    let vs: Vec<Value> = vectors("xex-aes")
+        .into_iter()
+        .chain(common::load_independent("xex-aes"))
+        .collect();
+    assert!(vs.len() >= 2 + 26);
+    common::on_each_backend(Some(vs.len() as u64), |_| {
+        for v in &vs {
+            xex_check(v);
         }
-        match key.len() {
-            16 => check!(Aes128),
-            24 => check!(Aes192),
-            32 => check!(Aes256),
-            n => panic!("key length {n}"),
-        }
+    });
+}
+
+fn xex_check(v: &Value) {
+    assert_eq!(v["result"], "valid");
+    let (key, pt, ct) = (hex(v, "key"), hex(v, "pt"), hex(v, "ct"));
+    let t = XexTweak {
+        n: block(v, "tweak_n"),
+        i: v["tweak_i"].as_u64().unwrap(),
+    };
+    macro_rules! check {
+        ($c:ty) => {{
+            let xex = Xex::<$c>::new_from_slice(&key).unwrap();
+            let mut buf = pt.clone();
+            xex.encrypt_blocks(&t.n, t.i, &mut buf).unwrap();
+            assert_eq!(buf, ct, "{}", name(v));
+            xex.decrypt_blocks(&t.n, t.i, &mut buf).unwrap();
+            assert_eq!(buf, pt, "{}", name(v));
+            // The one-block API agrees.
+            let mut b: Block = pt[..16].try_into().unwrap();
+            xex.encrypt_block(&t, &mut b).unwrap();
+            assert_eq!(&b[..], &ct[..16], "{}", name(v));
+        }};
+    }
+    match key.len() {
+        16 => check!(Aes128),
+        24 => check!(Aes192),
+        32 => check!(Aes256),
+        n => panic!("key length {n}"),
     }
 }
 
@@ -83,7 +96,14 @@ fn eme_aes_vectors() {
 
 #[test]
 fn ste_xex_aes_vectors() {
-    for v in vectors("ste-xex-aes") {
+    common::on_each_backend(None, |_| ste_xex_aes_vectors_here());
+}
+
+fn ste_xex_aes_vectors_here() {
+    for v in vectors("ste-xex-aes")
+        .into_iter()
+        .chain(common::load_independent("ste-xex-aes"))
+    {
         assert_eq!(v["result"], "valid");
         let f = SteXexAes128::new_from_slice(&hex(&v, "key")).unwrap();
         let t = XexTweak {

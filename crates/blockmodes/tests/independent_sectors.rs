@@ -62,6 +62,18 @@ fn disk(v: &SectorVector) -> Box<dyn SectorCipher> {
         .unwrap_or_else(|e| panic!("{}: aes_sectors: {e}", v.name))
 }
 
+mod common;
+
+/// Both sector tests on each backend (the generic path, the fused kernels
+/// on AES-NI and on VAES-512, where the CPU has them).
+#[test]
+fn on_every_backend() {
+    common::on_each_backend(None, |_| {
+        bulk_calls_match_independent_vectors();
+        single_sector_calls_match_independent_vectors();
+    });
+}
+
 #[test]
 fn bulk_calls_match_independent_vectors() {
     let vectors = load();

@@ -23,6 +23,8 @@ use cipher::KeyInit;
 
 use proptest::prelude::*;
 
+mod common;
+
 // ---- the reference: section 3.3 of the paper, one block at a time ----
 
 /// `pad(A)`: `A 10*` for a short final block, `A` for a full one.
@@ -670,4 +672,148 @@ fn key_init_from_a_fixed_key() {
     // The digest trait's `Mac::verify` takes the full output.
     let tag = b.mac(b"same");
     assert!(digest::Mac::verify(digest::Mac::chain_update(a, b"same"), &tag).is_ok());
+}
+
+// ---- both paths: the generic one and the fused AES kernels ----
+
+/// A vector of `vectors/independent/pmac-aes.json` (tags of 16, 12, 8 or 1
+/// bytes) with tag size `T`: one-shot, verify, streaming in 7-byte pieces.
+fn check_independent<C: BlockCipher128 + KeyInit + Clone + Sync, T: TagSize>(
+    v: &serde_json::Value,
+) {
+    let name = v["name"].as_str().unwrap_or("?");
+    let (key, msg, tag) = (
+        common::hexf(v, "key"),
+        common::hexf(v, "msg"),
+        common::hexf(v, "tag"),
+    );
+    let pmac = Pmac::<C, T>::new_from_slice(&key).unwrap();
+    if v["result"].as_str() == Some("invalid") {
+        assert_eq!(
+            pmac.verify(&msg, &tag),
+            Err(Error::Authentication),
+            "{name}"
+        );
+        return;
+    }
+    assert_eq!(pmac.mac(&msg).as_slice(), tag, "{name}");
+    assert_eq!(pmac.verify(&msg, &tag), Ok(()), "{name}");
+    let mut s = pmac.clone();
+    for piece in msg.chunks(7) {
+        s.update(piece);
+    }
+    assert_eq!(s.finalize().as_slice(), tag, "{name}: streaming");
+}
+
+/// Every vector (`vectors/`, `vectors/independent/`) on each backend: the
+/// generic path, the fused kernels on AES-NI and on VAES-512 (where the
+/// CPU has them).
+#[test]
+fn vectors_on_every_backend() {
+    let vs = vectors();
+    let ind = common::load_independent("pmac-aes");
+    assert!(ind.len() >= 32, "{} independent vectors", ind.len());
+    // check_vector keys 2 (invalid) or 2 PMACs from bytes (new_from_slice,
+    // KeyInit) per vector; check_independent one.
+    let keys: u64 = vs.iter().map(|_| 2).sum::<u64>() + ind.len() as u64;
+    common::on_each_backend(Some(keys), |_| {
+        for v in &vs {
+            with_aes!(v.key.len(), C => check_vector::<C>(v));
+        }
+        for v in &ind {
+            let tag_len = common::hexf(v, "tag").len();
+            with_aes!(common::hexf(v, "key").len(), C => match tag_len {
+                16 => check_independent::<C, U16>(v),
+                12 => check_independent::<C, U12>(v),
+                8 => check_independent::<C, U8>(v),
+                1 => check_independent::<C, U1>(v),
+                n => panic!("tag of {n} bytes"),
+            });
+        }
+    });
+}
+
+/// Lengths around every gear change of the kernels, streaming from odd
+/// block indices, and partial Σ at huge indices, against the reference,
+/// on each backend.
+#[test]
+fn reference_on_every_backend() {
+    let key = [0x3cu8; 16];
+    let aes = aes128(&key);
+    let data = bytes(16 * 5000 + 9, 7);
+    common::on_each_backend(Some(1), |b| {
+        let pmac = PmacAes128::new_from_slice(&key).unwrap();
+        let mut lengths: Vec<usize> = (0..=600).collect();
+        lengths.extend((30..=70).map(|k| 16 * k));
+        lengths.push(data.len());
+        for len in lengths {
+            let msg = &data[..len];
+            assert_eq!(
+                pmac.mac(msg).as_slice(),
+                reference(&aes, msg),
+                "{b:?} {len}"
+            );
+            let mut s = pmac.clone();
+            for piece in msg.chunks(37) {
+                s.update(piece);
+            }
+            assert_eq!(s.finalize().as_slice(), reference(&aes, msg), "{b:?} {len}");
+        }
+        for first in [1u64, 63, 64, 1000, (1 << 40) - 70, u64::MAX - 299] {
+            let run = &data[..16 * 300];
+            let tag = pmac
+                .finish(pmac.partial_sigma(first, run).unwrap(), b"z")
+                .unwrap();
+            let want = xor(&reference_sigma(&aes, first, run), &pad(b"z"));
+            assert_eq!(
+                tag.as_slice(),
+                encrypt_block(&aes, &want),
+                "{b:?} first {first}"
+            );
+        }
+    });
+}
+
+/// A cipher handed over already keyed and any cipher other than the `aes`
+/// crate's keep the generic path.
+#[test]
+fn from_cipher_and_wrappers_stay_generic() {
+    let before = blockmodes::backend::fused_keys();
+    let _ = Pmac::<Aes128>::from_cipher(aes128(&[1; 16]));
+    let _ = Pmac::<Counting<Aes128>>::new_from_slice(&[1; 16]).unwrap();
+    assert_eq!(blockmodes::backend::fused_keys(), before);
+}
+
+/// The tag of `msg` under `backend`.
+fn mac_on<C: BlockCipher128 + KeyInit>(
+    backend: blockmodes::backend::Backend,
+    key: &[u8],
+    msg: &[u8],
+) -> Vec<u8> {
+    let prev = blockmodes::backend::force(backend);
+    let pmac = Pmac::<C>::new_from_slice(key).unwrap();
+    blockmodes::backend::force(prev);
+    pmac.mac(msg).to_vec()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The fused and the generic path agree at random lengths 0..5000
+    /// bytes, for every key size.
+    #[test]
+    fn fused_and_generic_agree(
+        key in proptest::collection::vec(any::<u8>(), 32),
+        key_len in prop::sample::select(vec![16usize, 24, 32]),
+        msg in proptest::collection::vec(any::<u8>(), 0..5000),
+    ) {
+        use blockmodes::backend::{Backend, available};
+        let key = &key[..key_len];
+        with_aes!(key_len, C => {
+            let generic = mac_on::<C>(Backend::Generic, key, &msg);
+            for &b in available() {
+                prop_assert_eq!(&mac_on::<C>(b, key, &msg), &generic, "{:?}", b);
+            }
+        });
+    }
 }

@@ -24,3 +24,5 @@ pub mod tweakable;
 pub(crate) mod units;
 pub mod wide;
 pub mod xex;
+#[cfg(target_arch = "x86_64")]
+mod xex_fused;

@@ -49,6 +49,9 @@ pub(crate) fn group_units(m: usize) -> usize {
 /// One direction of the block cipher, as a batched pass over blocks (static
 /// dispatch, so the mode's whitening inlines into the backend's call).
 pub(crate) trait Pass {
+    /// Whether this is the inverse cipher (the fused XEX path's direction).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    const DECRYPT: bool;
     /// Run `n` blocks of `work` through the cipher in this direction.
     fn run<W: ParWork>(&self, n: usize, work: &mut W);
     /// The cipher in this direction on a few blocks in place (fewer than the
@@ -63,6 +66,7 @@ pub(crate) struct Enc<'a, C>(pub &'a C);
 pub(crate) struct Dec<'a, C>(pub &'a C);
 
 impl<C: BlockCipher128> Pass for Enc<'_, C> {
+    const DECRYPT: bool = false;
     #[inline(always)]
     fn run<W: ParWork>(&self, n: usize, work: &mut W) {
         encrypt_par(self.0, n, work)
@@ -74,6 +78,7 @@ impl<C: BlockCipher128> Pass for Enc<'_, C> {
 }
 
 impl<C: BlockCipher128Dec> Pass for Dec<'_, C> {
+    const DECRYPT: bool = true;
     #[inline(always)]
     fn run<W: ParWork>(&self, n: usize, work: &mut W) {
         decrypt_par(self.0, n, work)

@@ -31,6 +31,9 @@ use crate::disk::units::{
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
+#[cfg(target_arch = "x86_64")]
+use crate::aesni::Dir;
+
 /// The largest data unit of the sector interface (the spec's 16..2048 bytes).
 const MAX_UNIT_LEN: usize = 2048;
 
@@ -76,6 +79,10 @@ pub struct Xex<C> {
     cipher: C,
     /// The AVX-512 delta kernel, if the CPU has it (checked at key setup).
     simd: Option<Avx512>,
+    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
+    /// AES-NI (`crate::backend`).
+    #[cfg(target_arch = "x86_64")]
+    fused: Option<crate::aesni::AesKey>,
 }
 
 impl<C: BlockCipher128> Xex<C> {
@@ -84,7 +91,31 @@ impl<C: BlockCipher128> Xex<C> {
         Self {
             cipher,
             simd: Avx512::detect(),
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
         }
+    }
+
+    /// XEX over `cipher` keyed with the bytes `key`: the fused path where
+    /// it applies (`crate::backend`).
+    fn from_key(cipher: C, key: &[u8]) -> Self {
+        #[allow(unused_mut)]
+        let mut xex = Self::from_cipher(cipher);
+        #[cfg(target_arch = "x86_64")]
+        {
+            xex.fused = crate::aesni::key_for(key, &xex.cipher);
+        }
+        let _ = key;
+        xex
+    }
+
+    /// `E_K(block)`.
+    fn e(&self, block: &Block) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return k.encrypt_block(block);
+        }
+        oracle::encrypt_block(&self.cipher, block)
     }
 
     /// The same cipher with its deltas made by the portable code whatever
@@ -116,7 +147,7 @@ impl<C: BlockCipher128> Xex<C> {
     where
         C: KeyInit,
     {
-        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
+        Ok(Self::from_key(oracle::cipher_from_key(key)?, key))
     }
 
     /// The block cipher.
@@ -129,7 +160,7 @@ impl<C: BlockCipher128> Xex<C> {
         if tweak.i == 0 {
             return Err(Error::InvalidParameter("XEX tweak index i must be >= 1"));
         }
-        let mut l = oracle::encrypt_block(&self.cipher, &tweak.n); // E_K(N)
+        let mut l = self.e(&tweak.n); // E_K(N)
         let delta = mul_x_pow_be(&l, tweak.i);
         l.zeroize();
         Ok(delta)
@@ -151,6 +182,12 @@ impl<C: BlockCipher128> Xex<C> {
     /// ```
     pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            super::xex_fused::run(k, self.simd, Dir::Encrypt, &first, blocks);
+            first.zeroize();
+            return Ok(());
+        }
         xex_run(&Enc(&self.cipher), self.simd, &first, blocks);
         first.zeroize();
         Ok(())
@@ -191,6 +228,18 @@ impl<C: BlockCipher128> Xex<C> {
         let blocks = unit_blocks(unit_len, MAX_UNIT_LEN, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            let dir = if P::DECRYPT {
+                Dir::Decrypt
+            } else {
+                Dir::Encrypt
+            };
+            with_scratch(&SCRATCH, |scratch| {
+                super::xex_fused::units(k, self.simd, dir, first_unit, m, blocks, scratch)
+            });
+            return Ok(());
+        }
         with_scratch(&SCRATCH, |scratch| {
             self.units_in(pass, first_unit, m, blocks, scratch)
         });
@@ -240,9 +289,9 @@ impl<C: BlockCipher128> Xex<C> {
 
 /// Scratch space of XEX's sector path, kept per thread ([`with_scratch`]):
 /// `E_K(N)` of up to 64 units and the deltas of a group of 512 blocks.
-struct Scratch {
-    en: [Block; MAX_GROUP],
-    deltas: [Block; 512],
+pub(super) struct Scratch {
+    pub(super) en: [Block; MAX_GROUP],
+    pub(super) deltas: [Block; 512],
 }
 
 impl Default for Scratch {
@@ -263,7 +312,7 @@ impl<C: KeySizeUser> KeySizeUser for Xex<C> {
 /// `cipher::KeyInit`, so generic code (StE) can key XEX from a key block.
 impl<C: BlockCipher128 + KeyInit> KeyInit for Xex<C> {
     fn new(key: &Key<Self>) -> Self {
-        Self::from_cipher(C::new(key))
+        Self::from_key(C::new(key), key)
     }
 }
 
@@ -271,6 +320,12 @@ impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            super::xex_fused::run(k, self.simd, Dir::Decrypt, &first, blocks);
+            first.zeroize();
+            return Ok(());
+        }
         xex_run(&Dec(&self.cipher), self.simd, &first, blocks);
         first.zeroize();
         Ok(())
@@ -294,7 +349,7 @@ struct GroupWork<'a> {
 /// `out[j] = a·x^j` (BE): the AVX-512 kernel if present (one call, outside
 /// the cipher's vector features), else the portable code.
 #[inline(always)]
-fn powers_be(simd: Option<Avx512>, a: &Block, out: &mut [Block]) {
+pub(super) fn powers_be(simd: Option<Avx512>, a: &Block, out: &mut [Block]) {
     match simd {
         Some(simd) => simd.powers_x_be(a, out),
         None => powers_x_be(a, out),
@@ -430,10 +485,7 @@ impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
 
     fn encrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
         let mut delta = self.delta(tweak)?;
-        *block = xor(
-            &oracle::encrypt_block(&self.cipher, &xor(block, &delta)),
-            &delta,
-        );
+        *block = xor(&self.e(&xor(block, &delta)), &delta);
         delta.zeroize();
         Ok(())
     }

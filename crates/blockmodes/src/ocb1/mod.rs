@@ -47,6 +47,9 @@ use crate::arith::gf128::{Block, GrayBatch, GrayCursor, GrayOffsets, half_be, xo
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
+#[cfg(target_arch = "x86_64")]
+mod fused;
+
 /// The nonce length of OCB 1.0 in bytes (n = 128 bits).
 pub const NONCE_LEN: usize = 16;
 
@@ -99,6 +102,10 @@ pub struct Ocb1<C, T = U16> {
     l_inv: Block,
     /// `L(0..64)` and `gamma_j * L` for `j < 64`.
     batch: GrayBatch,
+    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
+    /// AES-NI (`crate::backend`).
+    #[cfg(target_arch = "x86_64")]
+    fused: Option<fused::Fused>,
     _tag: PhantomData<T>,
 }
 
@@ -128,8 +135,25 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
             cipher,
             l_inv,
             batch,
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
             _tag: PhantomData,
         }
+    }
+
+    /// Key setup from key bytes and the cipher keyed with them: as
+    /// [`from_cipher`](Self::from_cipher), plus the fused path where the
+    /// cipher is AES and the CPU runs it (`crate::backend`).
+    fn from_key(cipher: C, key: &[u8]) -> Self {
+        #[allow(unused_mut)]
+        let mut ocb = Self::from_cipher(cipher);
+        #[cfg(target_arch = "x86_64")]
+        {
+            ocb.fused =
+                crate::aesni::key_for(key, &ocb.cipher).map(|k| fused::Fused::new(k, &ocb.batch));
+        }
+        let _ = key;
+        ocb
     }
 
     #[cfg(feature = "alloc")]
@@ -186,6 +210,10 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     /// OCB.Enc of figure 2 on `io`; returns the full 16-byte tag
     /// `E_K(Checksum xor Z[m])`.
     fn seal(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = &self.fused {
+            return f.seal(self.batch.offsets().l(0), &self.l_inv, nonce, io);
+        }
         let n_full = io.blocks_in().len(); // m - 1
         let mut z = self.start_offsets(nonce);
         // C[i] = E_K(M[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
@@ -248,7 +276,7 @@ impl<C: BlockCipher128 + KeyInit, T: TagSize> Ocb1<C, T> {
     /// ));
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self> {
-        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
+        Ok(Self::from_key(oracle::cipher_from_key(key)?, key))
     }
 }
 
@@ -347,6 +375,10 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     /// OCB.Dec of figure 2 on `io`, up to the tag: writes `M` and returns the
     /// full 16-byte tag `T'` it recomputes. The caller compares and wipes.
     fn open(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = &self.fused {
+            return f.open(self.batch.offsets().l(0), &self.l_inv, nonce, io);
+        }
         let n_full = io.blocks_in().len(); // m - 1
         let mut z = self.start_offsets(nonce);
         // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
@@ -376,6 +408,8 @@ impl<C: Clone, T> Clone for Ocb1<C, T> {
             cipher: self.cipher.clone(),
             l_inv: self.l_inv,
             batch: self.batch.clone(),
+            #[cfg(target_arch = "x86_64")]
+            fused: self.fused.clone(),
             _tag: PhantomData,
         }
     }
@@ -404,7 +438,7 @@ impl<C: KeySizeUser, T> KeySizeUser for Ocb1<C, T> {
 /// `KeyInit` (the same trait as `cipher::KeyInit`): key setup from a key array.
 impl<C: BlockCipher128 + KeyInit, T: TagSize> KeyInit for Ocb1<C, T> {
     fn new(key: &Key<Self>) -> Self {
-        Self::from_cipher(C::new(key))
+        Self::from_key(C::new(key), key)
     }
 }
 
@@ -533,6 +567,9 @@ trait BlockBuf {
     fn tail_in(&self) -> &[u8];
     /// Output final block.
     fn tail_out(&mut self) -> &mut [u8];
+    /// Blocks 1 .. m-1, input and output.
+    #[cfg(target_arch = "x86_64")]
+    fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>>;
 }
 
 /// Number of bytes in blocks 1 .. m-1 of an `n`-byte message: every full
@@ -571,6 +608,10 @@ impl BlockBuf for Io<'_, '_> {
     }
     fn tail_out(&mut self) -> &mut [u8] {
         self.tail.get_out()
+    }
+    #[cfg(target_arch = "x86_64")]
+    fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>> {
+        self.blocks.reborrow()
     }
 }
 

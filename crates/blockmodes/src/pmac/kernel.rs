@@ -20,7 +20,11 @@ pub(super) fn full_tag<C: BlockCipher128>(
         Some(first_pad_byte) => *first_pad_byte ^= 0x80, // pad: 10*
         None => xor_in_place(&mut x, &keys.l_inv),       // |M[m]| = n
     }
-    let y = oracle::encrypt_block(cipher, &x);
+    let y = match keys.fused() {
+        #[cfg(target_arch = "x86_64")]
+        Some(f) => f.encrypt_block(&x),
+        _ => oracle::encrypt_block(cipher, &x),
+    };
     x.zeroize();
     y
 }
@@ -74,6 +78,10 @@ pub(super) fn sigma_of<C: BlockCipher128>(
     head: Option<&Block>,
     body: &[Block],
 ) -> Block {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(f) = keys.fused() {
+        return f.sigma(first, head, body);
+    }
     let n = body.len() + usize::from(head.is_some());
     let mut work = SigmaWork {
         keys,
@@ -210,6 +218,10 @@ pub(super) struct Keys {
     /// `L(i) = L · x^i` (`L(0) = L = E_K(0^n)`) and `γ_j · L` for
     /// `j = 0..63`, the offsets inside one aligned group of 64 blocks.
     pub(super) offsets: GrayBatch,
+    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
+    /// AES-NI (`crate::backend`).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fused: Option<super::fused::Fused>,
 }
 
 impl Keys {
@@ -218,9 +230,39 @@ impl Keys {
         let keys = Self {
             l_inv: half_be(&l),
             offsets: GrayBatch::new(GrayOffsets::new(&l)),
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
         };
         l.zeroize();
         keys
+    }
+
+    /// As [`new`](Self::new), plus the fused path where `cipher` is AES
+    /// keyed with `key` and the CPU runs it.
+    pub(super) fn with_key<C: BlockCipher128>(cipher: &C, key: &[u8]) -> Self {
+        #[allow(unused_mut)]
+        let mut keys = Self::new(cipher);
+        #[cfg(target_arch = "x86_64")]
+        {
+            keys.fused = crate::aesni::key_for(key, cipher)
+                .map(|k| super::fused::Fused::new(k, &keys.offsets));
+        }
+        let _ = key;
+        keys
+    }
+
+    /// The fused kernels, if this key uses them.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) fn fused(&self) -> Option<&super::fused::Fused> {
+        self.fused.as_ref()
+    }
+
+    /// No fused kernels off x86-64.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    pub(super) fn fused(&self) -> Option<&core::convert::Infallible> {
+        None
     }
 }
 

@@ -45,6 +45,9 @@ use crate::arith::gf128::{Block, GrayBatch, GrayOffsets, half_be, xor, xor_in_pl
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, ParWork};
 
+#[cfg(target_arch = "x86_64")]
+mod fused;
+
 pub use crate::tag::{Tag, TagSize};
 
 mod incremental;
@@ -156,6 +159,17 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// ```
     pub fn from_cipher(cipher: C) -> Self {
         let keys = Keys::new(&cipher);
+        Self::from_parts(cipher, keys)
+    }
+
+    /// PMAC keyed with the bytes `key` (and `cipher` keyed with them):
+    /// the fused path where it applies (`crate::backend`).
+    fn from_key(cipher: C, key: &[u8]) -> Self {
+        let keys = Keys::with_key(&cipher, key);
+        Self::from_parts(cipher, keys)
+    }
+
+    fn from_parts(cipher: C, keys: Keys) -> Self {
         Self {
             cipher,
             keys,
@@ -179,7 +193,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     where
         C: KeyInit,
     {
-        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
+        Ok(Self::from_key(oracle::cipher_from_key(key)?, key))
     }
 
     /// `PMAC_K(M)`: the tag of `msg`, with ⌈|M|/16⌉ block-cipher calls (one

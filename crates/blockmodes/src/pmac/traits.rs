@@ -11,7 +11,7 @@ impl<C: cipher::KeySizeUser, T> cipher::KeySizeUser for Pmac<C, T> {
 
 impl<C: BlockCipher128 + KeyInit, T: TagSize> KeyInit for Pmac<C, T> {
     fn new(key: &digest::Key<Self>) -> Self {
-        Self::from_cipher(C::new(key))
+        Self::from_key(C::new(key), key)
     }
 }
 

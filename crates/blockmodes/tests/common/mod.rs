@@ -11,10 +11,16 @@ pub fn load(name: &str) -> Vec<Value> {
     let path = format!("{}/../../vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let json: Value = serde_json::from_str(&text).expect("json");
-    assert_eq!(json["scheme"], name);
+    assert_eq!(json["scheme"], name.trim_start_matches("independent/"));
     let v = json["vectors"].as_array().expect("vectors").clone();
     assert!(!v.is_empty(), "{path}: no vectors");
     v
+}
+
+/// The vectors of `vectors/independent/<name>.json` (the independent Go
+/// reference of `tools/refvectors`; scheme `name`, at least one vector).
+pub fn load_independent(name: &str) -> Vec<Value> {
+    load(&format!("independent/{name}"))
 }
 
 /// The set `name` of `tests/data/xcbc-long.json`, the cross-check vectors
@@ -58,4 +64,24 @@ macro_rules! with_aes {
             n => panic!("key size {n}"),
         }
     };
+}
+
+/// Run `f` once per AES backend this CPU runs (the generic path, the fused
+/// kernels on AES-NI, and on VAES-512 where present), with keys set up
+/// inside `f` on that backend; checks that each key set up in `f` took the
+/// path asked for (`keys`: how many AES keys `f` sets up through key
+/// bytes, or `None` not to check).
+pub fn on_each_backend(keys: Option<u64>, mut f: impl FnMut(blockmodes::backend::Backend)) {
+    use blockmodes::backend::{Backend, available, force, fused_keys};
+    for &b in available() {
+        let prev = force(b);
+        let before = fused_keys();
+        f(b);
+        let fused = fused_keys() - before;
+        force(prev);
+        if let Some(n) = keys {
+            let expected = if b == Backend::Generic { 0 } else { n };
+            assert_eq!(fused, expected, "{b:?}: keys on the fused path");
+        }
+    }
 }

@@ -1,0 +1,165 @@
+//! A quick standalone measurement of the back end against the `aes` crate
+//! (an ignored test: it needs a release build to mean anything):
+//!
+//! ```sh
+//! cargo test --release -p blockmodes --lib aesni::bench -- --ignored --nocapture
+//! ```
+//!
+//! AES-128, one core, in place. Each round times every variant once
+//! (`reps` calls), in turn, so a noisy neighbour hits them alike; the
+//! figures are the medians and minima over the rounds.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use cipher::{BlockCipherEncrypt, KeyInit};
+
+use super::*;
+use crate::arith::gf128::{GrayBatch, GrayOffsets};
+
+type Variant<'a> = (&'static str, Box<dyn FnMut(&mut [Block]) + 'a>);
+
+#[test]
+#[ignore = "benchmark: run with --release -- --ignored --nocapture"]
+fn bench_against_aes_crate() {
+    let Some(level) = detect() else {
+        println!("no AES-NI: nothing to measure");
+        return;
+    };
+    let key = [0x42u8; 16];
+    let aes = aes::Aes128::new(&key.into());
+    let wide = AesKey::new(&key).expect("key");
+    let narrow = AesKey::with_level(&key, Level::AesNi).expect("key");
+    let batch = GrayBatch::new(GrayOffsets::new(&[0x17; 16]));
+    let table = GrayTable::new(&batch);
+    let r = [0x5a; 16];
+    let xex_z: Vec<Block> = (0..1024u32).map(|i| [i as u8; 16]).collect();
+    let ocb = crate::ocb1::Ocb1Aes128::new_from_slice(&key).expect("key");
+    use crate::sector::DataUnitCipher;
+    let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
+    let prev = crate::backend::force(crate::backend::Backend::Generic);
+    let xex_generic = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
+    crate::backend::force(prev);
+    println!("backend level: {level:?}");
+    for bytes in [64usize, 1024, 16384] {
+        let n = bytes / 16;
+        let mut variants: Vec<Variant<'_>> = vec![
+            (
+                "aes crate encrypt_blocks",
+                Box::new(|b: &mut [Block]| aes.encrypt_blocks(Array::cast_slice_from_core_mut(b))),
+            ),
+            (
+                "aesni ecb (widest)",
+                Box::new(|b: &mut [Block]| wide.ecb(Dir::Encrypt, Io::InPlace(b))),
+            ),
+            (
+                "aesni ecb (AES-NI xmm)",
+                Box::new(|b: &mut [Block]| narrow.ecb(Dir::Encrypt, Io::InPlace(b))),
+            ),
+            (
+                "aesni ocb-shaped enc (gray, checksum)",
+                Box::new(|b: &mut [Block]| {
+                    let off = Offsets::Gray {
+                        table: &table,
+                        first: 1,
+                        r: &r,
+                    };
+                    black_box(wide.whiten(Dir::Encrypt, off, true, Io::InPlace(b)));
+                }),
+            ),
+            (
+                "aesni ocb-shaped dec (gray, checksum)",
+                Box::new(|b: &mut [Block]| {
+                    let off = Offsets::Gray {
+                        table: &table,
+                        first: 1,
+                        r: &r,
+                    };
+                    black_box(wide.whiten(Dir::Decrypt, off, true, Io::InPlace(b)));
+                }),
+            ),
+            (
+                "aesni pmac-shaped sigma (gray)",
+                Box::new(|b: &mut [Block]| {
+                    let off = Offsets::Gray {
+                        table: &table,
+                        first: 1,
+                        r: &[0; 16],
+                    };
+                    black_box(wide.sigma(off, b));
+                }),
+            ),
+            (
+                "aesni xex-shaped enc (slice offsets)",
+                Box::new(|b: &mut [Block]| {
+                    let off = Offsets::Slice(&xex_z);
+                    black_box(wide.whiten(Dir::Encrypt, off, false, Io::InPlace(b)));
+                }),
+            ),
+            (
+                "Xex<Aes128> units of 512 B, generic",
+                Box::new(|b: &mut [Block]| {
+                    let d = b.as_flattened_mut();
+                    let unit = d.len().min(512);
+                    xex_generic.encrypt_units(0, unit, d).expect("units");
+                    black_box(d);
+                }),
+            ),
+            (
+                "Xex<Aes128> units of 512 B, fused",
+                Box::new(|b: &mut [Block]| {
+                    let d = b.as_flattened_mut();
+                    let unit = d.len().min(512);
+                    xex_fused.encrypt_units(0, unit, d).expect("units");
+                    black_box(d);
+                }),
+            ),
+            (
+                "Ocb1Aes128 (message, default path)",
+                Box::new(|b: &mut [Block]| {
+                    black_box(
+                        ocb.encrypt_in_place_detached(&[1; 16], b.as_flattened_mut())
+                            .expect("nonce"),
+                    );
+                }),
+            ),
+        ];
+        let mut buf = vec![[0x33u8; 16]; n];
+        let reps = (262_144 / bytes).max(1); // ~256 KiB per sample
+        let rounds = 301;
+        let mut ns: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); variants.len()];
+        for round in 0..rounds + 20 {
+            for (v, (_, f)) in variants.iter_mut().enumerate() {
+                let t = Instant::now();
+                for _ in 0..reps {
+                    f(black_box(&mut buf));
+                }
+                let dt = t.elapsed().as_nanos() as f64 / reps as f64;
+                if round >= 20 {
+                    ns[v].push(dt); // the first 20 rounds warm up
+                }
+            }
+        }
+        println!("\n{bytes} B ({n} blocks), {reps} calls per sample, {rounds} rounds:");
+        println!(
+            "{:<40} {:>10} {:>8} {:>8} {:>8} {:>8}",
+            "variant", "median ns", "GB/s", "x aes", "min ns", "x aes"
+        );
+        let stats: Vec<(f64, f64)> = ns
+            .iter_mut()
+            .map(|s| {
+                s.sort_by(f64::total_cmp);
+                (s[s.len() / 2], s[0])
+            })
+            .collect();
+        let (base_med, base_min) = stats[0];
+        for ((name, _), (med, min)) in variants.iter().zip(&stats) {
+            println!(
+                "{name:<40} {med:>10.1} {:>8.2} {:>8.2} {min:>8.1} {:>8.2}",
+                bytes as f64 / med,
+                base_med / med,
+                base_min / min
+            );
+        }
+    }
+}

@@ -1,0 +1,608 @@
+//! blockmodes' own AES on x86-64 (AES-NI, VAES-512): the key schedule, ECB
+//! and the modes' offset-whitened loops with the whitening folded into the
+//! rounds.
+//!
+//! # Why this module exists
+//!
+//! The `aes` crate enciphers a batch of 64 blocks behind one opaque call;
+//! a mode's whitening (`M[i] xor Z[i]` before, `xor Z[i]` after, the OCB
+//! Checksum, PMAC's Σ) then runs as separate passes over the batch, on the
+//! same two vector ports as the AES rounds, and caps XEX at about 0.6x and
+//! OCB 1.0 at 0.39x of ECB. Here the whitening costs almost nothing:
+//!
+//! * `M xor Z xor K0` is one `vpternlogq` (the first round's key xor);
+//! * the post-whitening is free: `aesenclast(s, Z xor K_last)` is
+//!   `E(x) xor Z`, so the offset is folded into the last round key (one
+//!   xor per four blocks);
+//! * a sum of inputs (OCB's Checksum) or outputs (PMAC's Σ, OCB's Checksum
+//!   when decrypting) is one xor per four blocks while the rounds run;
+//! * the Gray-code offsets `Z[i] = gamma_i L xor R` of OCB and PMAC are
+//!   generated in registers: `Z[64q + j] = W_q xor gamma_j L`, a 64-entry
+//!   per-key table (one 64-byte load per four blocks) and a group base
+//!   `W_q` that advances once per 64 blocks ([`GrayTable`]).
+//!
+//! # Interface
+//!
+//! [`AesKey`] (AES-128/192/256 round keys, zeroized on drop) offers
+//! * [`AesKey::ecb`]: ECB of any number of blocks, no padding;
+//! * [`AesKey::whiten`]: `out[t] = E(in[t] xor Z[t]) xor Z[t]` (or `E^-1`),
+//!   optionally returning the xor of the plaintext side (the inputs when
+//!   encrypting, the outputs when decrypting: OCB's Checksum), with the
+//!   offsets [`Offsets::Slice`] (XEX: the caller's) or [`Offsets::Gray`]
+//!   (OCB 1.0, PMAC);
+//! * [`AesKey::sigma`]: `E(in[t] xor Z[t])` xored together, nothing stored
+//!   (PMAC's Σ).
+//!
+//! Blocks move through [`Io`]: in place, buffer to buffer, or an
+//! `inout` buffer (equal or disjoint pointers).
+//!
+//! # The two back ends
+//!
+//! * VAES-512 (`vaes.rs`, AVX-512F + VAES): four blocks per zmm register,
+//!   eight registers in flight; a remainder of up to 31 blocks goes as one
+//!   batch of as many registers as it needs, the last one with masked
+//!   loads and stores (never padded to a batch).
+//! * AES-NI (`xmm.rs`, AES + SSE2): one block per xmm register, eight in
+//!   flight, the remainder as one batch of its exact size.
+//!
+//! The CPU is checked once, at key setup ([`detect`], the one function
+//! that asks the CPU); an [`AesKey`] exists only if the CPU has AES-NI,
+//! and it records the widest back end the CPU runs.
+//!
+//! # Why `unsafe`
+//!
+//! * The kernels are compiled with `#[target_feature(enable = ...)]`;
+//!   calling them is `unsafe` because the CPU must have those features.
+//!   An [`AesKey`] records a [`Level`] only after [`detect`] found its
+//!   features (or a lower one), so its safe methods may call them.
+//! * Vector loads and stores take raw pointers: the safe methods compute
+//!   the block count as the minimum of every slice's length, and the
+//!   kernels touch only blocks below that count (masked loads and stores
+//!   for a partial register, which do not access the masked-out lanes).
+//!
+//! No branch or memory index depends on a key, a block or an offset: only
+//! on lengths and block indices (which are public).
+#![allow(unsafe_code)]
+// Entry points for the modes not yet on the fused path (ECB, XEX's slice
+// offsets, PMAC's sigma) are used by the tests only so far.
+#![cfg_attr(not(test), allow(dead_code))]
+
+#[cfg(test)]
+mod bench;
+mod schedule;
+#[cfg(test)]
+mod tests;
+mod vaes;
+mod xmm;
+
+use cipher::array::Array;
+use cipher::consts::U16;
+use cipher::inout::InOutBuf;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
+
+/// The widest AES back end a CPU runs, lowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Level {
+    /// AES-NI and SSE2: one block per xmm register.
+    AesNi,
+    /// AVX-512F and VAES: four blocks per zmm register.
+    Vaes512,
+}
+
+cpufeatures::new!(cpu_aesni, "aes", "sse2");
+cpufeatures::new!(
+    cpu_vaes512,
+    "aes",
+    "sse2",
+    "avx512f",
+    "avx512bw",
+    "vaes",
+    "vpclmulqdq"
+);
+
+/// The one place this crate asks the CPU which AES instructions it has:
+/// `None` without AES-NI (or SSE2), else the widest [`Level`] (checked
+/// once, cached by `cpufeatures`: works without `std`).
+pub(crate) fn detect() -> Option<Level> {
+    if cpu_vaes512::get() {
+        Some(Level::Vaes512)
+    } else if cpu_aesni::get() {
+        Some(Level::AesNi)
+    } else {
+        None
+    }
+}
+
+/// The fused kernels' key for a mode keyed with the cipher `C` and the
+/// key bytes `key`, if the fused path may replace `C`: `C` is one of the
+/// `aes` crate's [`crate::Aes128`], [`crate::Aes192`], [`crate::Aes256`]
+/// (a wrapper such as `oracle::Counting` is not, and keeps its calls), the
+/// key has its length, the CPU has AES-NI, [`crate::backend::force`] does
+/// not say otherwise on this thread, and, as a last check that both
+/// compute the same permutation, `C` and the expanded key agree on
+/// `E_K(0^128)` (one block at key setup, compared in constant time).
+///
+/// The type is recognised by its name, which needs no `'static` bound on
+/// `C` (as `TypeId` would, a change to the modes' public bounds); the
+/// probe makes a coincidence of names harmless.
+pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
+    use core::any::type_name;
+    use subtle::ConstantTimeEq;
+    let max = match crate::backend::forced() {
+        crate::backend::Backend::Generic => return None,
+        crate::backend::Backend::AesNi => Level::AesNi,
+        crate::backend::Backend::Auto => Level::Vaes512,
+    };
+    let name = type_name::<C>();
+    let len = if name == type_name::<aes::Aes128>() {
+        16
+    } else if name == type_name::<aes::Aes192>() {
+        24
+    } else if name == type_name::<aes::Aes256>() {
+        32
+    } else {
+        return None;
+    };
+    if key.len() != len {
+        return None;
+    }
+    let k = AesKey::with_level(key, max)?;
+    let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
+    let mut ours = k.encrypt_block(&[0; 16]);
+    let same = bool::from(theirs.ct_eq(&ours));
+    theirs.zeroize();
+    ours.zeroize();
+    if same {
+        crate::backend::count_fused_key();
+    }
+    same.then_some(k)
+}
+
+/// Encipher or decipher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dir {
+    /// `E_K`.
+    Encrypt,
+    /// `E_K^-1`.
+    Decrypt,
+}
+
+/// Where the blocks come from and go to. Every operation processes
+/// `min` of the lengths involved.
+pub(crate) enum Io<'i, 'o> {
+    /// One buffer, overwritten.
+    InPlace(&'o mut [Block]),
+    /// Input and output buffers (distinct: the borrow rules guarantee it).
+    B2b(&'i [Block], &'o mut [Block]),
+    /// An `inout` buffer: one buffer in place, or two disjoint ones.
+    InOut(InOutBuf<'i, 'o, Array<u8, U16>>),
+}
+
+impl Io<'_, '_> {
+    /// `(input, output, blocks)`: pointers valid for `blocks` blocks each,
+    /// equal or pointing to disjoint memory.
+    fn raw(self) -> (*const Block, *mut Block, usize) {
+        match self {
+            Io::InPlace(buf) => {
+                let n = buf.len();
+                let p = buf.as_mut_ptr();
+                (p.cast_const(), p, n)
+            }
+            Io::B2b(input, out) => {
+                let n = input.len().min(out.len());
+                (input.as_ptr(), out.as_mut_ptr(), n)
+            }
+            Io::InOut(buf) => {
+                let n = buf.len();
+                let (i, o) = buf.into_raw();
+                // `Array<u8, U16>` is `repr(transparent)` over `[u8; 16]`.
+                (i.cast::<Block>(), o.cast::<Block>(), n)
+            }
+        }
+    }
+}
+
+/// The per-key tables of Gray-code offsets `Z[i] = gamma_i L xor R`
+/// (OCB 1.0, PMAC), laid out for the kernels; built from a [`GrayBatch`]
+/// and zeroized on drop.
+///
+/// For `i = 64q + j` (`j < 64`), `Z[i] = W_q xor gamma_j L` with
+/// `W_q = Z[64q]`, and `W_{q+1} = W_q xor gamma_63 L xor L(6 + ntz(q + 1))`.
+#[derive(Clone)]
+pub(crate) struct GrayTable {
+    /// `gamma_{j mod 64} L` for `j < 68`: four blocks from any `j < 64` are
+    /// one load (the ones past 63 wrap into the next group, whose base the
+    /// kernel blends in).
+    low: Aligned<[Block; 68]>,
+    /// `gamma_63 L xor L(6 + k)`: `W_{q+1} xor W_q` when `ntz(q + 1) = k`.
+    step: [Block; 58],
+    /// `L(b) = L x^b` for `b < 64`, to compute a group base from scratch.
+    batch_l: [Block; 64],
+}
+
+impl GrayTable {
+    /// The tables of `batch` (`L` and `gamma_j L`).
+    pub(crate) fn new(batch: &GrayBatch) -> Self {
+        let mut low = Aligned([[0u8; 16]; 68]);
+        for (j, g) in low.0.iter_mut().enumerate() {
+            *g = batch.low()[j % 64];
+        }
+        let mut step = [[0u8; 16]; 58];
+        for (k, s) in step.iter_mut().enumerate() {
+            *s = xor(&batch.low()[63], batch.offsets().l(6 + k as u32));
+        }
+        let mut batch_l = [[0u8; 16]; 64];
+        for (i, l) in batch_l.iter_mut().enumerate() {
+            *l = *batch.offsets().l(i as u32);
+        }
+        Self { low, step, batch_l }
+    }
+
+    /// `gamma_i L` (xor of `L(b)` for the bits `b` of the Gray code of `i`),
+    /// one xor per set bit (the loop runs on the index, which is public).
+    fn gamma(&self, i: u64) -> Block {
+        let mut g = i ^ (i >> 1);
+        let mut acc = [0u8; 16];
+        while g != 0 {
+            xor_in_place(&mut acc, &self.batch_l[g.trailing_zeros() as usize]);
+            g &= g - 1;
+        }
+        acc
+    }
+
+    /// The offset `Z[i] = gamma_i L xor r`.
+    pub(crate) fn offset(&self, r: &Block, i: u64) -> Block {
+        let base = if i >> 6 == 0 {
+            *r
+        } else {
+            xor(r, &self.gamma(i & !63))
+        };
+        xor(&base, &self.low.0[(i & 63) as usize])
+    }
+
+    /// The step from `W_{q-1}` to `W_q`.
+    #[inline(always)]
+    fn step(&self, q: u64) -> &Block {
+        &self.step[(ntz(q) as usize).min(57)]
+    }
+}
+
+impl Drop for GrayTable {
+    fn drop(&mut self) {
+        self.low.0.zeroize();
+        self.step.zeroize();
+        self.batch_l.zeroize();
+    }
+}
+
+/// Where the offsets `Z[t]` of the blocks come from.
+pub(crate) enum Offsets<'a> {
+    /// `Z[t] = z[t]` (the block count is at most `z.len()`).
+    Slice(&'a [Block]),
+    /// `Z[t] = gamma_{first + t} L xor r`.
+    Gray {
+        /// The tables of `L`.
+        table: &'a GrayTable,
+        /// The index `i` of the first block.
+        first: u64,
+        /// `R` (OCB 1.0: `E_K(N xor L)`; PMAC: zero).
+        r: &'a Block,
+    },
+}
+
+/// Cache-line alignment.
+#[derive(Clone)]
+#[repr(C, align(64))]
+struct Aligned<T>(T);
+
+/// Round keys: 10, 12 or 14 rounds; entry 0 is xored before the first
+/// round, entry `rounds` is the last round's key (for the inverse cipher,
+/// in the order `aesdec` uses them: the "equivalent inverse cipher").
+#[derive(Clone)]
+struct RoundKeys {
+    k: Aligned<[Block; 15]>,
+}
+
+/// An AES-128, -192 or -256 key expanded for this module's back ends, on a
+/// CPU that runs them. Zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct AesKey {
+    enc: RoundKeys,
+    dec: RoundKeys,
+    /// 10, 12 or 14.
+    rounds: usize,
+    level: Level,
+}
+
+impl AesKey {
+    /// Expand a 16-, 24- or 32-byte key; `None` for any other length or if
+    /// this CPU has no AES-NI.
+    pub(crate) fn new(key: &[u8]) -> Option<Self> {
+        Self::with_level(key, Level::Vaes512)
+    }
+
+    /// As [`new`](Self::new), using at most the back end `max` (the tests
+    /// force the AES-NI one with [`Level::AesNi`]).
+    pub(crate) fn with_level(key: &[u8], max: Level) -> Option<Self> {
+        let level = detect()?.min(max);
+        let rounds = match key.len() {
+            16 => 10,
+            24 => 12,
+            32 => 14,
+            _ => return None,
+        };
+        let mut enc = RoundKeys {
+            k: Aligned([[0u8; 16]; 15]),
+        };
+        let mut dec = RoundKeys {
+            k: Aligned([[0u8; 16]; 15]),
+        };
+        // SAFETY: `detect` found AES-NI and SSE2, the features of `expand`.
+        unsafe { schedule::expand(key, &mut enc.k.0, &mut dec.k.0) };
+        Some(Self {
+            enc,
+            dec,
+            rounds,
+            level,
+        })
+    }
+
+    /// The back end this key runs on.
+    pub(crate) fn level(&self) -> Level {
+        self.level
+    }
+
+    /// XEX over data units of `m` blocks (`m` a multiple of 4), the deltas
+    /// made in registers: block j of unit s becomes
+    /// `E(in xor Δ_s x^j) xor Δ_s x^j` (or with `E^-1`), `Δ_s x^j` in the
+    /// BE convention, from `d0[s]` = `Δ_s`. Whole units only (`io`'s
+    /// blocks are cut to a multiple of `m` and to the units `d0` covers).
+    /// Returns false, doing nothing, unless the key runs on VAES-512 and `m`
+    /// is a positive multiple of 4 (the caller then uses
+    /// [`Offsets::Slice`]).
+    pub(crate) fn xex_units(&self, dir: Dir, d0: &[Block], m: usize, io: Io<'_, '_>) -> bool {
+        if self.level != Level::Vaes512 || m == 0 || !m.is_multiple_of(4) {
+            return false;
+        }
+        let (src, dst, n) = io.raw();
+        let units = (n / m).min(d0.len());
+        let mut job = self.job(dir, src, dst, units * m, None);
+        job.src_kind = SRC_XEX;
+        job.z = d0.as_ptr();
+        job.m = m;
+        self.run(dir, Shape::Whiten, &job);
+        true
+    }
+
+    /// `E_K(block)` for one block (AES-NI, one xmm register).
+    pub(crate) fn encrypt_block(&self, block: &Block) -> Block {
+        let keys = &self.enc.k.0;
+        // SAFETY: an `AesKey` exists only where `detect` found AES-NI and
+        // SSE2, the features of `encrypt_one`.
+        unsafe {
+            match self.rounds {
+                10 => xmm::encrypt_one::<10>(keys, block),
+                12 => xmm::encrypt_one::<12>(keys, block),
+                _ => xmm::encrypt_one::<14>(keys, block),
+            }
+        }
+    }
+
+    /// As [`whiten`](Self::whiten), and `*extra = E_K(*extra)` (encryption
+    /// whatever `dir`) alongside: for a short run (under 32 blocks) in the
+    /// same round loop as its first batch (the AES-NI back end, whose
+    /// latency is the VAES one's for so few blocks), so a mode's
+    /// independent block (OCB's `Y[m]`) adds no latency of its own.
+    pub(crate) fn whiten_extra(
+        &self,
+        dir: Dir,
+        offsets: Offsets<'_>,
+        sum: bool,
+        io: Io<'_, '_>,
+        extra: &mut Block,
+    ) -> Block {
+        let (src, dst, n) = io.raw();
+        let shape = if sum { Shape::WhitenSum } else { Shape::Whiten };
+        let mut job = self.job(dir, src, dst, n, Some(&offsets));
+        if job.n == 0 || job.n >= 32 {
+            let s = self.run(dir, shape, &job);
+            *extra = self.encrypt_block(extra);
+            return s;
+        }
+        job.extra = extra;
+        self.run_on(Level::AesNi, dir, shape, &job)
+    }
+
+    /// ECB: every block through `E_K` (or `E_K^-1`).
+    pub(crate) fn ecb(&self, dir: Dir, io: Io<'_, '_>) {
+        let (src, dst, n) = io.raw();
+        let job = self.job(dir, src, dst, n, None);
+        self.run(dir, Shape::Ecb, &job);
+    }
+
+    /// `out[t] = E_K(in[t] xor Z[t]) xor Z[t]` (or with `E_K^-1`) for every
+    /// block; returns the xor of the plaintext side (the inputs when
+    /// encrypting, the outputs when decrypting) if `sum`, else zero.
+    pub(crate) fn whiten(
+        &self,
+        dir: Dir,
+        offsets: Offsets<'_>,
+        sum: bool,
+        io: Io<'_, '_>,
+    ) -> Block {
+        let (src, dst, n) = io.raw();
+        let shape = if sum { Shape::WhitenSum } else { Shape::Whiten };
+        let job = self.job(dir, src, dst, n, Some(&offsets));
+        self.run(dir, shape, &job)
+    }
+
+    /// `E_K(in[0] xor Z[0]) xor E_K(in[1] xor Z[1]) xor ...` (PMAC's Σ);
+    /// nothing is stored.
+    pub(crate) fn sigma(&self, offsets: Offsets<'_>, input: &[Block]) -> Block {
+        let job = self.job(
+            Dir::Encrypt,
+            input.as_ptr(),
+            core::ptr::null_mut(),
+            input.len(),
+            Some(&offsets),
+        );
+        self.run(Dir::Encrypt, Shape::Sigma, &job)
+    }
+
+    fn job<'a>(
+        &'a self,
+        dir: Dir,
+        src: *const Block,
+        dst: *mut Block,
+        mut n: usize,
+        offsets: Option<&Offsets<'a>>,
+    ) -> Job<'a> {
+        let keys = match dir {
+            Dir::Encrypt => &self.enc.k.0,
+            Dir::Decrypt => &self.dec.k.0,
+        };
+        let mut job = Job {
+            keys,
+            src,
+            dst,
+            n: 0,
+            src_kind: SRC_NONE,
+            z: core::ptr::null(),
+            gray: None,
+            first: 0,
+            w: [0; 16],
+            enc: &self.enc.k.0,
+            extra: core::ptr::null_mut(),
+            m: 0,
+        };
+        match offsets {
+            None => {}
+            Some(Offsets::Slice(z)) => {
+                n = n.min(z.len());
+                job.src_kind = SRC_SLICE;
+                job.z = z.as_ptr();
+            }
+            Some(Offsets::Gray { table, first, r }) => {
+                job.src_kind = SRC_GRAY;
+                job.gray = Some(table);
+                job.first = *first;
+                // W_q = Z[64q] = gamma_{64q} L xor R for the first block's group.
+                let q = first >> 6;
+                job.w = if q == 0 {
+                    **r
+                } else {
+                    xor(r, &table.gamma(q << 6))
+                };
+            }
+        }
+        job.n = n;
+        job
+    }
+
+    /// Dispatch to the back end, the round count and the shape.
+    fn run(&self, dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
+        self.run_on(self.level, dir, shape, job)
+    }
+
+    /// As [`run`](Self::run) on the back end `level` (at most the key's).
+    fn run_on(&self, level: Level, dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
+        if job.n == 0 {
+            return [0; 16];
+        }
+        macro_rules! go {
+            ($nr:literal) => {
+                match level.min(self.level) {
+                    // SAFETY: `level` is at most what `detect` found, and
+                    // Vaes512 means AVX-512F and VAES; `job`'s pointers
+                    // cover `job.n` blocks (see `Io::raw`, `job`).
+                    Level::Vaes512 => unsafe { vaes::dispatch::<$nr>(dir, shape, job) },
+                    // SAFETY: AES-NI and SSE2 were detected; pointers as above.
+                    Level::AesNi => unsafe { xmm::dispatch::<$nr>(dir, shape, job) },
+                }
+            };
+        }
+        match self.rounds {
+            10 => go!(10),
+            12 => go!(12),
+            _ => go!(14),
+        }
+    }
+}
+
+impl Drop for AesKey {
+    fn drop(&mut self) {
+        self.enc.k.0.zeroize();
+        self.dec.k.0.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for AesKey {}
+
+impl core::fmt::Debug for AesKey {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AesKey")
+            .field("rounds", &self.rounds)
+            .field("level", &self.level)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a kernel computes around the rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// `out = E(in)`.
+    Ecb,
+    /// `out = E(in xor Z) xor Z`.
+    Whiten,
+    /// As `Whiten`, plus the xor of the plaintext side.
+    WhitenSum,
+    /// The xor of `E(in xor Z)`, encryption only, nothing stored.
+    Sigma,
+}
+
+/// Offsets: none (ECB), a slice, Gray code.
+const SRC_NONE: u8 = 0;
+const SRC_SLICE: u8 = 1;
+const SRC_GRAY: u8 = 2;
+/// XEX data units, deltas made in registers (VAES-512 only).
+const SRC_XEX: u8 = 3;
+
+/// Sum: none, the inputs, the cipher outputs.
+const SUM_NONE: u8 = 0;
+const SUM_IN: u8 = 1;
+const SUM_OUT: u8 = 2;
+
+/// One call's parameters, for the kernels.
+struct Job<'a> {
+    /// Round keys of the direction.
+    keys: &'a [Block; 15],
+    src: *const Block,
+    /// Null when nothing is stored ([`Shape::Sigma`]).
+    dst: *mut Block,
+    /// Blocks: `src`, `dst` (unless null) and `z` (for a slice) hold at
+    /// least this many.
+    n: usize,
+    src_kind: u8,
+    z: *const Block,
+    gray: Option<&'a GrayTable>,
+    /// Index of the first block (Gray code).
+    first: u64,
+    /// `W_q` for `q = first >> 6` (Gray code).
+    w: Block,
+    /// The encryption round keys (for `extra`).
+    enc: &'a [Block; 15],
+    /// Null, or one block to encipher alongside (AES-NI back end only).
+    extra: *mut Block,
+    /// Blocks per XEX unit ([`SRC_XEX`]; `z` then holds `Δ_s` per unit).
+    m: usize,
+}
+
+impl Drop for Job<'_> {
+    fn drop(&mut self) {
+        self.w = [0; 16];
+        core::hint::black_box(&self.w);
+    }
+}

@@ -1,0 +1,388 @@
+//! The back ends against FIPS-197 and the `aes` crate.
+//!
+//! Expected values come from FIPS-197 (Appendix A.1, C.1-C.3) or from the
+//! `aes` crate with the definitions of the fused loops written out block
+//! by block (`Z[i] = Z[i-1] xor L(ntz(i))` from `gf128::GrayOffsets`).
+
+use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+
+use super::*;
+use crate::arith::gf128::{GrayBatch, GrayOffsets, xor};
+
+/// Both back ends where the CPU has them (AES-NI at least, else nothing).
+fn levels() -> Vec<Level> {
+    match detect() {
+        None => vec![],
+        Some(Level::AesNi) => vec![Level::AesNi],
+        Some(Level::Vaes512) => vec![Level::AesNi, Level::Vaes512],
+    }
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    hex::decode(s).expect("test vector hex")
+}
+
+fn block(s: &str) -> Block {
+    unhex(s).try_into().expect("16 bytes")
+}
+
+/// FIPS-197 Appendix C: the example vectors of AES-128, -192 and -256.
+#[test]
+fn fips197_appendix_c() {
+    let pt = block("00112233445566778899aabbccddeeff");
+    let cases = [
+        (
+            "000102030405060708090a0b0c0d0e0f",
+            "69c4e0d86a7b0430d8cdb78070b4c55a",
+        ),
+        (
+            "000102030405060708090a0b0c0d0e0f1011121314151617",
+            "dda97ca4864cdfe06eaf70a0ec0d7191",
+        ),
+        (
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            "8ea2b7ca516745bfeafc49904b496089",
+        ),
+    ];
+    for level in levels() {
+        for (key, ct) in cases {
+            let k = AesKey::with_level(&unhex(key), level).expect("key");
+            assert_eq!(k.level(), level);
+            let ct = block(ct);
+            // 1 block, and the same block in every lane of longer runs
+            // (full registers, masked tails).
+            for n in [1usize, 2, 3, 4, 5, 31, 32, 33, 67] {
+                let mut buf = vec![pt; n];
+                k.ecb(Dir::Encrypt, Io::InPlace(&mut buf));
+                assert!(buf.iter().all(|b| *b == ct), "{level:?} {key} n {n}");
+                k.ecb(Dir::Decrypt, Io::InPlace(&mut buf));
+                assert!(buf.iter().all(|b| *b == pt), "{level:?} {key} n {n}");
+            }
+        }
+    }
+}
+
+/// FIPS-197 Appendix A.1: the last round key of the AES-128 expansion
+/// example (w[40..43]), seen through the schedule directly.
+#[test]
+fn fips197_appendix_a1_last_round_key() {
+    if detect().is_none() {
+        return;
+    }
+    let k = AesKey::new(&unhex("2b7e151628aed2a6abf7158809cf4f3c")).expect("key");
+    assert_eq!(
+        k.enc.k.0[10],
+        block("d014f9a8c9ee2589e13f0cc8b6630ca6"),
+        "w[40..43]"
+    );
+    assert_eq!(k.dec.k.0[0], k.enc.k.0[10]);
+    assert_eq!(k.dec.k.0[10], k.enc.k.0[0]);
+    // A.3 (AES-256): w[56..59].
+    let k = AesKey::new(&unhex(
+        "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+    ))
+    .expect("key");
+    assert_eq!(k.enc.k.0[14], block("fe4890d1e6188d0b046df344706c631e"));
+    // A.2 (AES-192): w[48..51].
+    let k = AesKey::new(&unhex("8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b")).expect("key");
+    assert_eq!(k.enc.k.0[12], block("e98ba06f448c773c8ecc720401002202"));
+}
+
+#[test]
+fn bad_key_lengths_are_refused() {
+    for len in [0usize, 1, 15, 17, 23, 25, 31, 33, 64] {
+        assert!(AesKey::new(&vec![0u8; len]).is_none(), "len {len}");
+    }
+}
+
+/// splitmix64: a small deterministic generator for keys and data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn fill(&mut self, buf: &mut [u8]) {
+        for b in buf {
+            *b = self.next() as u8;
+        }
+    }
+    fn block(&mut self) -> Block {
+        let mut b = [0u8; 16];
+        self.fill(&mut b);
+        b
+    }
+    fn blocks(&mut self, n: usize) -> Vec<Block> {
+        (0..n).map(|_| self.block()).collect()
+    }
+}
+
+/// The `aes` crate, one block at a time.
+enum Reference {
+    A128(aes::Aes128),
+    A192(aes::Aes192),
+    A256(aes::Aes256),
+}
+
+impl Reference {
+    fn new(key: &[u8]) -> Self {
+        match key.len() {
+            16 => Self::A128(aes::Aes128::new_from_slice(key).expect("key")),
+            24 => Self::A192(aes::Aes192::new_from_slice(key).expect("key")),
+            _ => Self::A256(aes::Aes256::new_from_slice(key).expect("key")),
+        }
+    }
+    fn apply(&self, dir: Dir, b: &Block) -> Block {
+        let mut x = cipher::Block::<aes::Aes128>::from(*b);
+        match (self, dir) {
+            (Self::A128(c), Dir::Encrypt) => c.encrypt_block(&mut x),
+            (Self::A128(c), Dir::Decrypt) => c.decrypt_block(&mut x),
+            (Self::A192(c), Dir::Encrypt) => c.encrypt_block(&mut x),
+            (Self::A192(c), Dir::Decrypt) => c.decrypt_block(&mut x),
+            (Self::A256(c), Dir::Encrypt) => c.encrypt_block(&mut x),
+            (Self::A256(c), Dir::Decrypt) => c.decrypt_block(&mut x),
+        }
+        x.into()
+    }
+}
+
+/// `Z[first + t] = gamma_{first+t} L xor r` for `t < n`, by the paper's
+/// chain from `gamma_first L` (computed bit by bit).
+fn gray_chain(l: &GrayOffsets, r: &Block, first: u64, n: usize) -> Vec<Block> {
+    let mut z = xor(&l.gamma(first), r);
+    let mut out = Vec::with_capacity(n);
+    for t in 0..n {
+        if t > 0 {
+            z = l.next(&z, first + t as u64);
+        }
+        out.push(z);
+    }
+    out
+}
+
+/// The three ways of passing blocks, each checked against `expected`.
+fn check_io(
+    what: &str,
+    input: &[Block],
+    expected: &[Block],
+    mut op: impl FnMut(Io<'_, '_>) -> Block,
+    expected_sum: Block,
+) {
+    let mut buf = input.to_vec();
+    let s = op(Io::InPlace(&mut buf));
+    assert_eq!(buf, expected, "{what}: in place");
+    assert_eq!(s, expected_sum, "{what}: in place, sum");
+    let mut out = vec![[0u8; 16]; input.len()];
+    let s = op(Io::B2b(input, &mut out));
+    assert_eq!(out, expected, "{what}: buffer to buffer");
+    assert_eq!(s, expected_sum, "{what}: buffer to buffer, sum");
+    let mut out = vec![[0u8; 16]; input.len()];
+    let inout = InOutBuf::new(
+        Array::cast_slice_from_core(input),
+        Array::cast_slice_from_core_mut(&mut out),
+    )
+    .expect("same length");
+    let s = op(Io::InOut(inout));
+    assert_eq!(out, expected, "{what}: inout");
+    assert_eq!(s, expected_sum, "{what}: inout, sum");
+}
+
+fn xor_all(blocks: &[Block]) -> Block {
+    blocks.iter().fold([0u8; 16], |a, b| xor(&a, b))
+}
+
+/// Every entry point, every key size, both directions, both back ends,
+/// 0..300 blocks, against the `aes` crate and the definitions.
+#[test]
+fn every_entry_point_matches_the_aes_crate() {
+    let mut rng = Rng(0x5eed);
+    for level in levels() {
+        for key_len in [16usize, 24, 32] {
+            let mut key = vec![0u8; key_len];
+            rng.fill(&mut key);
+            let ours = AesKey::with_level(&key, level).expect("key");
+            let reference = Reference::new(&key);
+            let l = rng.block();
+            let batch = GrayBatch::new(GrayOffsets::new(&l));
+            let table = GrayTable::new(&batch);
+            let offs = GrayOffsets::new(&l);
+            for n in 0..300usize {
+                let what = format!("{level:?} AES-{} n {n}", key_len * 8);
+                let input = rng.blocks(n);
+                for dir in [Dir::Encrypt, Dir::Decrypt] {
+                    // ECB.
+                    let ecb: Vec<Block> = input.iter().map(|b| reference.apply(dir, b)).collect();
+                    check_io(
+                        &format!("{what} ecb {dir:?}"),
+                        &input,
+                        &ecb,
+                        |io| {
+                            ours.ecb(dir, io);
+                            [0; 16]
+                        },
+                        [0; 16],
+                    );
+                    // Whitening with the caller's offsets and with Gray
+                    // code from a start that moves around the group edges.
+                    let slice_z = rng.blocks(n);
+                    let first = match n % 5 {
+                        0 => 1,
+                        1 => rng.next() % 200,
+                        2 => 64 * (rng.next() % 5) + 60 + rng.next() % 8,
+                        3 => (1u64 << 40) - 3,
+                        _ => rng.next() >> 4,
+                    };
+                    let r = if n % 3 == 0 { [0; 16] } else { rng.block() };
+                    let gray_z = gray_chain(&offs, &r, first, n);
+                    for (src, z) in [("slice", &slice_z), ("gray", &gray_z)] {
+                        let expected: Vec<Block> = input
+                            .iter()
+                            .zip(z.iter())
+                            .map(|(b, z)| xor(&reference.apply(dir, &xor(b, z)), z))
+                            .collect();
+                        let plain = match dir {
+                            Dir::Encrypt => &input,
+                            Dir::Decrypt => &expected,
+                        };
+                        let offsets = || match src {
+                            "slice" => Offsets::Slice(&slice_z),
+                            _ => Offsets::Gray {
+                                table: &table,
+                                first,
+                                r: &r,
+                            },
+                        };
+                        for sum in [false, true] {
+                            let want = if sum { xor_all(plain) } else { [0; 16] };
+                            check_io(
+                                &format!("{what} whiten {src} {dir:?} sum {sum} first {first}"),
+                                &input,
+                                &expected,
+                                |io| ours.whiten(dir, offsets(), sum, io),
+                                want,
+                            );
+                            // With an extra block enciphered alongside.
+                            let x = rng.block();
+                            let ex = reference.apply(Dir::Encrypt, &x);
+                            check_io(
+                                &format!("{what} whiten_extra {src} {dir:?} sum {sum}"),
+                                &input,
+                                &expected,
+                                |io| {
+                                    let mut e = x;
+                                    let s = ours.whiten_extra(dir, offsets(), sum, io, &mut e);
+                                    assert_eq!(e, ex, "{what} extra {src} {dir:?}");
+                                    s
+                                },
+                                want,
+                            );
+                        }
+                        if dir == Dir::Encrypt {
+                            let sigma = input.iter().zip(z.iter()).fold([0u8; 16], |a, (b, z)| {
+                                xor(&a, &reference.apply(dir, &xor(b, z)))
+                            });
+                            assert_eq!(
+                                ours.sigma(offsets(), &input),
+                                sigma,
+                                "{what} sigma {src} first {first}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Mismatched lengths: the shortest wins, nothing else is touched, and
+/// nothing panics.
+#[test]
+fn lengths_take_the_minimum() {
+    let Some(k) = AesKey::new(&[7u8; 16]) else {
+        return;
+    };
+    let input = vec![[1u8; 16]; 40];
+    let mut out = vec![[0u8; 16]; 37];
+    k.ecb(Dir::Encrypt, Io::B2b(&input, &mut out));
+    let mut expected = input[..37].to_vec();
+    k.ecb(Dir::Encrypt, Io::InPlace(&mut expected));
+    assert_eq!(out, expected);
+    let z = vec![[2u8; 16]; 5];
+    let mut buf = vec![[3u8; 16]; 9];
+    k.whiten(
+        Dir::Encrypt,
+        Offsets::Slice(&z),
+        true,
+        Io::InPlace(&mut buf),
+    );
+    assert!(buf[5..].iter().all(|b| *b == [3u8; 16]));
+    assert_eq!(k.sigma(Offsets::Slice(&z[..0]), &input), [0; 16]);
+    // One block, with and without an extra block, and the extra block
+    // alone (no blocks to whiten).
+    let x = [9u8; 16];
+    let mut e = x;
+    k.whiten_extra(
+        Dir::Decrypt,
+        Offsets::Slice(&z),
+        false,
+        Io::InPlace(&mut []),
+        &mut e,
+    );
+    let mut want = [x];
+    k.ecb(Dir::Encrypt, Io::InPlace(&mut want));
+    assert_eq!(e, want[0]);
+    assert_eq!(k.encrypt_block(&x), want[0]);
+}
+
+/// XEX data units with the deltas made in registers, against the
+/// definition block by block (`Δ_s x^j` by repeated BE doubling, the
+/// `aes` crate): every key size, both directions, unit sizes 4..=128
+/// blocks, 1..=9 units.
+#[test]
+fn xex_units_match_the_definition() {
+    use crate::arith::gf128::double_be;
+    let mut rng = Rng(0x7e7);
+    for level in levels() {
+        for key_len in [16usize, 24, 32] {
+            let mut key = vec![0u8; key_len];
+            rng.fill(&mut key);
+            let ours = AesKey::with_level(&key, level).expect("key");
+            let reference = Reference::new(&key);
+            for m in [1usize, 3, 4, 8, 12, 32, 128] {
+                for units in [1usize, 2, 9] {
+                    let input = rng.blocks(m * units);
+                    let deltas: Vec<Block> = (0..units).map(|_| rng.block()).collect();
+                    let d0 = deltas.clone();
+                    for dir in [Dir::Encrypt, Dir::Decrypt] {
+                        let mut expected = input.clone();
+                        for (unit, d) in expected.chunks_mut(m).zip(&deltas) {
+                            let mut z = *d;
+                            for b in unit.iter_mut() {
+                                *b = xor(&reference.apply(dir, &xor(b, &z)), &z);
+                                z = double_be(&z);
+                            }
+                        }
+                        let mut buf = input.clone();
+                        let done = ours.xex_units(dir, &d0, m, Io::InPlace(&mut buf));
+                        let what =
+                            format!("{level:?} AES-{} m {m} units {units} {dir:?}", key_len * 8);
+                        assert_eq!(
+                            done,
+                            level == Level::Vaes512 && m.is_multiple_of(4),
+                            "{what}"
+                        );
+                        if done {
+                            assert_eq!(buf, expected, "{what}");
+                        } else {
+                            assert_eq!(buf, input, "{what}: untouched");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

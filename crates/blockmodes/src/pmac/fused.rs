@@ -1,0 +1,45 @@
+//! PMAC's Σ on the fused AES kernels (x86-64 with AES-NI; see
+//! `crate::backend`): `Y[i] = E_K(M[i] xor gamma_i L)` xored together in one
+//! kernel call, the offsets generated in registers and folded into the
+//! first round key, nothing stored; the tag `E_K(X[m])` is one block.
+
+use crate::aesni::{AesKey, GrayTable, Offsets};
+use crate::arith::gf128::{Block, GrayBatch, xor};
+
+/// The expanded key and its offset tables.
+#[derive(Clone)]
+pub(super) struct Fused {
+    key: AesKey,
+    table: GrayTable,
+}
+
+impl Fused {
+    pub(super) fn new(key: AesKey, offsets: &GrayBatch) -> Self {
+        Self {
+            table: GrayTable::new(offsets),
+            key,
+        }
+    }
+
+    /// `E_K(block)`.
+    pub(super) fn encrypt_block(&self, block: &Block) -> Block {
+        self.key.encrypt_block(block)
+    }
+
+    /// As `super::sigma_of`: `Y[first] xor ... ` over `head` (if any), then
+    /// `body`.
+    pub(super) fn sigma(&self, first: u64, head: Option<&Block>, body: &[Block]) -> Block {
+        let gray = |first| Offsets::Gray {
+            table: &self.table,
+            first,
+            r: &[0; 16],
+        };
+        match head {
+            None => self.key.sigma(gray(first), body),
+            Some(h) => xor(
+                &self.key.sigma(gray(first), core::slice::from_ref(h)),
+                &self.key.sigma(gray(first.wrapping_add(1)), body),
+            ),
+        }
+    }
+}
