@@ -156,7 +156,7 @@ proptest! {
     }
 }
 
-/// Long messages across the 64-block offset groups, the 32 KiB passes of
+/// Long messages across the 64-block offset groups, the 16 KiB passes of
 /// the OCB encryptor and CWC's 16 KiB segments and hash strides, with
 /// pieces of awkward sizes.
 #[test]
