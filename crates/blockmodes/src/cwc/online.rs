@@ -25,10 +25,6 @@ use crate::error::{Error, Result};
 use crate::oracle::{BlockCipher128, ecb_encrypt_blocks, encrypt_block};
 use crate::tag::Tag;
 
-/// Bytes of sigma per CTR-then-hash pass (the one-shot's segment, so the
-/// ciphertext is hashed while it is in the first-level cache).
-const SEGMENT: usize = 16 * SEGMENT_BLOCKS;
-
 /// The state shared by the encryptor and the decryptor.
 struct State {
     /// `10^7 || N || 0^32` as a big-endian integer.
@@ -129,14 +125,19 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         state.len += buf.len() as u64;
     }
 
-    /// CWC-HASH absorbs the next bytes of sigma: whole strides directly,
-    /// the rest kept in `state.pending`.
-    fn online_hash(&self, state: &mut State, mut sigma: &[u8]) {
+    /// CWC-HASH absorbs `region[*hashed..]`, the next bytes of sigma: first
+    /// they complete a partly filled stride in `state.pending`, then whole
+    /// strides are hashed in place; `*hashed` advances past what was taken.
+    /// Less than a stride may be left: [`online_hash_keep`](Self::online_hash_keep)
+    /// moves it into `state.pending` once the region is complete.
+    fn online_hash(&self, state: &mut State, region: &[u8], hashed: &mut usize) {
+        let mut sigma = &region[*hashed..];
         if state.pending_len > 0 {
             let take = sigma.len().min(STRIDE_BYTES - state.pending_len);
             state.pending[state.pending_len..state.pending_len + take]
                 .copy_from_slice(&sigma[..take]);
             state.pending_len += take;
+            *hashed += take;
             sigma = &sigma[take..];
             if state.pending_len < STRIDE_BYTES {
                 return;
@@ -146,9 +147,27 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         }
         let whole = sigma.len() / STRIDE_BYTES * STRIDE_BYTES;
         self.hash.absorb_chunks(&mut state.hash, &sigma[..whole]);
-        let rest = &sigma[whole..];
-        state.pending[..rest.len()].copy_from_slice(rest);
-        state.pending_len = rest.len();
+        *hashed += whole;
+    }
+
+    /// Keep `region[hashed..]` (under one stride, `pending` empty) for the
+    /// next piece.
+    fn online_hash_keep(state: &mut State, region: &[u8], hashed: usize) {
+        let rest = &region[hashed..];
+        let at = state.pending_len;
+        state.pending[at..at + rest.len()].copy_from_slice(rest);
+        state.pending_len += rest.len();
+    }
+
+    /// The next piece of `input` to process: up to the end of the current
+    /// 16 KiB run of counters (`SEGMENT_BLOCKS` counters from a multiple of
+    /// `SEGMENT_BLOCKS`, as in the one-shot, so the cipher's batches start on
+    /// aligned counters).
+    fn online_piece(state: &State, input: &[u8]) -> usize {
+        let next_counter = state.len / 16 + 1; // of the next full block
+        let run_end = (next_counter / SEGMENT_BLOCKS as u64 + 1) * SEGMENT_BLOCKS as u64;
+        let room = 16 * (run_end - 1) - state.len; // bytes until counter run_end
+        input.len().min(usize::try_from(room).unwrap_or(usize::MAX))
     }
 
     /// The full 16-byte tau of the state: `E_K(CWC-HASH_K(A, sigma)) xor
@@ -229,13 +248,18 @@ impl<C: BlockCipher128, T: TagSize> CwcEncryptor<'_, C, T> {
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
         check_growth(&self.state, input.len())?;
         out.reserve(input.len());
-        for piece in input.chunks(SEGMENT) {
-            let start = out.len();
+        let start = out.len();
+        let (mut rest, mut hashed) = (input, 0);
+        while !rest.is_empty() {
+            let (piece, tail) = rest.split_at(Cwc::<C, T>::online_piece(&self.state, rest));
+            rest = tail;
+            let at = out.len();
             out.extend_from_slice(piece);
-            let sigma = &mut out[start..];
-            self.cwc.online_ctr(&mut self.state, sigma);
-            self.cwc.online_hash(&mut self.state, sigma);
+            self.cwc.online_ctr(&mut self.state, &mut out[at..]);
+            self.cwc
+                .online_hash(&mut self.state, &out[start..], &mut hashed);
         }
+        Cwc::<C, T>::online_hash_keep(&mut self.state, &out[start..], hashed);
         Ok(())
     }
 
@@ -345,12 +369,17 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
         check_growth(&self.state, input.len())?;
         out.reserve(input.len());
-        for piece in input.chunks(SEGMENT) {
-            self.cwc.online_hash(&mut self.state, piece);
-            let start = out.len();
-            out.extend_from_slice(piece);
-            self.cwc.online_ctr(&mut self.state, &mut out[start..]);
+        let (mut done, mut hashed) = (0, 0);
+        while done < input.len() {
+            let end = done + Cwc::<C, T>::online_piece(&self.state, &input[done..]);
+            self.cwc
+                .online_hash(&mut self.state, &input[..end], &mut hashed);
+            let at = out.len();
+            out.extend_from_slice(&input[done..end]);
+            self.cwc.online_ctr(&mut self.state, &mut out[at..]);
+            done = end;
         }
+        Cwc::<C, T>::online_hash_keep(&mut self.state, input, hashed);
         Ok(())
     }
 
