@@ -40,7 +40,7 @@ fn model(header: [u8; 16], r0: u128, msg: &[u8], s: usize) -> Vec<u8> {
     let mut x = vec![msg.len() as u128];
     let mut padded = msg.to_vec();
     padded.push(0x80);
-    while padded.len() % 16 != 0 {
+    while !padded.len().is_multiple_of(16) {
         padded.push(0);
     }
     x.extend(
