@@ -21,6 +21,7 @@ mod base;
 mod cwc;
 mod disk;
 mod ocb1;
+mod online;
 mod pmac;
 mod xcbc;
 
@@ -45,6 +46,7 @@ const FAMILIES: &[(&[&str], fn(&str, usize) -> Option<Case>)] = &[
     (pmac::MODES, pmac::make),
     (xcbc::MODES, xcbc::make),
     (disk::MODES, disk::make),
+    (online::MODES, online::make),
 ];
 
 /// The default message sizes: 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 1 MiB.

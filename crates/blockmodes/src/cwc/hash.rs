@@ -329,6 +329,13 @@ impl CwcHash {
     /// the canonical `R`.
     #[inline]
     pub(crate) fn finish(&self, st: HashState, ad_len: usize, sigma_len: usize) -> Block {
+        self.finish_len(st, ad_len as u64, sigma_len as u64)
+    }
+
+    /// As [`finish`](Self::finish) with the lengths as `u64` (an on-line
+    /// sigma may be longer than the address space of a 32-bit target).
+    #[inline]
+    pub(crate) fn finish_len(&self, st: HashState, ad_len: u64, sigma_len: u64) -> Block {
         let y_last = ((ad_len as u128) << 64) + sigma_len as u128; // < 2^100
         to_block(reduce127(st.s + y_last)) // s <= 2^127: no overflow
     }

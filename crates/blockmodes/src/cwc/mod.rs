@@ -55,6 +55,16 @@
 //! ```
 
 pub mod hash;
+#[cfg(feature = "alloc")]
+mod online;
+#[cfg(feature = "alloc")]
+pub use online::CwcEncryptor;
+
+/// Interfaces that give up a property of the safe API, documented on each.
+#[cfg(feature = "alloc")]
+pub mod hazmat {
+    pub use super::online::CwcDecryptor;
+}
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;

@@ -49,6 +49,16 @@ use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
 #[cfg(target_arch = "x86_64")]
 mod fused;
+#[cfg(feature = "alloc")]
+mod online;
+#[cfg(feature = "alloc")]
+pub use online::Ocb1Encryptor;
+
+/// Interfaces that give up a property of the safe API, documented on each.
+#[cfg(feature = "alloc")]
+pub mod hazmat {
+    pub use super::online::Ocb1Decryptor;
+}
 
 /// The nonce length of OCB 1.0 in bytes (n = 128 bits).
 pub const NONCE_LEN: usize = 16;
@@ -625,7 +635,9 @@ const BATCH: usize = 64;
 struct Aligned<T>(T);
 
 /// Blocks 1 .. m-1 around the cipher's parallel calls. Block `start` of a
-/// batch is block `i = skip + start + 1` (see [`BlockWork::run`] for `skip`).
+/// batch is block `i = base + skip + start + 1` (see [`BlockWork::run`] for
+/// `skip`; `base` is 0 except for the on-line interface, which runs the
+/// blocks of a message piece by piece).
 ///
 /// * encryption (`DECRYPT = false`): `before`: input `M[i] xor Z[i]`,
 ///   `Checksum ^= M[i]`; `after`: `C[i] = E_K(..) xor Z[i]`;
@@ -638,6 +650,9 @@ struct Aligned<T>(T);
 struct BlockWork<'a, B, const DECRYPT: bool> {
     batch: &'a GrayBatch,
     io: &'a mut B,
+    /// Blocks of the message before `io`'s first (`io`'s block 0 is block
+    /// `base + 1` of the message).
+    base: u64,
     /// Index (0-based, in `io`) of the block the cipher calls `start = 0`.
     skip: usize,
     cursor: GrayCursor,
@@ -667,6 +682,20 @@ impl<'a, B: BlockBuf, const DECRYPT: bool> BlockWork<'a, B, DECRYPT> {
         batch: &'a GrayBatch,
         io: &'a mut B,
         cursor: &mut GrayCursor,
+        par: impl FnMut(usize, &mut Self),
+    ) -> Block {
+        Self::run_from(batch, io, 0, cursor, par)
+    }
+
+    /// As [`run`](Self::run) for the blocks `base + 1 ..= base + n` of a
+    /// message (`n` the full blocks of `io`): the first part runs up to the
+    /// end of the 64-block group of block `base + 1`.
+    #[inline(always)]
+    fn run_from(
+        batch: &'a GrayBatch,
+        io: &'a mut B,
+        base: u64,
+        cursor: &mut GrayCursor,
         mut par: impl FnMut(usize, &mut Self),
     ) -> Block {
         let n_full = io.blocks_in().len();
@@ -676,6 +705,7 @@ impl<'a, B: BlockBuf, const DECRYPT: bool> BlockWork<'a, B, DECRYPT> {
         let mut work = Self {
             batch,
             io,
+            base,
             skip: 0,
             cursor: cursor.clone(),
             z: Aligned([[0; 16]; BATCH]),
@@ -684,7 +714,7 @@ impl<'a, B: BlockBuf, const DECRYPT: bool> BlockWork<'a, B, DECRYPT> {
             sum: Aligned([[0; 16]; BATCH]),
             sum_len: 0,
         };
-        let head = n_full.min(BATCH - 1);
+        let head = n_full.min(BATCH - 1 - (base % BATCH as u64) as usize);
         par(head, &mut work);
         work.skip = head;
         par(n_full - head, &mut work);
@@ -701,7 +731,8 @@ impl<'a, B: BlockBuf, const DECRYPT: bool> BlockWork<'a, B, DECRYPT> {
             let len = len.min(BATCH);
             let mut t = 0;
             while t < len {
-                let (w4, low) = self.cursor.run(self.batch, (start + 1 + t) as u64, len - t);
+                let i = self.base + (start + 1 + t) as u64;
+                let (w4, low) = self.cursor.run(self.batch, i, len - t);
                 let end = t + low.len();
                 xor_base(&mut self.z.0[t..end], low, w4); // Z = gamma_j L xor W_q
                 t = end;

@@ -79,6 +79,8 @@ use crate::oracle::{
 
 mod decrypt;
 mod encrypt;
+#[cfg(feature = "alloc")]
+pub mod hazmat;
 mod layout;
 #[allow(unused_imports)]
 use decrypt::*;
