@@ -45,7 +45,11 @@
 //! kernel (`cwc/hash/ifma.rs`), the disk ciphers' AVX-512 kernels
 //! (`disk/simd.rs`: StE's constant-time swap, the XEX/EME powers of x), and
 //! the XCBC family's (`gligor_donescu/simd/`: the offsets `i·r0`, XCBC
-//! decryption's xor-and-sum, pXCBC's gathers and scatters). Each keyed type
+//! decryption's xor-and-sum, pXCBC's gathers and scatters); and one own
+//! x86-64 AES backend (`aesni/`: AES-NI and VAES-512 rounds with the
+//! modes' whitening inside them, taken by the `aes` crate's AES types keyed
+//! from bytes on a CPU with AES-NI: OCB1, PMAC, XEX and what is built on
+//! XEX today; checked against FIPS-197 and the `aes` crate). Each keyed type
 //! checks the CPU once; `portable()` (or the tests' forced path) runs the
 //! safe fallback, and the tests compare both paths with the papers'
 //! definitions.
