@@ -117,6 +117,22 @@ impl Fused {
     }
 }
 
+impl Fused {
+    /// Full blocks `first, first + 1, ...` of a message in `io` (the on-line
+    /// interface, `ocb1/online.rs`): `C[i] = E_K(M[i] xor Z[i]) xor Z[i]`
+    /// (or `M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]`) with
+    /// `Z[i] = gamma_i L xor R`; returns the xor of their plaintext blocks.
+    pub(super) fn blocks(&self, dir: Dir, first: u64, r: &Block, io: &mut impl BlockBuf) -> Block {
+        let off = Offsets::Gray {
+            table: &self.table,
+            first,
+            r,
+        };
+        self.key
+            .whiten(dir, off, true, Io::InOut(io.blocks_inout()))
+    }
+}
+
 /// `X[m] = len(M[m]) xor L(-1) xor Z[m]` (`Y[m] = E_K(X[m])`), with
 /// `len(M[m])` the bit length of the final block as a 128-bit big-endian
 /// number.

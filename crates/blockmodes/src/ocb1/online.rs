@@ -6,9 +6,10 @@
 //! after them has arrived; `M[m]` is special (`Y[m] = E_K(len(M[m]) xor L(-1)
 //! xor Z[m])`), so the last 1 to 16 bytes seen so far are held back until
 //! [`finish`](Ocb1Encryptor::finish): a full block may still turn out to be
-//! `M[m]`. Everything else (offsets `Z[i]` from the Gray-code cursor, the
-//! Checksum, the cipher's batches) is the one-shot code of `mod.rs`, started
-//! at block `i` instead of block 1.
+//! `M[m]`. Everything else is the one-shot's code started at block `i`
+//! instead of block 1: the fused AES kernels (`fused.rs`) where key setup
+//! chose them, else the generic block engine of `mod.rs` (offsets `Z[i]`
+//! from the Gray-code cursor, the Checksum, the cipher's batches).
 
 use alloc::vec::Vec;
 
@@ -22,7 +23,9 @@ use super::{
     BlockBuf, BlockWork, Ocb1, Tag, TagSize, check_nonce, copy_prefix, copy_tail, truncate_tag,
     wipe, zero_after,
 };
-use crate::arith::gf128::{Block, GrayCursor, xor_in_place};
+#[cfg(target_arch = "x86_64")]
+use crate::aesni::Dir;
+use crate::arith::gf128::{Block, GrayCursor, xor, xor_in_place};
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec};
 
@@ -38,6 +41,8 @@ const PIECE: usize = 16 * 1024;
 /// The state shared by the encryptor and the decryptor: the offset cursor,
 /// the blocks done, the Checksum so far and the held-back bytes.
 struct State {
+    /// `R = E_K(N xor L)` (for the fused kernels, which take it directly).
+    r: Block,
     cursor: GrayCursor,
     /// Blocks `1 ..= done` are out.
     done: u64,
@@ -59,7 +64,7 @@ impl State {
         &mut self,
         input: &[u8],
         out: &mut Vec<u8>,
-        mut run: impl FnMut(&mut Pair<'_, '_>, u64, &mut GrayCursor) -> Block,
+        mut run: impl FnMut(&mut Pair<'_, '_>, u64, &mut GrayCursor, &Block) -> Block,
     ) {
         let total = self.held_len + input.len();
         let blocks = total.saturating_sub(1) / 16;
@@ -97,12 +102,12 @@ impl State {
     fn process(
         &mut self,
         buf: InOutBuf<'_, '_, u8>,
-        run: &mut impl FnMut(&mut Pair<'_, '_>, u64, &mut GrayCursor) -> Block,
+        run: &mut impl FnMut(&mut Pair<'_, '_>, u64, &mut GrayCursor, &Block) -> Block,
     ) {
         let (blocks, _) = buf.into_chunks::<U16>();
         let n = blocks.len() as u64;
         let mut io = Pair(blocks);
-        let sum = run(&mut io, self.done, &mut self.cursor);
+        let sum = run(&mut io, self.done, &mut self.cursor, &self.r);
         xor_in_place(&mut self.checksum, &sum);
         self.done += n;
     }
@@ -110,6 +115,7 @@ impl State {
 
 impl Drop for State {
     fn drop(&mut self) {
+        wipe(&mut self.r);
         wipe(&mut self.checksum);
         wipe(&mut self.held);
     }
@@ -199,8 +205,12 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
 
     fn online_state(&self, nonce: &[u8]) -> Result<State> {
         let nonce = check_nonce(nonce)?;
+        let mut n_xor_l = xor(&nonce, self.batch.offsets().l(0));
+        let r = oracle::encrypt_block(&self.cipher, &n_xor_l); // R = E_K(N xor L)
+        wipe(&mut n_xor_l);
         Ok(State {
-            cursor: self.start_offsets(&nonce),
+            cursor: GrayCursor::new(&r),
+            r,
             done: 0,
             checksum: [0; 16],
             held: [0; 16],
@@ -256,7 +266,11 @@ impl<C: BlockCipher128, T: TagSize> Ocb1Encryptor<'_, C, T> {
     /// ```
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
         let ocb = self.ocb;
-        self.state.update(input, out, |io, base, cursor| {
+        self.state.update(input, out, |io, base, cursor, _r| {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(f) = &ocb.fused {
+                return f.blocks(Dir::Encrypt, base + 1, _r, io);
+            }
             BlockWork::<_, false>::run_from(&ocb.batch, io, base, cursor, |n, w| {
                 oracle::encrypt_par(&ocb.cipher, n, w)
             })
@@ -373,7 +387,11 @@ impl<'a, C: BlockCipher128Dec, T: TagSize> Ocb1Decryptor<'a, C, T> {
     /// ```
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
         let ocb = self.ocb;
-        self.state.update(input, out, |io, base, cursor| {
+        self.state.update(input, out, |io, base, cursor, _r| {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(f) = &ocb.fused {
+                return f.blocks(Dir::Decrypt, base + 1, _r, io);
+            }
             BlockWork::<_, true>::run_from(&ocb.batch, io, base, cursor, |n, w| {
                 oracle::decrypt_par(&ocb.cipher, n, w)
             })
