@@ -17,17 +17,17 @@ const KEY: &str =
 
 fuzz_target!(|data: &[u8]| {
     let secret = Secret::KeyFile(MasterKey::from_file_text(KEY).unwrap());
-    if let Ok(h) = Header::parse(data) {
-        if h.kdf.is_none() {
-            let k = h.seal_keys(&secret).unwrap();
-            assert_eq!(
-                &k.header_bytes[..56],
-                &data[..56],
-                "non-canonical header parsed"
-            );
-            let opened = h.open_keys(data, &secret);
-            assert_eq!(opened.is_ok(), k.header_bytes[..] == data[..HEADER_LEN]);
-        }
+    if let Ok(h) = Header::parse(data)
+        && h.kdf.is_none()
+    {
+        let k = h.seal_keys(&secret).unwrap();
+        assert_eq!(
+            &k.header_bytes[..56],
+            &data[..56],
+            "non-canonical header parsed"
+        );
+        let opened = h.open_keys(data, &secret);
+        assert_eq!(opened.is_ok(), k.header_bytes[..] == data[..HEADER_LEN]);
     }
 
     let mut inp = Input(data);
