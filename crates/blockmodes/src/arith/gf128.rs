@@ -432,9 +432,12 @@ mod gray_batch_tests {
 /// `a * b` in GF(2^128), BE convention (Rogaway's: the most significant bit
 /// of byte 0 is the coefficient of x^127).
 ///
-/// Bit by bit, built on [`double_be`]; constant time in both operands (each
-/// bit of `b` selects `a` with a mask). Slow (128 doublings): meant for
-/// per-key or per-tweak set-up, never for per-block work.
+/// Bit by bit, built on [`double_be`]. Constant time in `a` only: each bit
+/// of `b` selects `a` with a mask, but the compiler may turn that selection
+/// into a branch on the bit (`.ci/ct` saw it do so), so **`b` must be
+/// public** (every caller in this crate passes a power of x). Slow (128
+/// doublings): meant for per-key or per-tweak set-up, never for per-block
+/// work.
 ///
 /// ```
 /// use blockmodes::hazmat::gf128::{double_be, mul_be};
