@@ -122,6 +122,7 @@ impl Fused {
     /// interface, `ocb1/online.rs`): `C[i] = E_K(M[i] xor Z[i]) xor Z[i]`
     /// (or `M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]`) with
     /// `Z[i] = gamma_i L xor R`; returns the xor of their plaintext blocks.
+    #[cfg(feature = "alloc")]
     pub(super) fn blocks(&self, dir: Dir, first: u64, r: &Block, io: &mut impl BlockBuf) -> Block {
         let off = Offsets::Gray {
             table: &self.table,
