@@ -129,7 +129,17 @@ fn errors_are_clear_and_leave_no_output() {
             "out",
         ],
     );
-    fails(&o, 2, "sector");
+    // A bad --sector-size is refused while the arguments are parsed
+    // (issue 13, finding 3): clap's usage error, whose one message line is
+    // followed by its pointer to --help.
+    let err = common::stderr(&o);
+    assert_eq!(common::code(&o), 2, "stderr: {err}");
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l.contains("sector size")),
+        "{err:?}"
+    );
     std::fs::write(path(dir, "img"), data(1024, 2)).unwrap();
     std::fs::write(path(dir, "out"), b"keep").unwrap();
     let o = run(
