@@ -14,7 +14,7 @@ import struct
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "fuzz", "seeds")
-MAX_SEEDS = 12
+MAX_SEEDS = 24
 MAX_LEN = 4096
 
 
@@ -92,6 +92,18 @@ for i, v in enumerate(pick(vectors("xex-aes"))):
     if len(h(v, "key")) == 16:
         # cipher index 0 (XEX), sector sizes 16 and 512, first sector 0
         add("xex_sectors", pad(h(v, "key") + h(v, "tweak_n"), 64) + bytes([0, i % 3]) + bytes(8) + h(v, "ct"))
+
+# fused_diff: key size, 32 key bytes, mode (0 OCB1, 1 PMAC, 2 XEX), nonce,
+# cut, first unit, its shift, unit size, message; lengths around the
+# kernels' batch edges (4-block registers, 32-block batches).
+for size_i, ks in enumerate((16, 24, 32)):
+    for v in pick(vectors("ocb1-aes"))[:4]:
+        if len(h(v, "key")) == ks:
+            add("fused_diff", bytes([size_i]) + pad(h(v, "key"), 32) + bytes([0]) + pad(h(v, "nonce"), 16) + u16(5) + u16(0) + bytes([0, 0]) + h(v, "ct"))
+for v in pick(vectors("pmac-aes"))[:4]:
+    add("fused_diff", bytes([[16, 24, 32].index(len(h(v, "key")))]) + pad(h(v, "key"), 32) + bytes([1]) + bytes(16) + u16(17) + u16(0) + bytes([0, 0]) + h(v, "msg"))
+for n in (0, 1, 15, 16, 17, 63, 64, 65, 511, 512, 513, 2047, 2048, 2049):
+    add("fused_diff", bytes([n % 3]) + bytes(range(32)) + bytes([n % 3]) + bytes(range(16)) + u16(n // 2) + u16(n) + bytes([n % 49, 31]) + bytes(i % 251 for i in range(n)))
 
 KEY = "blockmodes-key-v1 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n"
 add("keyfile", KEY.encode())

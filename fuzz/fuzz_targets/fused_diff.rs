@@ -1,0 +1,143 @@
+//! Differential: the fused AES kernels (blockmodes' own AES-NI and VAES-512
+//! rounds with the modes' whitening inside them) against the generic path
+//! (the `aes` crate behind the `cipher` traits), for every mode on the
+//! fused path, every AES key size and every back end this CPU runs: the
+//! outputs, tags and verdicts are identical. On a CPU without AES-NI only
+//! the generic path exists and the target checks it against itself.
+#![no_main]
+use blockmodes::backend::{self, Backend};
+use blockmodes::ocb1::Ocb1;
+use blockmodes::pmac::Pmac;
+use blockmodes::sector::DataUnitCipher;
+use blockmodes::xex::Xex;
+use blockmodes::{Aes128, Aes192, Aes256};
+use blockmodes::oracle::BlockCipher128Dec;
+use blockmodes_fuzz::Input;
+use libfuzzer_sys::fuzz_target;
+
+/// The AES types: a 128-bit block cipher keyed from bytes.
+trait Aes: BlockCipher128Dec + cipher::KeyInit + Clone + Sync {}
+impl<C: BlockCipher128Dec + cipher::KeyInit + Clone + Sync> Aes for C {}
+
+/// What one back end produced for one input: every output in order.
+type Outputs = Vec<Vec<u8>>;
+
+/// Key objects set up while `b` is forced (the choice is made at key setup).
+fn keyed<K>(b: Backend, make: impl FnOnce() -> K) -> K {
+    let prev = backend::force(b);
+    let k = make();
+    backend::force(prev);
+    k
+}
+
+/// OCB 1.0: one-shot encryption and decryption (of the sealing and of the
+/// arbitrary bytes), the on-line encryptor split at `cut`, and a tampered
+/// sealing's verdict.
+fn ocb1<C: Aes>(b: Backend, key: &[u8], nonce: &[u8; 16], msg: &[u8], cut: usize) -> Outputs
+{
+    let ocb = keyed(b, || Ocb1::<C>::new_from_slice(key).unwrap());
+    let sealed = ocb.encrypt(nonce, msg).unwrap();
+    assert_eq!(ocb.decrypt(nonce, &sealed).unwrap(), msg, "{b:?}: round trip");
+    let mut out = vec![sealed.clone()];
+    out.push(match ocb.decrypt(nonce, msg) {
+        Ok(pt) => pt,
+        Err(e) => format!("{e:?}").into_bytes(),
+    });
+    let mut online = Vec::new();
+    let mut enc = ocb.encryptor(nonce).unwrap();
+    let cut = cut.min(msg.len());
+    enc.update(&msg[..cut], &mut online);
+    enc.update(&msg[cut..], &mut online);
+    let tag = enc.finish(&mut online);
+    online.extend_from_slice(&tag);
+    assert_eq!(online, sealed, "{b:?}: on-line and one-shot differ");
+    let mut bad = sealed;
+    let last = bad.len() - 1;
+    bad[cut % (last + 1)] ^= 0x80;
+    assert!(ocb.decrypt(nonce, &bad).is_err(), "{b:?}: tampered accepted");
+    out
+}
+
+/// PMAC: the one-shot tag, the streaming tag and the verdict on `msg`'s
+/// first 16 bytes taken as a tag.
+fn pmac<C: Aes>(b: Backend, key: &[u8], msg: &[u8], cut: usize) -> Outputs
+{
+    let p = keyed(b, || Pmac::<C>::new_from_slice(key).unwrap());
+    let tag = p.mac(msg);
+    let cut = cut.min(msg.len());
+    let mut s = p.clone();
+    s.update(&msg[..cut]);
+    s.update(&msg[cut..]);
+    assert_eq!(s.finalize(), tag, "{b:?}: streaming and one-shot differ");
+    assert!(p.verify(msg, &tag).is_ok(), "{b:?}: own tag refused");
+    let guess = &msg[..msg.len().min(16)];
+    let verdict = p.verify(msg, guess).is_ok();
+    vec![tag.to_vec(), vec![u8::from(verdict)]]
+}
+
+/// XEX: data units of `unit` bytes from unit `first`, and the whole blocks
+/// as one run under the tweak (N, i), both directions; each output
+/// followed by its verdict (refused calls must be refused on every path).
+fn xex<C: Aes>(b: Backend, key: &[u8], n: &[u8; 16], first: u64, unit: usize, msg: &[u8]) -> Outputs
+{
+    let x = keyed(b, || Xex::<C>::new_from_slice(key).unwrap());
+    let mut out = Vec::new();
+    let units = msg.len() / unit * unit;
+    for enc in [true, false] {
+        let mut u = msg[..units].to_vec();
+        if units > 0 {
+            let r = if enc {
+                x.encrypt_units(first.into(), unit, &mut u)
+            } else {
+                x.decrypt_units(first.into(), unit, &mut u)
+            };
+            u.extend_from_slice(format!("{r:?}").as_bytes());
+        }
+        out.push(u);
+        let mut run = msg[..msg.len() / 16 * 16].to_vec();
+        let r = if enc {
+            x.encrypt_blocks(n, first, &mut run)
+        } else {
+            x.decrypt_blocks(n, first, &mut run)
+        };
+        run.extend_from_slice(format!("{r:?}").as_bytes());
+        out.push(run);
+    }
+    out
+}
+
+fn all<C: Aes>(inp: &mut Input, key: &[u8]) -> Vec<(Backend, Outputs)>
+{
+    let mode = inp.byte() % 3;
+    let nonce: [u8; 16] = inp.array();
+    let cut = inp.u16() as usize;
+    let first = u64::from(inp.u16()) << (inp.byte() % 49);
+    let unit = 16 * (1 + inp.byte() as usize % 32);
+    let msg = inp.rest();
+    backend::available()
+        .iter()
+        .map(|&b| {
+            let out = match mode {
+                0 => ocb1::<C>(b, key, &nonce, msg, cut),
+                1 => pmac::<C>(b, key, msg, cut),
+                _ => xex::<C>(b, key, &nonce, first, unit, msg),
+            };
+            (b, out)
+        })
+        .collect()
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut inp = Input(data);
+    let size = [16, 24, 32][inp.byte() as usize % 3];
+    let key = &inp.array::<32>()[..size];
+    let runs = match size {
+        16 => all::<Aes128>(&mut inp, key),
+        24 => all::<Aes192>(&mut inp, key),
+        _ => all::<Aes256>(&mut inp, key),
+    };
+    let (_, generic) = &runs[0];
+    for (b, out) in &runs[1..] {
+        assert_eq!(out, generic, "{b:?} and the generic path differ");
+    }
+});
