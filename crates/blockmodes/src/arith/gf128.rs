@@ -432,12 +432,12 @@ mod gray_batch_tests {
 /// `a * b` in GF(2^128), BE convention (Rogaway's: the most significant bit
 /// of byte 0 is the coefficient of x^127).
 ///
-/// Bit by bit, built on [`double_be`]. Constant time in `a` only: each bit
-/// of `b` selects `a` with a mask, but the compiler may turn that selection
-/// into a branch on the bit (`.ci/ct` saw it do so), so **`b` must be
-/// public** (every caller in this crate passes a power of x). Slow (128
-/// doublings): meant for per-key or per-tweak set-up, never for per-block
-/// work.
+/// Bit by bit, built on [`double_be`]. Constant time in both operands:
+/// each bit of `b` selects `a` or zero through `subtle`'s
+/// `ConditionallySelectable` (an optimization barrier keeps the compiler
+/// from turning the selection into a branch, as it did with a plain mask;
+/// `.ci/ct` runs it with both operands secret). Slow (128 doublings): meant
+/// for per-key or per-tweak set-up, never for per-block work.
 ///
 /// ```
 /// use blockmodes::hazmat::gf128::{double_be, mul_be};
@@ -447,13 +447,15 @@ mod gray_batch_tests {
 /// assert_eq!(mul_be(&a, &x), double_be(&a));
 /// ```
 pub fn mul_be(a: &Block, b: &Block) -> Block {
+    use subtle::{Choice, ConditionallySelectable};
     let bv = u128::from_be_bytes(*b);
     let av = u128::from_be_bytes(*a);
     let mut acc = [0u8; 16];
     for j in (0..128).rev() {
         acc = double_be(&acc);
-        let mask = ((bv >> j) & 1).wrapping_neg();
-        acc = (u128::from_be_bytes(acc) ^ (av & mask)).to_be_bytes();
+        let bit = Choice::from(((bv >> j) & 1) as u8);
+        let term = u128::conditional_select(&0, &av, bit);
+        acc = (u128::from_be_bytes(acc) ^ term).to_be_bytes();
     }
     acc
 }
@@ -463,7 +465,7 @@ pub fn mul_be(a: &Block, b: &Block) -> Block {
 ///
 /// `k` is public: up to 128 the function doubles `k` times with
 /// [`double_be`]; beyond, it computes `x^k` by square-and-multiply with
-/// [`mul_be`] (constant time in `a`; the branches depend on `k` only).
+/// [`mul_be`] (constant time; the branches depend on `k` only).
 ///
 /// ```
 /// use blockmodes::hazmat::gf128::{double_be, mul_x_pow_be};
