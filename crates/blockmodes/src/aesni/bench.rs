@@ -41,7 +41,7 @@ fn bench_against_aes_crate() {
     let xex_generic = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     crate::backend::force(prev);
     println!("backend level: {level:?}");
-    for bytes in [64usize, 1024, 16384] {
+    for bytes in [64usize, 128, 256, 512, 1024, 16384] {
         let n = bytes / 16;
         let mut variants: Vec<Variant<'_>> = vec![
             (
@@ -112,6 +112,35 @@ fn bench_against_aes_crate() {
                     let unit = d.len().min(512);
                     xex_fused.encrypt_units(0, unit, d).expect("units");
                     black_box(d);
+                }),
+            ),
+            (
+                "3 dependent single blocks (OCB's floor)",
+                Box::new(|b: &mut [Block]| {
+                    let x = wide.encrypt_block(&b[0]);
+                    let y = wide.encrypt_block(&x);
+                    b[0] = wide.encrypt_block(&y);
+                }),
+            ),
+            (
+                "R, whiten_extra, tag (OCB's kernel calls)",
+                Box::new(|b: &mut [Block]| {
+                    let r = wide.encrypt_block(&b[0]);
+                    let off = Offsets::Gray {
+                        table: &table,
+                        first: 1,
+                        r: &r,
+                    };
+                    let n = b.len() - 1;
+                    let mut extra = table.offset(&r, n as u64 + 1);
+                    let c = wide.whiten_extra(
+                        Dir::Encrypt,
+                        off,
+                        true,
+                        Io::InPlace(&mut b[..n]),
+                        &mut extra,
+                    );
+                    b[n] = wide.encrypt_block(&xor(&c, &extra));
                 }),
             ),
             (
