@@ -76,7 +76,6 @@ use cipher::{
     array::Array,
     consts::{U11, U16},
 };
-use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, xor};
@@ -315,7 +314,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         }
         let base = self.check(nonce, ad, buf)?;
         let mut full = self.mac(base, ad, buf)?;
-        let ok = full[..T::USIZE].ct_eq(tag);
+        let ok = crate::tag::tag_matches(&full, tag);
         full.zeroize();
         if !bool::from(ok) {
             buf.zeroize();

@@ -15,7 +15,6 @@
 use alloc::vec::Vec;
 
 use aead::array::Array;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use super::hash::{HashState, MAX_INPUT_BYTES, STRIDE_BYTES, check_len};
@@ -410,7 +409,7 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
             });
         }
         let mut tau = self.cwc.online_tau(&mut self.state);
-        let ok = bool::from(tau[..T::USIZE].ct_eq(tag));
+        let ok = bool::from(crate::tag::tag_matches(&tau, tag));
         tau.zeroize();
         if ok {
             Ok(())

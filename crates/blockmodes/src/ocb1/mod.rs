@@ -40,7 +40,6 @@ use aead::array::Array;
 use aead::consts::U16;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, TagPosition};
-use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, GrayBatch, GrayCursor, GrayOffsets, half_be, xor, xor_in_place};
@@ -367,12 +366,10 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     /// `io` is zeroed and the result is [`Error::Authentication`].
     fn open_verify(&self, nonce: &Block, io: &mut impl BlockBuf, tag: &[u8]) -> Result<()> {
         let mut full = self.open(nonce, io); // T' in full
-        let mut expected = truncate_tag::<T>(&full);
-        let ok = bool::from(expected.as_slice().ct_eq(tag));
+        let ok = bool::from(crate::tag::tag_matches(&full, tag));
         // The recomputed tag is the valid tag of this ciphertext: never
         // left behind (it would let whoever reads the stack forge).
-        full.zeroize();
-        expected.as_mut_slice().zeroize();
+        wipe(&mut full);
         if ok {
             Ok(())
         } else {

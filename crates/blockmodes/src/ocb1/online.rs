@@ -17,8 +17,6 @@ use aead::array::Array;
 use aead::consts::U16;
 use aead::inout::InOutBuf;
 
-use subtle::ConstantTimeEq;
-
 use super::{
     BlockBuf, BlockWork, Ocb1, Tag, TagSize, check_nonce, copy_prefix, copy_tail, truncate_tag,
     wipe, zero_after,
@@ -427,8 +425,7 @@ impl<'a, C: BlockCipher128Dec, T: TagSize> Ocb1Decryptor<'a, C, T> {
         }
         let mut last = [0u8; 16];
         let mut full = self.ocb.online_finish::<true>(&mut self.state, &mut last);
-        let expected = truncate_tag::<T>(&full);
-        let ok = bool::from(expected.as_slice().ct_eq(tag));
+        let ok = bool::from(crate::tag::tag_matches(&full, tag));
         wipe(&mut full);
         if ok {
             out.extend_from_slice(&last[..self.state.held_len]);
