@@ -12,20 +12,29 @@ pub(super) fn full_tag<C: BlockCipher128>(
     sigma: &Block,
     last: &[u8],
 ) -> Block {
-    let mut x = *sigma;
-    for (a, b) in x.iter_mut().zip(last) {
-        *a ^= b;
-    }
-    match x.get_mut(last.len()) {
-        Some(first_pad_byte) => *first_pad_byte ^= 0x80, // pad: 10*
-        None => xor_in_place(&mut x, &keys.l_inv),       // |M[m]| = n
-    }
+    let mut x = match <&Block>::try_from(last) {
+        // |M[m]| = n: X[m] = Σ ⊕ M[m] ⊕ L(-1), as whole-block xors.
+        Ok(full) => xor(&xor(sigma, full), &keys.l_inv),
+        // pad(M[m]) = M[m] 10*: X[m] = Σ ⊕ pad(M[m]).
+        Err(_) => {
+            let mut padded = [0u8; 16];
+            for (p, b) in padded.iter_mut().zip(last) {
+                *p = *b;
+            }
+            if let Some(first_pad_byte) = padded.get_mut(last.len()) {
+                *first_pad_byte = 0x80;
+            }
+            let x = xor(sigma, &padded);
+            crate::oracle::scratch::wipe(core::slice::from_mut(&mut padded));
+            x
+        }
+    };
     let y = match keys.fused() {
         #[cfg(target_arch = "x86_64")]
         Some(f) => f.encrypt_block(&x),
         _ => oracle::encrypt_block(cipher, &x),
     };
-    x.zeroize();
+    crate::oracle::scratch::wipe(core::slice::from_mut(&mut x));
     y
 }
 

@@ -210,7 +210,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     pub fn mac(&self, msg: &[u8]) -> Tag<T> {
         let mut full = self.full_tag_of(msg);
         let tag = Self::truncate(&full);
-        full.zeroize();
+        crate::oracle::scratch::wipe(core::slice::from_mut(&mut full));
         tag
     }
 
@@ -451,7 +451,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
         let (body, last) = split_message(msg);
         let mut sigma = self.sigma_of(1, None, body);
         let full = full_tag(&self.cipher, &self.keys, &sigma, last);
-        sigma.zeroize();
+        crate::oracle::scratch::wipe(core::slice::from_mut(&mut sigma));
         full
     }
 
