@@ -105,6 +105,12 @@ for v in pick(vectors("pmac-aes"))[:4]:
 for n in (0, 1, 15, 16, 17, 63, 64, 65, 511, 512, 513, 2047, 2048, 2049):
     add("fused_diff", bytes([n % 3]) + bytes(range(32)) + bytes([n % 3]) + bytes(range(16)) + u16(n // 2) + u16(n) + bytes([n % 49, 31]) + bytes(i % 251 for i in range(n)))
 
+# simd_diff: kernel, r0, first, flags, K, H, blocks (r0 and first near the
+# carries and the wrap-around).
+for which in range(3):
+    for r0, first in ((1, 1), (2**64 - 1, 2**64 - 5), (2**128 - 1, 2**128 - 3)):
+        add("simd_diff", bytes([which]) + r0.to_bytes(16, "big") + first.to_bytes(16, "big") + bytes([which]) + bytes(range(16)) + bytes(range(16, 32)) + bytes(i % 253 for i in range(16 * 37)))
+
 KEY = "blockmodes-key-v1 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n"
 add("keyfile", KEY.encode())
 add("keyfile", ("# comment\n\n" + KEY.upper().replace("BLOCKMODES-KEY-V1", "blockmodes-key-v1")).encode())

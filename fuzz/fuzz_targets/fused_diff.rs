@@ -7,11 +7,11 @@
 #![no_main]
 use blockmodes::backend::{self, Backend};
 use blockmodes::ocb1::Ocb1;
+use blockmodes::oracle::BlockCipher128Dec;
 use blockmodes::pmac::Pmac;
 use blockmodes::sector::DataUnitCipher;
 use blockmodes::xex::Xex;
 use blockmodes::{Aes128, Aes192, Aes256};
-use blockmodes::oracle::BlockCipher128Dec;
 use blockmodes_fuzz::Input;
 use libfuzzer_sys::fuzz_target;
 
@@ -33,11 +33,14 @@ fn keyed<K>(b: Backend, make: impl FnOnce() -> K) -> K {
 /// OCB 1.0: one-shot encryption and decryption (of the sealing and of the
 /// arbitrary bytes), the on-line encryptor split at `cut`, and a tampered
 /// sealing's verdict.
-fn ocb1<C: Aes>(b: Backend, key: &[u8], nonce: &[u8; 16], msg: &[u8], cut: usize) -> Outputs
-{
+fn ocb1<C: Aes>(b: Backend, key: &[u8], nonce: &[u8; 16], msg: &[u8], cut: usize) -> Outputs {
     let ocb = keyed(b, || Ocb1::<C>::new_from_slice(key).unwrap());
     let sealed = ocb.encrypt(nonce, msg).unwrap();
-    assert_eq!(ocb.decrypt(nonce, &sealed).unwrap(), msg, "{b:?}: round trip");
+    assert_eq!(
+        ocb.decrypt(nonce, &sealed).unwrap(),
+        msg,
+        "{b:?}: round trip"
+    );
     let mut out = vec![sealed.clone()];
     out.push(match ocb.decrypt(nonce, msg) {
         Ok(pt) => pt,
@@ -54,14 +57,16 @@ fn ocb1<C: Aes>(b: Backend, key: &[u8], nonce: &[u8; 16], msg: &[u8], cut: usize
     let mut bad = sealed;
     let last = bad.len() - 1;
     bad[cut % (last + 1)] ^= 0x80;
-    assert!(ocb.decrypt(nonce, &bad).is_err(), "{b:?}: tampered accepted");
+    assert!(
+        ocb.decrypt(nonce, &bad).is_err(),
+        "{b:?}: tampered accepted"
+    );
     out
 }
 
 /// PMAC: the one-shot tag, the streaming tag and the verdict on `msg`'s
 /// first 16 bytes taken as a tag.
-fn pmac<C: Aes>(b: Backend, key: &[u8], msg: &[u8], cut: usize) -> Outputs
-{
+fn pmac<C: Aes>(b: Backend, key: &[u8], msg: &[u8], cut: usize) -> Outputs {
     let p = keyed(b, || Pmac::<C>::new_from_slice(key).unwrap());
     let tag = p.mac(msg);
     let cut = cut.min(msg.len());
@@ -78,8 +83,14 @@ fn pmac<C: Aes>(b: Backend, key: &[u8], msg: &[u8], cut: usize) -> Outputs
 /// XEX: data units of `unit` bytes from unit `first`, and the whole blocks
 /// as one run under the tweak (N, i), both directions; each output
 /// followed by its verdict (refused calls must be refused on every path).
-fn xex<C: Aes>(b: Backend, key: &[u8], n: &[u8; 16], first: u64, unit: usize, msg: &[u8]) -> Outputs
-{
+fn xex<C: Aes>(
+    b: Backend,
+    key: &[u8],
+    n: &[u8; 16],
+    first: u64,
+    unit: usize,
+    msg: &[u8],
+) -> Outputs {
     let x = keyed(b, || Xex::<C>::new_from_slice(key).unwrap());
     let mut out = Vec::new();
     let units = msg.len() / unit * unit;
@@ -106,8 +117,7 @@ fn xex<C: Aes>(b: Backend, key: &[u8], n: &[u8; 16], first: u64, unit: usize, ms
     out
 }
 
-fn all<C: Aes>(inp: &mut Input, key: &[u8]) -> Vec<(Backend, Outputs)>
-{
+fn all<C: Aes>(inp: &mut Input, key: &[u8]) -> Vec<(Backend, Outputs)> {
     let mode = inp.byte() % 3;
     let nonce: [u8; 16] = inp.array();
     let cut = inp.u16() as usize;

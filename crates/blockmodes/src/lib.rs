@@ -63,6 +63,10 @@ extern crate alloc;
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[path = "fuzz_hooks.rs"]
+pub mod __fuzz;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 mod arith;

@@ -228,11 +228,12 @@ pub struct SteSwap {
 
 impl SteSwap {
     fn new(k: Block, h: Block) -> Self {
-        Self {
-            k,
-            h,
-            simd: Avx512::detect(),
-        }
+        Self::with_simd(k, h, Avx512::detect())
+    }
+
+    /// As `new`, on the given kernel (`None`: the portable loop).
+    pub(crate) fn with_simd(k: Block, h: Block, simd: Option<Avx512>) -> Self {
+        Self { k, h, simd }
     }
 
     /// Swap K and H in every block of `blocks`.
