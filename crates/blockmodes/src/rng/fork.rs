@@ -6,9 +6,9 @@
 //!
 //! * **fork generation** (Linux, Android, Apple, the BSDs, Solaris and
 //!   illumos): a process-wide counter that a `pthread_atfork` child handler
-//!   increments. `fork()` (and so `std::process::Command`, Python's
-//!   `os.fork`, `nix::unistd::fork`) runs the handler in the child before
-//!   any of its code. Raw `clone`/`fork` system calls and glibc's `_Fork`
+//!   increments. `fork()` (and so Python's `os.fork` and
+//!   `multiprocessing`, `nix::unistd::fork`) runs the handler in the child
+//!   before any of its code. Raw `clone`/`fork` system calls and glibc's `_Fork`
 //!   skip the handlers, hence:
 //! * **wipe-on-fork canary** (Linux and Android): one word in a page
 //!   marked `MADV_WIPEONFORK` (Linux 4.14). The kernel hands every child

@@ -54,7 +54,7 @@
 //!   - a **fork generation**: a process-wide counter incremented by a
 //!     `pthread_atfork` child handler, registered once, when the first
 //!     generator is made (this is what catches `fork()`, and with it
-//!     `std::process::Command`, Python's `os.fork` and `nix`'s `fork`);
+//!     Python's `os.fork` and `multiprocessing`, and `nix`'s `fork`);
 //!   - plus, on Linux and Android, a **wipe-on-fork canary**: a word in a
 //!     page marked `MADV_WIPEONFORK`, which the kernel zero-fills in every
 //!     child whatever created it — raw `clone`/`fork` system calls and
