@@ -87,7 +87,8 @@ pub enum Error {
     /// An argument is outside the range the mode accepts.
     #[error("invalid parameter: {0}")]
     InvalidParameter(&'static str),
-    /// The operating system's random number generator failed.
+    /// The operating system's random number generator failed (directly, or
+    /// while seeding the thread RNG that draws r0).
     #[error("the operating system's random number generator failed")]
     Rng,
 }

@@ -22,8 +22,11 @@
 //! sector facade. `std` (default; implies `alloc`): per-thread scratch
 //! buffers instead of stack ones. `rayon` (default): the multi-core PMAC,
 //! pXCBC, XECB-MAC and sector paths. `getrandom` (default): the stateless
-//! calls that draw r0 from the operating system; without it, the
-//! `_with_rng` calls take a [`rand_core`] cryptographic RNG.
+//! calls that draw r0 themselves: with `std`, from `rng::ThreadRng` (a
+//! per-thread ChaCha20 generator seeded from the operating system,
+//! fork-safe), without it from the operating system on every call; without
+//! `getrandom`, the `_with_rng` calls take a [`rand_core`] cryptographic
+//! RNG.
 //!
 //! ## The papers, and where each lives
 //! | paper | modes | modules |
@@ -52,7 +55,9 @@
 //! XEX today; checked against FIPS-197 and the `aes` crate). Each keyed type
 //! checks the CPU once; `portable()` (or the tests' forced path) runs the
 //! safe fallback, and the tests compare both paths with the papers'
-//! definitions.
+//! definitions. Outside the SIMD code, one small module: the thread RNG's
+//! fork detection (`rng/fork.rs`: `pthread_atfork`, and on Linux a
+//! `MADV_WIPEONFORK` page, set up once per process).
 #![cfg_attr(not(test), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
@@ -80,6 +85,9 @@ pub mod error;
 pub mod ocb1;
 pub mod oracle;
 pub mod pmac;
+#[cfg(all(feature = "std", feature = "getrandom"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "getrandom"))))]
+pub mod rng;
 pub mod tag;
 
 pub use disk::{eme, eme2, ete, sector, ste, tweakable, wide, xex};

@@ -107,6 +107,16 @@ impl<C: BlockCipher128> Keys<C> {
     }
 }
 
+/// Where the stateless modes' default calls draw r0: this thread's
+/// ChaCha20 generator ([`crate::rng::ThreadRng`], seeded from the OS,
+/// fork-safe) with `std`; the OS itself on every call without it.
+#[cfg(all(feature = "getrandom", feature = "std"))]
+pub(crate) type DefaultRng = crate::rng::ThreadRng;
+/// Where the stateless modes' default calls draw r0: this thread's
+/// ChaCha20 generator with `std`; the OS itself on every call without it.
+#[cfg(all(feature = "getrandom", not(feature = "std")))]
+pub(crate) type DefaultRng = getrandom::SysRng;
+
 /// r0 <- {0,1}^128 from the caller's cryptographic RNG ([`Error::Rng`] if
 /// it fails).
 pub(crate) fn r0_from_rng<R: rand_core::TryCryptoRng + ?Sized>(rng: &mut R) -> Result<u128> {

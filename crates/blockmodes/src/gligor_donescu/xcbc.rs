@@ -38,8 +38,15 @@
 //!
 //! ## Stateless (XCBC$) and stateful (XCBC) senders
 //!
-//! The stateless modes draw r0 from the operating system's CSPRNG for every
-//! message ([`Error::Rng`] if it fails) and send `y0 = f(r0)`. The stateful
+//! The stateless modes draw a fresh r0 for every message and send
+//! `y0 = f(r0)`. Their default calls (`encrypt`, `encrypt_into`, and XECB$'s
+//! `mac`, `signer`) take it, with the `std` and `getrandom` features, from
+//! `blockmodes::rng::ThreadRng`: a per-thread ChaCha20 generator seeded from
+//! the operating system, reseeded every 64 KiB of output and after every
+//! fork (a child process never repeats its parent's r0), about 9 ns per r0
+//! instead of a system call; with `getrandom` but without `std`, from the
+//! operating system on every call. The `_with_rng` calls take any
+//! `rand_core` cryptographic RNG. A failing source is [`Error::Rng`]. The stateful
 //! modes send a counter `ctr` in clear and use `r0 = f(ctr)`; the sender
 //! object ([`XcbcXorStatefulEncryptor`], ...) owns its [`CounterState`]: it
 //! starts at 2^128 - 1, advances by one per message, refuses to wrap
@@ -334,7 +341,11 @@ impl<C: BlockCipher128, const CHECK: bool> StatelessXcbc<C, CHECK> {
     /// ```
     #[cfg(feature = "getrandom")]
     pub fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> Result<usize> {
-        self.encrypt_into_with_rng(&mut getrandom::SysRng, msg, out)
+        self.encrypt_into_with_rng(
+            &mut crate::gligor_donescu::keys::DefaultRng::default(),
+            msg,
+            out,
+        )
     }
 
     /// [`encrypt_into`](Self::encrypt_into) with r0 drawn from `rng`, a
@@ -376,7 +387,7 @@ impl<C: BlockCipher128, const CHECK: bool> StatelessXcbc<C, CHECK> {
     /// ```
     #[cfg(feature = "getrandom")]
     pub fn encrypt(&self, msg: &[u8]) -> Result<Vec<u8>> {
-        self.encrypt_with_rng(&mut getrandom::SysRng, msg)
+        self.encrypt_with_rng(&mut crate::gligor_donescu::keys::DefaultRng::default(), msg)
     }
 
     /// [`encrypt`](Self::encrypt) with r0 drawn from the caller's `rng`.

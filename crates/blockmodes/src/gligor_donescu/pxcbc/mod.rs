@@ -39,7 +39,8 @@
 //! CPUs. (Round i + 1 needs round i's outputs, so the cipher's work and
 //! the transpositions and offset arithmetic around it add up instead of
 //! overlapping: about 0.35x raw ECB with S = 16 on a VAES machine, 0.30x
-//! for pXCBC$, whose OS CSPRNG call costs a tenth of the message.)
+//! for pXCBC$, whose r0 draw (from the thread's generator, see
+//! [`crate::xcbc`]) costs a few nanoseconds more.)
 //! Messages of [`PARALLEL_THRESHOLD`] bytes or more are
 //! also spread over the rayon thread pool, segment ranges per thread; so the
 //! cipher must be `Sync`. Choose S with this in mind: with S = 1024 a 16 KiB
@@ -256,7 +257,11 @@ impl<C: BlockCipher128 + Sync> PxcbcXor<C> {
     /// ```
     #[cfg(feature = "getrandom")]
     pub fn encrypt_into(&self, msg: &[u8], out: &mut [u8]) -> Result<usize> {
-        self.encrypt_into_with_rng(&mut getrandom::SysRng, msg, out)
+        self.encrypt_into_with_rng(
+            &mut crate::gligor_donescu::keys::DefaultRng::default(),
+            msg,
+            out,
+        )
     }
 
     /// [`encrypt_into`](Self::encrypt_into) with r0 drawn from the caller's
@@ -297,7 +302,7 @@ impl<C: BlockCipher128 + Sync> PxcbcXor<C> {
     /// ```
     #[cfg(feature = "getrandom")]
     pub fn encrypt(&self, msg: &[u8]) -> Result<Vec<u8>> {
-        self.encrypt_with_rng(&mut getrandom::SysRng, msg)
+        self.encrypt_with_rng(&mut crate::gligor_donescu::keys::DefaultRng::default(), msg)
     }
 
     /// [`encrypt`](Self::encrypt) with r0 drawn from the caller's `rng`.

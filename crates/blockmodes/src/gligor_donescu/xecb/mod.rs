@@ -5,7 +5,8 @@
 //!
 //! `y_i = f(x_i + i * r0)` (mod 2^128), `w = r0 xor y_1 xor ... xor y_n`.
 //!
-//! * XECB$-MAC ([`XecbMac`]): r0 random per message from the OS CSPRNG; the
+//! * XECB$-MAC ([`XecbMac`]): r0 random per message (by default from the
+//!   thread's OS-seeded generator, `blockmodes::rng`; see [`crate::xcbc`]); the
 //!   tag is `y0 || w` (32 bytes) with `y0 = f(r0)`; the verifier recovers
 //!   `r0 = f^-1(y0)`.
 //! * XECB-MAC ([`XecbMacStatefulSigner`] signs, [`XecbMacStateful`] verifies):
@@ -241,7 +242,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// ```
     #[cfg(feature = "getrandom")]
     pub fn mac(&self, msg: &[u8]) -> Result<Tag> {
-        self.mac_with_rng(&mut getrandom::SysRng, msg)
+        self.mac_with_rng(&mut crate::gligor_donescu::keys::DefaultRng::default(), msg)
     }
 
     /// [`mac`](Self::mac) with r0 drawn from the caller's cryptographic `rng`.
@@ -280,7 +281,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// ```
     #[cfg(feature = "getrandom")]
     pub fn signer(&self) -> Result<XecbSigner<'_, C>> {
-        self.signer_with_rng(&mut getrandom::SysRng)
+        self.signer_with_rng(&mut crate::gligor_donescu::keys::DefaultRng::default())
     }
 
     /// [`signer`](Self::signer) with r0 drawn from the caller's `rng`.
