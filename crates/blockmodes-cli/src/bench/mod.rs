@@ -14,10 +14,15 @@
 //!
 //! Each family of modes keeps its cases in its own module; [`make`] asks them
 //! in turn.
+//!
+//! The header names the processor ([`cpu`]): model name, vendor, family and
+//! model numbers, and whether it has AES-NI, VAES, VPCLMULQDQ, AVX-512F and
+//! AVX-512 IFMA.
 
 use std::time::{Duration, Instant};
 
 mod base;
+pub mod cpu;
 mod cwc;
 mod disk;
 mod ocb1;
@@ -244,7 +249,8 @@ pub fn run(
                     ratio: 1.0,
                 }
             } else {
-                let mut case = make(m, bytes).ok_or_else(|| format!("no case for {m}"))?;
+                let mut case =
+                    make(m, bytes).ok_or_else(|| format!("no case for {m} at {bytes} bytes"))?;
                 measure_against(&mut ecb, &mut case, timing)
             };
             let row = Row {
