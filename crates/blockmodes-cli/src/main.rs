@@ -173,7 +173,9 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
     /// Measure every mode next to raw AES-128-ECB (GB/s, cycles/byte, ratio to ECB).
     ///
     /// The header names the CPU (model, vendor, family and model numbers,
-    /// AES-NI, VAES, AVX-512 and IFMA).
+    /// AES-NI, VAES, AVX-512 and IFMA). Built with the cargo feature `peers`,
+    /// it also measures OpenSSL's AES-128-OCB, -GCM and -XTS and RustCrypto's
+    /// `ocb3` and `eme-mode` in the same run (`--list` names the rows).
     ///
     /// Example: blockmodes bench --quick --modes ocb1-encrypt,pmac --sizes 4096,16384
     Bench {
