@@ -172,6 +172,11 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
     },
     /// Measure every mode next to raw AES-128-ECB (GB/s, cycles/byte, ratio to ECB).
     ///
+    /// The header names the CPU (model, vendor, family and model numbers,
+    /// AES-NI, VAES, AVX-512 and IFMA). Built with the cargo feature `peers`,
+    /// it also measures OpenSSL's AES-128-OCB, -GCM and -XTS and RustCrypto's
+    /// `ocb3` and `eme-mode` in the same run (`--list` names the rows).
+    ///
     /// Example: blockmodes bench --quick --modes ocb1-encrypt,pmac --sizes 4096,16384
     Bench {
         /// Comma-separated modes (default: all; `--list` shows them).
@@ -180,7 +185,9 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
         /// Comma-separated message sizes in bytes (suffixes K and M allowed).
         #[arg(long, value_delimiter = ',', value_parser = parse_size)]
         sizes: Vec<usize>,
-        /// One JSON object per line instead of a table.
+        /// One JSON object per line instead of a table: first `{"cpu": {...}}`
+        /// (model name, vendor, family and model numbers, features), then one
+        /// per row.
         #[arg(long)]
         json: bool,
         /// Short timing: the whole run stays under 30 seconds.
@@ -500,6 +507,20 @@ fn run_kat(files: &[PathBuf], list: bool) -> ExitCode {
     }
 }
 
+/// The bench's header: the CPU, then (text only) what the columns mean. With
+/// `--json`, one object `{"cpu": {...}}` before the rows.
+fn print_bench_header(json: bool) {
+    let cpu = bench::cpu::Cpu::detect();
+    if json {
+        println!("{}", serde_json::json!({ "cpu": cpu.to_json() }));
+    } else {
+        println!("# CPU: {}", cpu.describe());
+        println!(
+            "# AES-128, one thread; cycles = TSC ticks (nominal clock), x ECB = median over alternating ECB/mode samples of ECB time / mode time, same size"
+        );
+    }
+}
+
 fn run_bench(
     modes: Vec<String>,
     sizes: Vec<usize>,
@@ -528,10 +549,8 @@ fn run_bench(
     } else {
         bench::Timing::FULL
     };
+    print_bench_header(json);
     if !json {
-        println!(
-            "# AES-128, one thread; cycles = TSC ticks (nominal clock), x ECB = median over alternating ECB/mode samples of ECB time / mode time, same size"
-        );
         println!(
             "{:<22} {:>9} {:>9} {:>9} {:>8}",
             "mode", "bytes", "GB/s", "cyc/byte", "x ECB"

@@ -31,14 +31,7 @@ pub const MODES: &[&str] = &[
 pub fn make(mode: &str, bytes: usize) -> Option<Case> {
     let key = super::base::key();
     let (name, size) = mode.rsplit_once('-')?;
-    let size: usize = size.parse().ok()?;
-    // Sectors of `size` bytes, or one unit as long as a short message.
-    let size = if bytes < size {
-        (bytes / 16).max(1) * 16
-    } else {
-        size
-    };
-    let len = (bytes / size).max(1) * size;
+    let (size, len) = units(bytes, size.parse().ok()?)?;
     match name {
         "xex" => sectors(Xex::<Aes128>::new_from_slice(&key).ok()?, size, len),
         "eme" => sectors(Eme::<Aes128>::new_from_slice(&key).ok()?, size, len),
@@ -58,6 +51,22 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
         }
         _ => None,
     }
+}
+
+/// The data-unit size and message length of a `<mode>-<size>` row at
+/// `bytes`: whole units of `size` bytes, or one unit as long as a short
+/// message (its length rounded down to whole blocks, at least one block).
+/// `None` for a size of zero. `peers.rs` cuts its sector rows the same way.
+pub(super) fn units(bytes: usize, size: usize) -> Option<(usize, usize)> {
+    if size == 0 {
+        return None;
+    }
+    let size = if bytes < size {
+        (bytes / 16).max(1) * 16
+    } else {
+        size
+    };
+    Some((size, (bytes / size).max(1) * size))
 }
 
 fn sectors<D: DataUnitCipher + Send + 'static>(d: D, size: usize, len: usize) -> Option<Case> {

@@ -14,14 +14,30 @@
 //!
 //! Each family of modes keeps its cases in its own module; [`make`] asks them
 //! in turn.
+//!
+//! The header names the processor ([`cpu`]): model name, vendor, family and
+//! model numbers, and whether it has AES-NI, VAES, VPCLMULQDQ, AVX-512F and
+//! AVX-512 IFMA.
+//!
+//! **Peers.** Built with the cargo feature `peers` (off by default: the
+//! `openssl` crate needs OpenSSL's headers to build), the family in
+//! `peers.rs` adds `openssl-ocb3-encrypt`, `openssl-gcm-encrypt`,
+//! `openssl-xts-512` (OpenSSL through the `openssl` crate, cipher contexts
+//! keyed once and reused), `ocb3-rustcrypto-encrypt` and
+//! `eme-rustcrypto-2048` (RustCrypto `ocb3`, `eme-mode`), timed against ECB
+//! like every other row:
+//! `cargo run --release -p blockmodes-cli --features peers -- bench --modes ecb,ocb1-encrypt,openssl-ocb3-encrypt`.
 
 use std::time::{Duration, Instant};
 
 mod base;
+pub mod cpu;
 mod cwc;
 mod disk;
 mod ocb1;
 mod online;
+#[cfg(feature = "peers")]
+pub mod peers;
 mod pmac;
 mod xcbc;
 
@@ -47,6 +63,8 @@ const FAMILIES: &[(&[&str], fn(&str, usize) -> Option<Case>)] = &[
     (xcbc::MODES, xcbc::make),
     (disk::MODES, disk::make),
     (online::MODES, online::make),
+    #[cfg(feature = "peers")]
+    (peers::MODES, peers::make),
 ];
 
 /// The default message sizes: 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 1 MiB.
@@ -244,7 +262,8 @@ pub fn run(
                     ratio: 1.0,
                 }
             } else {
-                let mut case = make(m, bytes).ok_or_else(|| format!("no case for {m}"))?;
+                let mut case =
+                    make(m, bytes).ok_or_else(|| format!("no case for {m} at {bytes} bytes"))?;
                 measure_against(&mut ecb, &mut case, timing)
             };
             let row = Row {

@@ -1,0 +1,86 @@
+//! The bench header names the CPU: parsing `/proc/cpuinfo` (x86, ARM, none)
+//! and the header the command prints, as text and as JSON.
+
+mod common;
+
+use blockmodes_cli::bench::cpu::Cpu;
+use common::*;
+
+const INTEL_VM: &str = "processor\t: 0
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 143
+model name\t: Intel(R) Xeon(R) Processor
+stepping\t: 8
+flags\t\t: fpu aes avx512f
+
+processor\t: 1
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 143
+model name\t: Intel(R) Xeon(R) Processor
+";
+
+const ARM: &str = "processor\t: 0
+BogoMIPS\t: 50.00
+CPU implementer\t: 0x41
+CPU architecture: 8
+CPU variant\t: 0x3
+CPU part\t: 0xd0c
+";
+
+#[test]
+fn cpuinfo_x86_fields() {
+    let cpu = Cpu::from_cpuinfo(INTEL_VM, vec![("vaes", true), ("avx512ifma", false)]);
+    assert_eq!(cpu.model_name, "Intel(R) Xeon(R) Processor");
+    assert_eq!(cpu.vendor, "GenuineIntel");
+    assert_eq!(cpu.family, "6");
+    assert_eq!(cpu.model, "143");
+    assert_eq!(
+        cpu.describe(),
+        "Intel(R) Xeon(R) Processor (GenuineIntel, family 6, model 143); vaes yes, avx512ifma no"
+    );
+    let json = cpu.to_json();
+    assert_eq!(json["model_name"], "Intel(R) Xeon(R) Processor");
+    assert_eq!(json["model"], "143");
+    assert_eq!(json["features"]["vaes"], true);
+    assert_eq!(json["features"]["avx512ifma"], false);
+}
+
+#[test]
+fn cpuinfo_arm_and_missing_fields() {
+    let arm = Cpu::from_cpuinfo(ARM, Vec::new());
+    assert_eq!(
+        (arm.model_name.as_str(), arm.vendor.as_str()),
+        ("unknown", "0x41")
+    );
+    assert_eq!((arm.family.as_str(), arm.model.as_str()), ("8", "0xd0c"));
+    assert!(arm.describe().ends_with("x86 features: n/a"));
+    for text in ["", "garbage without colons\n\n", ": :\nmodel name:\n"] {
+        let none = Cpu::from_cpuinfo(text, Vec::new());
+        assert_eq!(none.model_name, "unknown");
+        assert_eq!(none.model, "unknown");
+    }
+}
+
+#[test]
+fn bench_prints_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["bench", "--quick", "--modes", "ecb", "--sizes", "64"];
+    let text = run(dir.path(), &args);
+    assert_eq!(code(&text), 0, "{}", stderr(&text));
+    let out = String::from_utf8(text.stdout).unwrap();
+    assert!(out.lines().next().unwrap().starts_with("# CPU: "), "{out}");
+
+    let json = run(dir.path(), &[&args[..], &["--json"]].concat());
+    assert_eq!(code(&json), 0, "{}", stderr(&json));
+    let out = String::from_utf8(json.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines[0]["cpu"]["model_name"].is_string(), "{out}");
+    assert!(lines[0]["cpu"]["features"].is_object(), "{out}");
+    assert_eq!(lines[1]["mode"], "ecb");
+    assert_eq!(lines.len(), 2);
+}
