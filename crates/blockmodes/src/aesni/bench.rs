@@ -35,6 +35,8 @@ fn bench_against_aes_crate() {
     let r = [0x5a; 16];
     let xex_z: Vec<Block> = (0..1024u32).map(|i| [i as u8; 16]).collect();
     let ocb = crate::ocb1::Ocb1Aes128::new_from_slice(&key).expect("key");
+    let mut gd_out: Vec<Block> = Vec::new();
+    let mut gd_check = [0u8; 16];
     use crate::sector::DataUnitCipher;
     let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     let prev = crate::backend::force(crate::backend::Backend::Generic);
@@ -112,6 +114,27 @@ fn bench_against_aes_crate() {
                     let unit = d.len().min(512);
                     xex_fused.encrypt_units(0, unit, d).expect("units");
                     black_box(d);
+                }),
+            ),
+            (
+                "aesni xecb-shaped sum (i r0 added)",
+                Box::new(|b: &mut [Block]| {
+                    black_box(wide.xecb_sum(0x1234_5678_9abc_def0_0fed_cba9_8765_4321, 1, b, None));
+                }),
+            ),
+            (
+                "aesni xcbc-shaped dec (i r0 subtracted)",
+                Box::new(|b: &mut [Block]| {
+                    let n = b.len();
+                    gd_out.resize(n, [0; 16]);
+                    black_box(wide.xcbc_decrypt(
+                        0x1234_5678_9abc_def0_0fed_cba9_8765_4321,
+                        1,
+                        &[7; 16],
+                        b,
+                        &mut gd_out[..n - 1],
+                        Some(&mut gd_check),
+                    ));
                 }),
             ),
             (
