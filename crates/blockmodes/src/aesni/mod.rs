@@ -31,7 +31,14 @@
 //!   offsets [`Offsets::Slice`] (XEX: the caller's) or [`Offsets::Gray`]
 //!   (OCB 1.0, PMAC);
 //! * [`AesKey::sigma`]: `E(in[t] xor Z[t])` xored together, nothing stored
-//!   (PMAC's Σ).
+//!   (PMAC's Σ);
+//! * the Gligor–Donescu shapes, whose offsets are `i·r0` mod 2^128 on
+//!   big-endian blocks (added, not xored): [`AesKey::xecb_sum`], the xor of
+//!   `E(x_t + (first + t) r0)` (XECB-MAC), and [`AesKey::xcbc_decrypt`],
+//!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
+//!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
+//!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
+//!   (`xmm_gd.rs`) nothing more.
 //!
 //! Blocks move through [`Io`]: in place, buffer to buffer, or an
 //! `inout` buffer (equal or disjoint pointers).
@@ -45,9 +52,10 @@
 //! * AES-NI (`xmm.rs`, AES + SSE2): one block per xmm register, eight in
 //!   flight, the remainder as one batch of its exact size.
 //!
-//! The CPU is checked once, at key setup ([`detect`], the one function
-//! that asks the CPU); an [`AesKey`] exists only if the CPU has AES-NI,
-//! and it records the widest back end the CPU runs.
+//! The CPU is checked once, at key setup ([`detect`], and for the
+//! Gligor–Donescu kernels' VBMI the check in [`AesKey::with_level`]); an
+//! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
+//! back end the CPU runs.
 //!
 //! # Why `unsafe`
 //!

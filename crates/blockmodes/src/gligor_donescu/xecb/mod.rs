@@ -21,7 +21,10 @@
 //! The paper's properties (section 6) are all here:
 //!
 //! * **parallel**: every block-cipher call is independent; one-shot calls
-//!   batch them through the cipher's multi-block backend, and
+//!   batch them through the cipher's multi-block backend (for the `aes`
+//!   crate's AES keyed from bytes on a CPU with AES-NI, one call of the
+//!   fused AES kernels: `x_i + i r0` in registers, w summed while the
+//!   rounds run; `crate::aesni`), and
 //!   [`XecbMac::mac_par`] / [`XecbMac::verify_par`] / `update_par` spread a
 //!   large input over the rayon thread pool (w is a xor of per-block terms at
 //!   absolute positions: each range is computed apart and the parts xored);
