@@ -52,7 +52,8 @@
 //! x86-64 AES backend (`aesni/`: AES-NI and VAES-512 rounds with the
 //! modes' whitening inside them, taken by the `aes` crate's AES types keyed
 //! from bytes on a CPU with AES-NI: OCB1, PMAC, XEX and what is built on
-//! XEX today; checked against FIPS-197 and the `aes` crate). Each keyed type
+//! XEX, XECB-MAC, and XCBC and pXCBC decryption today; checked against
+//! FIPS-197 and the `aes` crate). Each keyed type
 //! checks the CPU once; `portable()` (or the tests' forced path) runs the
 //! safe fallback, and the tests compare both paths with the papers'
 //! definitions. Outside the SIMD code, one small module: the thread RNG's

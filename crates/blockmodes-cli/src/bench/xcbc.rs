@@ -12,6 +12,8 @@
 //!   pXCBC with S = 16), whose r0 = f(ctr) costs one block-cipher call
 //!   where the stateless forms pay a 16-byte draw from the thread RNG (about
 //!   9 ns; it was a `getrandom` system call per message, about 0.2 µs).
+//! * `pxcbc-xor-decrypt`: pXCBC$ decryption with S = 16, one thread (each
+//!   segment an XCBC$-XOR message of its own).
 //! * `cbc-hmac-sha256`: CBC encryption (zero IV, the same loop as
 //!   `cbc-encrypt`) then HMAC-SHA256 over the ciphertext, with a keyed HMAC
 //!   state cloned per message.
@@ -41,6 +43,7 @@ pub const MODES: &[&str] = &[
     "cbc-hmac-sha256-random-iv",
     "xecb-mac-ctr",
     "pxcbc-xor-ctr-encrypt",
+    "pxcbc-xor-decrypt",
 ];
 
 /// The segment length of the `pxcbc-xor-encrypt` case.
@@ -123,6 +126,28 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
                     pool.install(|| p.encrypt_into(&msg, &mut out).expect("encrypt"));
                 } else {
                     p.encrypt_into(&msg, &mut out).expect("encrypt");
+                }
+                std::hint::black_box(&out);
+            }))
+        }
+        "pxcbc-xor-decrypt" => {
+            let p = PxcbcXor::<Aes128>::new_from_slice(&key2())
+                .ok()?
+                .with_segment_blocks(PXCBC_BENCH_SEGMENT)
+                .ok()?;
+            let ct = p.encrypt(&msg).ok()?;
+            let mut out = vec![0u8; ct.len()];
+            // One thread, as every other row of the table.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .ok()?;
+            let threaded = ct.len() >= blockmodes::pxcbc::PARALLEL_THRESHOLD;
+            Some(Box::new(move || {
+                if threaded {
+                    pool.install(|| p.decrypt_into(&ct, &mut out).expect("decrypt"));
+                } else {
+                    p.decrypt_into(&ct, &mut out).expect("decrypt");
                 }
                 std::hint::black_box(&out);
             }))

@@ -35,6 +35,20 @@ fn bench_against_aes_crate() {
     let r = [0x5a; 16];
     let xex_z: Vec<Block> = (0..1024u32).map(|i| [i as u8; 16]).collect();
     let ocb = crate::ocb1::Ocb1Aes128::new_from_slice(&key).expect("key");
+    let mut gd_out: Vec<Block> = Vec::new();
+    let xecb = crate::xecb::XecbMacStateful::<aes::Aes128>::new_from_slice(&key).expect("key");
+    let xcbc = crate::xcbc::XcbcXor::<aes::Aes128>::new_from_slice(&[0x42; 32]).expect("key");
+    let px = |generic: bool| {
+        let prev = generic.then(|| crate::backend::force(crate::backend::Backend::Generic));
+        let p = crate::pxcbc::PxcbcXor::<aes::Aes128>::new_from_slice(&[0x42; 32])
+            .and_then(|p| p.with_segment_blocks(16))
+            .expect("key");
+        prev.map(crate::backend::force);
+        p
+    };
+    let (px_fused, px_generic) = (px(false), px(true));
+
+    let mut gd_check = [0u8; 16];
     use crate::sector::DataUnitCipher;
     let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     let prev = crate::backend::force(crate::backend::Backend::Generic);
@@ -43,6 +57,18 @@ fn bench_against_aes_crate() {
     println!("backend level: {level:?}");
     for bytes in [64usize, 128, 256, 512, 1024, 16384] {
         let n = bytes / 16;
+        // A message of n padded blocks: its ciphertext decrypts into n blocks.
+        let xcbc_ct = {
+            use crate::xcbc::hazmat::EncryptWithR0;
+            xcbc.encrypt_with_r0(&[3; 16], &vec![0x33; 16 * (n - 1)])
+                .expect("encrypt")
+        };
+        let px_ct = {
+            use crate::xcbc::hazmat::EncryptWithR0;
+            px_fused
+                .encrypt_with_r0(&[3; 16], &vec![0x33; 16 * (n - 1)])
+                .expect("encrypt")
+        };
         let mut variants: Vec<Variant<'_>> = vec![
             (
                 "aes crate encrypt_blocks",
@@ -112,6 +138,56 @@ fn bench_against_aes_crate() {
                     let unit = d.len().min(512);
                     xex_fused.encrypt_units(0, unit, d).expect("units");
                     black_box(d);
+                }),
+            ),
+            (
+                "aesni xecb-shaped sum (i r0 added)",
+                Box::new(|b: &mut [Block]| {
+                    black_box(wide.xecb_sum(0x1234_5678_9abc_def0_0fed_cba9_8765_4321, 1, b, None));
+                }),
+            ),
+            (
+                "aesni xcbc-shaped dec (i r0 subtracted)",
+                Box::new(|b: &mut [Block]| {
+                    let n = b.len();
+                    gd_out.resize(n, [0; 16]);
+                    black_box(wide.xcbc_decrypt(
+                        0x1234_5678_9abc_def0_0fed_cba9_8765_4321,
+                        1,
+                        &[7; 16],
+                        b,
+                        &mut gd_out[..n - 1],
+                        Some(&mut gd_check),
+                    ));
+                }),
+            ),
+            (
+                "XecbMacStateful sign_with_counter",
+                Box::new(|b: &mut [Block]| {
+                    use crate::xecb::hazmat::SignWithCounter;
+                    black_box(xecb.sign_with_counter(&[9; 16], b.as_flattened()));
+                }),
+            ),
+            (
+                "XcbcXor decrypt_into (whole blocks)",
+                Box::new(|b: &mut [Block]| {
+                    assert!(xcbc.decrypt_into(&xcbc_ct, b.as_flattened_mut()).is_ok());
+                }),
+            ),
+            (
+                "PxcbcXor S = 16 decrypt_into, fused",
+                Box::new(|b: &mut [Block]| {
+                    assert!(px_fused.decrypt_into(&px_ct, b.as_flattened_mut()).is_ok());
+                }),
+            ),
+            (
+                "PxcbcXor S = 16 decrypt_into, generic",
+                Box::new(|b: &mut [Block]| {
+                    assert!(
+                        px_generic
+                            .decrypt_into(&px_ct, b.as_flattened_mut())
+                            .is_ok()
+                    );
                 }),
             ),
             (

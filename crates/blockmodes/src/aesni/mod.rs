@@ -31,7 +31,14 @@
 //!   offsets [`Offsets::Slice`] (XEX: the caller's) or [`Offsets::Gray`]
 //!   (OCB 1.0, PMAC);
 //! * [`AesKey::sigma`]: `E(in[t] xor Z[t])` xored together, nothing stored
-//!   (PMAC's Σ).
+//!   (PMAC's Σ);
+//! * the Gligor–Donescu shapes, whose offsets are `i·r0` mod 2^128 on
+//!   big-endian blocks (added, not xored): [`AesKey::xecb_sum`], the xor of
+//!   `E(x_t + (first + t) r0)` (XECB-MAC), and [`AesKey::xcbc_decrypt`],
+//!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
+//!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
+//!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
+//!   (`xmm_gd.rs`) nothing more.
 //!
 //! Blocks move through [`Io`]: in place, buffer to buffer, or an
 //! `inout` buffer (equal or disjoint pointers).
@@ -45,9 +52,10 @@
 //! * AES-NI (`xmm.rs`, AES + SSE2): one block per xmm register, eight in
 //!   flight, the remainder as one batch of its exact size.
 //!
-//! The CPU is checked once, at key setup ([`detect`], the one function
-//! that asks the CPU); an [`AesKey`] exists only if the CPU has AES-NI,
-//! and it records the widest back end the CPU runs.
+//! The CPU is checked once, at key setup ([`detect`], and for the
+//! Gligor–Donescu kernels' VBMI the check in [`AesKey::with_level`]); an
+//! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
+//! back end the CPU runs.
 //!
 //! # Why `unsafe`
 //!
@@ -73,7 +81,9 @@ mod schedule;
 #[cfg(test)]
 mod tests;
 mod vaes;
+mod vaes_gd;
 mod xmm;
+mod xmm_gd;
 
 use cipher::array::Array;
 use cipher::consts::U16;
@@ -108,6 +118,8 @@ cpufeatures::new!(
     "vaes",
     "vpclmulqdq"
 );
+
+cpufeatures::new!(cpu_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 
 /// The one place this crate asks the CPU which AES instructions it has:
 /// `None` without AES-NI (or SSE2), else the widest [`Level`] (checked
@@ -321,6 +333,9 @@ pub(crate) struct AesKey {
     /// 10, 12 or 14.
     rounds: usize,
     level: Level,
+    /// The key runs on VAES-512 and the CPU has AVX-512 VBMI (the
+    /// Gligor–Donescu kernels' byte permutations, `vaes_gd.rs`).
+    vbmi: bool,
 }
 
 impl AesKey {
@@ -353,6 +368,7 @@ impl AesKey {
             dec,
             rounds,
             level,
+            vbmi: level == Level::Vaes512 && cpu_vbmi::get(),
         })
     }
 
@@ -394,6 +410,113 @@ impl AesKey {
                 12 => xmm::encrypt_one::<12>(keys, block),
                 _ => xmm::encrypt_one::<14>(keys, block),
             }
+        }
+    }
+
+    /// `E_K^-1(block)` for one block (AES-NI, one xmm register).
+    pub(crate) fn decrypt_block(&self, block: &Block) -> Block {
+        let keys = &self.dec.k.0;
+        // SAFETY: an `AesKey` exists only where `detect` found AES-NI and
+        // SSE2, the features of `decrypt_one`.
+        unsafe {
+            match self.rounds {
+                10 => xmm::decrypt_one::<10>(keys, block),
+                12 => xmm::decrypt_one::<12>(keys, block),
+                _ => xmm::decrypt_one::<14>(keys, block),
+            }
+        }
+    }
+
+    /// XECB-MAC's sum (Gligor–Donescu, section 5): the xor of
+    /// `E_K(x_t + (first + t) r0)` over the blocks `x_t` of `blocks` and
+    /// then, if given, `last` (`+` mod 2^128 on big-endian blocks); nothing
+    /// stored. The offsets are made in registers.
+    pub(crate) fn xecb_sum(
+        &self,
+        r0: u128,
+        first: u128,
+        blocks: &[Block],
+        last: Option<&Block>,
+    ) -> Block {
+        let job = GdJob {
+            keys: &self.enc.k.0,
+            src: blocks.as_ptr(),
+            n_src: blocks.len(),
+            last: last.map_or(core::ptr::null(), |b| b as *const Block),
+            n: blocks.len() + usize::from(last.is_some()),
+            dst: core::ptr::null_mut(),
+            n_out: 0,
+            check: core::ptr::null_mut(),
+            prev: [0; 16],
+            r0,
+            first,
+        };
+        self.run_gd::<false>(&job)
+    }
+
+    /// XCBC decryption (Gligor–Donescu, section 3) of `input` =
+    /// `y_first, y_first+1, ...`: `z_t = y_t - (first + t) r0` (mod 2^128,
+    /// big-endian), `x_t = E_K^-1(z_t) xor z_{t-1}` with `z_{-1} = prev`;
+    /// `out[t] = x_t`. Returns the xor of the `x_t` written to `out`.
+    /// With `check`, `input` holds one block more than `out` (the check
+    /// block), whose `x` goes to `check` and not into the sum; without, the
+    /// shorter of `input` and `out` counts. The offsets are made in
+    /// registers; `z_{t-1}` is folded into the last round key.
+    pub(crate) fn xcbc_decrypt(
+        &self,
+        r0: u128,
+        first: u128,
+        prev: &Block,
+        input: &[Block],
+        out: &mut [Block],
+        check: Option<&mut Block>,
+    ) -> Block {
+        let n_out = out.len().min(input.len());
+        let n = match check {
+            Some(_) => input.len().min(out.len() + 1),
+            None => n_out,
+        };
+        let job = GdJob {
+            keys: &self.dec.k.0,
+            src: input.as_ptr(),
+            n_src: n,
+            last: core::ptr::null(),
+            n,
+            dst: out.as_mut_ptr(),
+            n_out,
+            check: check.map_or(core::ptr::null_mut(), |b| b as *mut Block),
+            prev: *prev,
+            r0,
+            first,
+        };
+        self.run_gd::<true>(&job)
+    }
+
+    /// Dispatch a Gligor–Donescu job to the back end and the round count:
+    /// VAES-512 with VBMI from [`XMM_BELOW`] blocks on, else AES-NI.
+    fn run_gd<const DEC: bool>(&self, job: &GdJob<'_>) -> Block {
+        if job.n == 0 {
+            return [0; 16];
+        }
+        let wide = self.vbmi && job.n >= XMM_BELOW;
+        macro_rules! go {
+            ($nr:literal) => {
+                if wide {
+                    // SAFETY: `vbmi` is set only for a VAES-512 key on a CPU
+                    // with AVX-512 VBMI (`with_level`), so AVX-512F/BW, VBMI
+                    // and VAES are present; `job`'s pointers cover its
+                    // counts (`xecb_sum`, `xcbc_decrypt`).
+                    unsafe { vaes_gd::run::<$nr, DEC>(job) }
+                } else {
+                    // SAFETY: AES-NI and SSE2 were detected; pointers as above.
+                    unsafe { xmm_gd::run::<$nr, DEC>(job) }
+                }
+            };
+        }
+        match self.rounds {
+            10 => go!(10),
+            12 => go!(12),
+            _ => go!(14),
         }
     }
 
@@ -620,5 +743,38 @@ impl Drop for Job<'_> {
     fn drop(&mut self) {
         self.w = [0; 16];
         core::hint::black_box(&self.w);
+    }
+}
+
+/// One call of the Gligor–Donescu kernels (`vaes_gd.rs`, `xmm_gd.rs`).
+struct GdJob<'a> {
+    /// Round keys of the direction (encryption for XECB, the inverse
+    /// cipher's for XCBC decryption).
+    keys: &'a [Block; 15],
+    /// The input blocks `0 .. n_src`.
+    src: *const Block,
+    n_src: usize,
+    /// Null, or block `n_src` (XECB's padded last block).
+    last: *const Block,
+    /// Blocks processed: `n_src`, plus one with `last`.
+    n: usize,
+    /// XCBC decryption's outputs `0 .. n_out` (null for XECB).
+    dst: *mut Block,
+    n_out: usize,
+    /// Null, or where the output of block `n - 1` goes when it is not one
+    /// of the `n_out` (XCBC's check block).
+    check: *mut Block,
+    /// `z` before block 0 (XCBC decryption).
+    prev: Block,
+    r0: u128,
+    /// The index i of block 0 (offset `i r0`).
+    first: u128,
+}
+
+impl Drop for GdJob<'_> {
+    fn drop(&mut self) {
+        self.prev = [0; 16];
+        self.r0 = 0;
+        core::hint::black_box((&self.prev, &self.r0));
     }
 }

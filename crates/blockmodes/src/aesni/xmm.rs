@@ -250,3 +250,15 @@ unsafe fn batch<
         }
     }
 }
+
+/// `E_K^-1(block)` for one block, `keys` the inverse cipher's round keys
+/// of `NR` rounds.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+pub(super) fn decrypt_one<const NR: usize>(keys: &[Block; 15], block: &Block) -> Block {
+    let mut x = _mm_xor_si128(load(block), load(&keys[0]));
+    for k in &keys[1..NR] {
+        x = _mm_aesdec_si128(x, load(k));
+    }
+    store(_mm_aesdeclast_si128(x, load(&keys[NR])))
+}

@@ -8,7 +8,9 @@ use zeroize::Zeroize;
 use crate::arith::gf128::Block;
 use crate::arith::modular::to_block;
 use crate::error::{Error, Result};
-use crate::oracle::{BlockCipher128, ParWork, encrypt_block, encrypt_par};
+use crate::oracle::{
+    BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, encrypt_block, encrypt_par,
+};
 
 /// f and, in the two-key form, f'.
 #[derive(Clone)]
@@ -17,6 +19,11 @@ pub(crate) struct Keys<C> {
     pub(crate) f: C,
     /// f' = F_K' (two-key form) or `None` (one-key form: z0 = f(r0 + 1)).
     pub(crate) f_prime: Option<C>,
+    /// f on the fused AES kernels, when keyed from AES key bytes on a CPU
+    /// with AES-NI (`crate::backend`): XCBC decryption in one kernel call,
+    /// the single blocks r0 = f^-1(y0), r0 = f(ctr).
+    #[cfg(target_arch = "x86_64")]
+    fused: Option<crate::aesni::AesKey>,
 }
 
 impl<C: BlockCipher128> Keys<C> {
@@ -25,12 +32,64 @@ impl<C: BlockCipher128> Keys<C> {
         Self {
             f,
             f_prime: Some(f_prime),
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
         }
     }
 
     /// One-key form.
     pub(crate) fn one(f: C) -> Self {
-        Self { f, f_prime: None }
+        Self {
+            f,
+            f_prime: None,
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
+        }
+    }
+
+    /// `self` with f on the fused kernels where `key` (f's key bytes)
+    /// allows it.
+    fn with_fused(self, key: &[u8]) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let fused = crate::aesni::key_for(key, &self.f);
+            Self { fused, ..self }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = key;
+            self
+        }
+    }
+
+    /// f's fused kernels, if it has them.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn fused(&self) -> Option<&crate::aesni::AesKey> {
+        self.fused.as_ref()
+    }
+
+    /// `f(block)`.
+    #[inline]
+    pub(crate) fn f_encrypt(&self, block: &Block) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return k.encrypt_block(block);
+        }
+        encrypt_block(&self.f, block)
+    }
+
+    /// `f^-1(block)`.
+    #[inline]
+    pub(crate) fn f_decrypt(&self, block: &Block) -> Block
+    where
+        C: BlockCipher128Dec,
+    {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return k.decrypt_block(block);
+        }
+        decrypt_block(&self.f, block)
     }
 
     /// `true` for the two-key form.
@@ -58,7 +117,8 @@ impl<C: BlockCipher128> Keys<C> {
         Ok(Self::two(
             C::new_from_slice(k1).map_err(bad)?,
             C::new_from_slice(k2).map_err(bad)?,
-        ))
+        )
+        .with_fused(k1))
     }
 
     /// One-key form from K.
@@ -66,7 +126,7 @@ impl<C: BlockCipher128> Keys<C> {
     where
         C: KeyInit,
     {
-        crate::oracle::cipher_from_key(key).map(Self::one)
+        crate::oracle::cipher_from_key(key).map(|f| Self::one(f).with_fused(key))
     }
 
     /// z0 = f'(r0), or f(r0 + 1) in the one-key form.
@@ -74,7 +134,7 @@ impl<C: BlockCipher128> Keys<C> {
     pub(crate) fn z0(&self, r0: u128) -> Block {
         match &self.f_prime {
             Some(fp) => encrypt_block(fp, &to_block(r0)),
-            None => encrypt_block(&self.f, &to_block(r0.wrapping_add(1))),
+            None => self.f_encrypt(&to_block(r0.wrapping_add(1))),
         }
     }
 

@@ -176,7 +176,6 @@ impl Offsets {
 
     /// r0.
     #[inline(always)]
-    #[cfg(feature = "rayon")]
     pub(crate) fn r0(&self) -> u128 {
         self.r0
     }

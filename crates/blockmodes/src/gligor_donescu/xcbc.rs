@@ -85,8 +85,12 @@
 //! multi-block backend, in chunks of 256 blocks: one pass computes the
 //! chunk's `z_i = y_i - i r0`, the cipher deciphers them, one pass xors in
 //! `z_{i-1}` and sums the check (on AVX-512 through `xcbc::simd`, the
-//! family's one module with `unsafe` code; portable code elsewhere). For
-//! parallel *encryption* use pXCBC.
+//! family's one module with `unsafe` code; portable code elsewhere). With
+//! the `aes` crate's AES keyed from bytes on a CPU with AES-NI, decryption
+//! is instead one call of the fused AES kernels (`crate::aesni`): the
+//! offsets subtracted in registers, `z_{i-1}` folded into the last round
+//! key, the sum taken while the rounds run. For parallel *encryption* use
+//! pXCBC.
 //!
 //! ## Test-vector API
 //!
@@ -116,7 +120,7 @@ use zeroize::Zeroize;
 use crate::arith::gf128::Block;
 use crate::arith::modular::{to_block, to_int};
 use crate::error::{Error, Result};
-use crate::oracle::{BlockCipher128, BlockCipher128Dec, decrypt_block, encrypt_block};
+use crate::oracle::{BlockCipher128, BlockCipher128Dec};
 
 pub mod hazmat;
 
@@ -413,7 +417,7 @@ impl<C: BlockCipher128, const CHECK: bool> StatelessXcbc<C, CHECK> {
 
     /// `y0 = f(r0)`, then the chain; `out` is known to be long enough.
     fn encrypt_with_r0_unchecked(&self, r0: u128, msg: &[u8], out: &mut [u8]) -> usize {
-        let y0 = encrypt_block(&self.keys.f, &to_block(r0));
+        let y0 = self.keys.f_encrypt(&to_block(r0));
         seal::<C, CHECK>(&self.keys, &y0, r0, msg, out)
     }
 }
@@ -438,7 +442,7 @@ impl<C: BlockCipher128Dec, const CHECK: bool> StatelessXcbc<C, CHECK> {
     /// ```
     pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
         let (y0, body) = split_header::<CHECK>(ct, out)?;
-        let mut r0 = to_int(&decrypt_block(&self.keys.f, &y0));
+        let mut r0 = to_int(&self.keys.f_decrypt(&y0));
         let res = open::<C, CHECK>(&self.keys, r0, body, out);
         r0.zeroize();
         res
@@ -463,7 +467,7 @@ impl<C: BlockCipher128, const CHECK: bool> StatefulXcbc<C, CHECK> {
     /// `r0 = f(ctr)`, then the chain; `out` is known to be long enough.
     fn encrypt_with_counter_unchecked(&self, ctr: u128, msg: &[u8], out: &mut [u8]) -> usize {
         let ctr = to_block(ctr);
-        let mut r0 = to_int(&encrypt_block(&self.keys.f, &ctr));
+        let mut r0 = to_int(&self.keys.f_encrypt(&ctr));
         let n = seal::<C, CHECK>(&self.keys, &ctr, r0, msg, out);
         r0.zeroize();
         n
@@ -488,7 +492,7 @@ impl<C: BlockCipher128Dec, const CHECK: bool> StatefulXcbc<C, CHECK> {
     /// ```
     pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
         let (ctr, body) = split_header::<CHECK>(ct, out)?;
-        let mut r0 = to_int(&encrypt_block(&self.keys.f, &ctr));
+        let mut r0 = to_int(&self.keys.f_encrypt(&ctr));
         let res = open::<C, CHECK>(&self.keys, r0, body, out);
         r0.zeroize();
         res
@@ -676,7 +680,7 @@ fn open<C: BlockCipher128Dec, const CHECK: bool>(
     let out = &mut out[..16 * n];
     let mut z0 = keys.z0(r0);
     // x_{n+1} = f^-1(y_{n+1} - (n + 1) r0) xor z_n must equal z0 xor x_1 .. x_n.
-    let (mut sum, mut x_check) = chain::decrypt::<C, CHECK>(&keys.f, r0, &z0, body, out);
+    let (mut sum, mut x_check) = decrypt_chain::<C, CHECK>(keys, r0, &z0, body, out);
     let mut ok = subtle::Choice::from(1);
     if CHECK {
         ok &= (to_int(&sum) ^ to_int(&x_check)).ct_eq(&0);
@@ -696,6 +700,28 @@ fn open<C: BlockCipher128Dec, const CHECK: bool>(
     let len = 16 * (n - 1) + pos;
     out[len..].zeroize();
     Ok(len)
+}
+
+/// `chain::decrypt` (`z0 xor x_1 xor ... xor x_n` and `x_{n+1}`), on the
+/// fused kernels where f has them: one call, `y_i - i r0` in registers,
+/// `z_{i-1}` folded into the last round key, the sum taken while the rounds
+/// run, the check block's `x` returned apart.
+fn decrypt_chain<C: BlockCipher128Dec, const CHECK: bool>(
+    keys: &Keys<C>,
+    r0: u128,
+    z0: &Block,
+    body: &[u8],
+    out: &mut [u8],
+) -> (Block, Block) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(k) = keys.fused() {
+        let (ct, _) = body.as_chunks::<16>();
+        let (out, _) = out.as_chunks_mut::<16>();
+        let mut check = [0u8; 16];
+        let sum = k.xcbc_decrypt(r0, 1, z0, ct, out, CHECK.then_some(&mut check));
+        return (crate::arith::gf128::xor(&sum, z0), check);
+    }
+    chain::decrypt::<C, CHECK>(&keys.f, r0, z0, body, out)
 }
 
 /// Wipe one block (a vectorized store, not sixteen single-byte ones).

@@ -11,7 +11,7 @@ pub fn load(name: &str) -> Vec<Value> {
     let path = format!("{}/../../vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let json: Value = serde_json::from_str(&text).expect("json");
-    assert_eq!(json["scheme"], name.trim_start_matches("independent/"));
+    assert_eq!(json["scheme"], name.rsplit('/').next().unwrap_or(name));
     let v = json["vectors"].as_array().expect("vectors").clone();
     assert!(!v.is_empty(), "{path}: no vectors");
     v
@@ -22,6 +22,47 @@ pub fn load(name: &str) -> Vec<Value> {
 pub fn load_independent(name: &str) -> Vec<Value> {
     load(&format!("independent/{name}"))
 }
+
+/// Every vector of the scheme `name`: `vectors/<name>.json`, then
+/// `vectors/independent/<name>.json` and `vectors/negative/<name>.json`
+/// where they exist (the vectors' own `result` says valid or invalid).
+pub fn load_all(name: &str) -> Vec<Value> {
+    let root = format!("{}/../../vectors", env!("CARGO_MANIFEST_DIR"));
+    let mut all = load(name);
+    for dir in ["independent", "negative"] {
+        if std::path::Path::new(&format!("{root}/{dir}/{name}.json")).exists() {
+            all.extend(load(&format!("{dir}/{name}")));
+        }
+    }
+    all
+}
+
+/// A deterministic stand-in for a cryptographic RNG (splitmix64), so that
+/// the `_with_rng` calls on two back ends draw the same r0.
+pub struct SeededRng(pub u64);
+
+impl rand_core::TryRng for SeededRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        self.try_next_u64().map(|x| x as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Ok(z ^ (z >> 31))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for chunk in dst.chunks_mut(8) {
+            let x = self.try_next_u64()?.to_le_bytes();
+            chunk.copy_from_slice(&x[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for SeededRng {}
 
 /// The set `name` of `tests/data/xcbc-long.json`, the cross-check vectors
 /// of `tests/data/xcbc_ref.py` (a Python transcription of the spec that

@@ -88,8 +88,93 @@ impl Verdict {
 }
 
 /// Decrypt segments `first..end` from `body` (starting at segment `first`)
-/// into `out` (plaintext blocks `first * S ..`, minus the length block).
+/// into `out` (plaintext blocks `first * S ..`, minus the length block):
+/// on the fused AES kernels where f has them, else in lock-step groups
+/// through the cipher's parallel backend.
 pub(super) fn decrypt_segments<C: BlockCipher128Dec>(
+    keys: &Keys<C>,
+    r0: u128,
+    layout: &Layout,
+    first: usize,
+    end: usize,
+    body: &[u8],
+    out: &mut [u8],
+) -> Verdict {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(k) = keys.fused() {
+        return decrypt_segments_fused(k, keys, r0, layout, first, end, body, out);
+    }
+    decrypt_segments_generic(keys, r0, layout, first, end, body, out)
+}
+
+/// [`decrypt_segments`] on the fused kernels: each segment, an XCBC$-XOR
+/// message of its own (`r0^(s) = r0 + s`, z0^(s), indices from 1), is one
+/// kernel call (`AesKey::xcbc_decrypt`: `y_i - i r0^(s)` in registers,
+/// `z_{i-1}` in the last round key, the sum while the rounds run, the check
+/// block's x apart); segment 1's length block is decrypted by a call of
+/// its own, into the verdict. The z0^(s) come 64 segments at a time from
+/// one parallel call of f' ([`Keys::z0_run`]).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+fn decrypt_segments_fused<C: BlockCipher128Dec>(
+    key: &crate::aesni::AesKey,
+    keys: &Keys<C>,
+    r0: u128,
+    layout: &Layout,
+    first: usize,
+    end: usize,
+    body: &[u8],
+    out: &mut [u8],
+) -> Verdict {
+    let (body, _) = body.as_chunks::<16>();
+    let (out, _) = out.as_chunks_mut::<16>();
+    let s = layout.s;
+    let first_p = (first * s).max(1); // the plaintext block out[0] holds
+    let mut verdict = Verdict::default();
+    let mut z0s = [[0u8; 16]; MAX_LANES];
+    let mut check = [0u8; 16];
+    let mut g = first;
+    while g < end {
+        let lanes = MAX_LANES.min(end - g);
+        keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z0s[..lanes]);
+        for (lane, z0) in z0s[..lanes].iter().enumerate() {
+            let seg = g + lane;
+            let n_s = layout.seg_len(seg);
+            let at = layout.seg_offset(seg) - layout.seg_offset(first);
+            let ct = &body[at..at + n_s + 1];
+            let r0s = r0.wrapping_add(seg as u128 + 1);
+            let p0 = seg * s; // plaintext index of the segment's block 1
+            let mut sum = if p0 == 0 {
+                // x_1 is the length block: into the verdict, not `out`.
+                let mut len_block = [[0u8; 16]; 1];
+                let s1 = key.xcbc_decrypt(r0s, 1, z0, &ct[..1], &mut len_block, None);
+                let mut z1 = to_block(to_int(&ct[0]).wrapping_sub(r0s));
+                let o = &mut out[..n_s - 1];
+                let s2 = key.xcbc_decrypt(r0s, 2, &z1, &ct[1..], o, Some(&mut check));
+                verdict.len_block = len_block[0];
+                wipe(&mut len_block);
+                wipe(core::slice::from_mut(&mut z1));
+                xor(&s1, &s2)
+            } else {
+                let o = &mut out[p0 - first_p..p0 - first_p + n_s];
+                key.xcbc_decrypt(r0s, 1, z0, ct, o, Some(&mut check))
+            };
+            // x_{n_s + 1} must equal z0^(s) xor x_1 xor ... xor x_{n_s}.
+            xor_in_place(&mut sum, z0);
+            xor_in_place(&mut sum, &check);
+            verdict.diff |= to_int(&sum);
+            wipe(core::slice::from_mut(&mut sum));
+        }
+        g += lanes;
+    }
+    wipe(&mut z0s[..(end - first).min(MAX_LANES)]);
+    wipe(core::slice::from_mut(&mut check));
+    verdict
+}
+
+/// [`decrypt_segments`] through the cipher's parallel backend: groups of
+/// up to 64 segments in lock step.
+fn decrypt_segments_generic<C: BlockCipher128Dec>(
     keys: &Keys<C>,
     r0: u128,
     layout: &Layout,

@@ -102,7 +102,7 @@ impl<C: BlockCipher128Dec> UpdateSegment for PxcbcXor<C> {
             ciphertext,
             segment,
             new_plaintext,
-            |y0| to_int(&decrypt_block(&self.keys.f, y0)),
+            |y0| to_int(&self.keys.f_decrypt(y0)),
         )
     }
 }
@@ -121,7 +121,7 @@ impl<C: BlockCipher128Dec> UpdateSegment for PxcbcXorStateful<C> {
             ciphertext,
             segment,
             new_plaintext,
-            |ctr| to_int(&encrypt_block(&self.keys.f, ctr)),
+            |ctr| to_int(&self.keys.f_encrypt(ctr)),
         )
     }
 }

@@ -74,8 +74,7 @@ use crate::gligor_donescu::simd::{Avx512, PairSteps, Rows, TILE_LANES};
 use crate::gligor_donescu::xcbc::CounterState;
 use crate::gligor_donescu::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use crate::oracle::{
-    BlockCipher128, BlockCipher128Dec, ChainWork, ParWork, decrypt_block, decrypt_par,
-    encrypt_block, encrypt_chains, par_width,
+    BlockCipher128, BlockCipher128Dec, ChainWork, ParWork, decrypt_par, encrypt_chains, par_width,
 };
 
 mod decrypt;
@@ -327,7 +326,7 @@ impl<C: BlockCipher128 + Sync> PxcbcXor<C> {
     }
 
     fn encrypt_with_r0_unchecked(&self, r0: u128, msg: &[u8], l: &Layout, out: &mut [u8]) -> usize {
-        let y0 = encrypt_block(&self.keys.f, &to_block(r0));
+        let y0 = self.keys.f_encrypt(&to_block(r0));
         seal(&self.keys, &y0, r0, msg, l, out)
     }
 }
@@ -354,7 +353,7 @@ impl<C: BlockCipher128Dec + Sync> PxcbcXor<C> {
     pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
         // r0 = f^-1(y0)
         open_under_header(&self.keys, self.segment_blocks, ct, out, |y0| {
-            to_int(&decrypt_block(&self.keys.f, y0))
+            to_int(&self.keys.f_decrypt(y0))
         })
     }
 
@@ -386,7 +385,7 @@ impl<C: BlockCipher128 + Sync> PxcbcXorStateful<C> {
         out: &mut [u8],
     ) -> usize {
         let ctr = to_block(ctr);
-        let mut r0 = to_int(&encrypt_block(&self.keys.f, &ctr));
+        let mut r0 = to_int(&self.keys.f_encrypt(&ctr));
         let n = seal(&self.keys, &ctr, r0, msg, l, out);
         r0.zeroize();
         n
@@ -411,7 +410,7 @@ impl<C: BlockCipher128Dec + Sync> PxcbcXorStateful<C> {
     pub fn decrypt_into(&self, ct: &[u8], out: &mut [u8]) -> Result<usize> {
         // r0 = f(ctr)
         open_under_header(&self.keys, self.segment_blocks, ct, out, |ctr| {
-            to_int(&encrypt_block(&self.keys.f, ctr))
+            to_int(&self.keys.f_encrypt(ctr))
         })
     }
 
@@ -586,6 +585,7 @@ impl<C: BlockCipher128 + Sync> EncryptWithCounter for PxcbcXorStateful<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::encrypt_block;
 
     /// The segments `seg_1 || ... || seg_L` straight from the definition
     /// (`docs/spec/xcbc-xecb.md`), one block at a time: the length block

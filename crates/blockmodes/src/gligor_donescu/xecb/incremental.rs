@@ -6,7 +6,7 @@ use super::*;
 /// The state of one MAC computation: r0 (in the offset table), the header
 /// of the tag, the blocks absorbed so far, a partial block, and w.
 pub(super) struct Accumulator<'a, C> {
-    pub(super) f: &'a C,
+    pub(super) f: &'a Prf<C>,
     pub(super) offsets: Offsets,
     pub(super) header: Block,
     /// Whole blocks absorbed so far.
@@ -17,7 +17,7 @@ pub(super) struct Accumulator<'a, C> {
 }
 
 impl<'a, C: BlockCipher128> Accumulator<'a, C> {
-    pub(super) fn new(f: &'a C, header: Block, r0: u128) -> Self {
+    pub(super) fn new(f: &'a Prf<C>, header: Block, r0: u128) -> Self {
         Self {
             f,
             offsets: Offsets::new(r0),
@@ -236,7 +236,7 @@ impl<C: BlockCipher128> XecbVerifier<'_, C> {
 
 #[cfg(feature = "alloc")]
 impl<'a, C: BlockCipher128> XecbOutOfOrder<'a, C> {
-    pub(super) fn new(f: &'a C, expected: Tag, r0: u128, msg_len: usize) -> Result<Self> {
+    pub(super) fn new(f: &'a Prf<C>, expected: Tag, r0: u128, msg_len: usize) -> Result<Self> {
         let blocks = (msg_len / 16) as u64 + 1;
         let words = blocks.div_ceil(64);
         let too_long = || Error::InputTooLong {
@@ -504,7 +504,7 @@ pub struct XecbVerifier<'a, C> {
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 pub struct XecbOutOfOrder<'a, C> {
-    pub(super) f: &'a C,
+    pub(super) f: &'a Prf<C>,
     pub(super) offsets: Offsets,
     pub(super) expected: Tag,
     pub(super) header: Block,

@@ -4,17 +4,103 @@
 use super::*;
 
 // ---------------------------------------------------------------------------
+// f, generic or on the fused AES kernels.
+
+/// f = E_K, and its fused AES kernels where the key was set up from AES key
+/// bytes on a CPU with AES-NI (`crate::backend`): there every run of
+/// blocks is one kernel call, `f(x_i + i r0)` with the offsets made in
+/// registers and the sum taken while the rounds run (`aesni::xecb_sum`).
+#[derive(Clone)]
+pub(super) struct Prf<C> {
+    pub(super) f: C,
+    #[cfg(target_arch = "x86_64")]
+    fused: Option<crate::aesni::AesKey>,
+}
+
+impl<C: BlockCipher128> Prf<C> {
+    /// The generic path for `f`.
+    pub(super) fn from_cipher(f: C) -> Self {
+        Self {
+            f,
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
+        }
+    }
+
+    /// `f` keyed with the bytes `key`: the fused path where it applies.
+    pub(super) fn from_key(f: C, key: &[u8]) -> Self {
+        #[allow(unused_mut)]
+        let mut prf = Self::from_cipher(f);
+        #[cfg(target_arch = "x86_64")]
+        {
+            prf.fused = crate::aesni::key_for(key, &prf.f);
+        }
+        let _ = key;
+        prf
+    }
+
+    /// `f(block)`.
+    #[inline]
+    pub(super) fn encrypt(&self, block: &Block) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return k.encrypt_block(block);
+        }
+        encrypt_block(&self.f, block)
+    }
+
+    /// `f^-1(block)`.
+    #[inline]
+    pub(super) fn decrypt(&self, block: &Block) -> Block
+    where
+        C: BlockCipher128Dec,
+    {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return k.decrypt_block(block);
+        }
+        decrypt_block(&self.f, block)
+    }
+
+    /// `f(x_j + (first + j) r0)` xored together over `blocks` and then
+    /// `last` (if given), on the fused kernels; `None` on the generic path.
+    #[inline]
+    pub(super) fn fused_sum(
+        &self,
+        r0: u128,
+        first: u128,
+        blocks: &[Block],
+        last: Option<&Block>,
+    ) -> Option<Block> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return Some(k.xecb_sum(r0, first, blocks, last));
+        }
+        let _ = (r0, first, blocks, last);
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------
 // The core: w over runs of blocks at absolute positions.
 
 /// Absorb whole blocks `blocks` at positions `first, first + 1, ...`
 /// (1-based): `w ^= f(x_i + i * r0)` for each, in backend-wide batches.
 pub(super) fn absorb<C: BlockCipher128>(
-    f: &C,
+    f: &Prf<C>,
     offsets: &mut Offsets,
     first: u128,
     blocks: &[Block],
     w: &mut Block,
 ) {
+    if blocks.is_empty() {
+        return;
+    }
+    if let Some(mut sum) = f.fused_sum(offsets.r0(), first, blocks, None) {
+        xor_in_place(w, &sum);
+        wipe(core::slice::from_mut(&mut sum));
+        return;
+    }
     struct Absorb<'a> {
         blocks: &'a [Block],
         first: u128,
@@ -39,7 +125,7 @@ pub(super) fn absorb<C: BlockCipher128>(
         offsets,
         w: *w,
     };
-    encrypt_par(f, blocks.len(), &mut work);
+    encrypt_par(&f.f, blocks.len(), &mut work);
     *w = work.w;
     work.w.zeroize();
 }
@@ -48,7 +134,7 @@ pub(super) fn absorb<C: BlockCipher128>(
 /// [`absorb`] over the rayon pool for large runs: each thread takes a range
 /// of positions and its own offset table; the partial w's are xored.
 pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
-    f: &C,
+    f: &Prf<C>,
     r0: u128,
     first: u128,
     blocks: &[Block],
@@ -78,11 +164,27 @@ pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
 /// y_n` (the last block padded) and, with `Y0`, `y0 = f(r0)` too, all in
 /// one pass through the backend (y0 rides as one more block after x_n).
 pub(super) fn mac_one_shot<C: BlockCipher128, const Y0: bool>(
-    f: &C,
+    f: &Prf<C>,
     r0: u128,
     msg: &[u8],
 ) -> (Block, Block) {
-    mac_one_shot_with::<C, Y0>(Avx512::detect(), f, r0, msg)
+    let (full, _) = msg.as_chunks::<16>();
+    let mut last = last_block(&msg[16 * full.len()..]);
+    // The fused kernels: x_1 .. x_{n-1} from the message, x_n padded, in
+    // one call (and y0 = f(r0) beside it).
+    if let Some(mut sum) = f.fused_sum(r0, 1, full, Some(&last)) {
+        let y0 = if Y0 {
+            f.encrypt(&to_block(r0))
+        } else {
+            [0; 16]
+        };
+        let w = xor(&sum, &to_block(r0));
+        wipe(core::slice::from_mut(&mut sum));
+        wipe(core::slice::from_mut(&mut last));
+        return (y0, w);
+    }
+    wipe(core::slice::from_mut(&mut last));
+    mac_one_shot_with::<C, Y0>(Avx512::detect(), &f.f, r0, msg)
 }
 
 /// [`mac_one_shot`] through the AVX-512 passes (`Some`) or the portable
@@ -261,7 +363,7 @@ pub(super) fn tag_of(header: &Block, w: &Block) -> Tag {
 }
 
 /// XECB$-MAC in one pass: `f(r0) || w`.
-pub(super) fn sign_with_r0<C: BlockCipher128>(f: &C, r0: u128, msg: &[u8]) -> Tag {
+pub(super) fn sign_with_r0<C: BlockCipher128>(f: &Prf<C>, r0: u128, msg: &[u8]) -> Tag {
     let (y0, mut w) = mac_one_shot::<C, true>(f, r0, msg);
     let tag = tag_of(&y0, &w);
     w.zeroize();
@@ -269,9 +371,9 @@ pub(super) fn sign_with_r0<C: BlockCipher128>(f: &C, r0: u128, msg: &[u8]) -> Ta
 }
 
 /// XECB-MAC in one pass: `ctr || w` with `r0 = f(ctr)`.
-pub(super) fn sign_with_counter<C: BlockCipher128>(f: &C, ctr: u128, msg: &[u8]) -> Tag {
+pub(super) fn sign_with_counter<C: BlockCipher128>(f: &Prf<C>, ctr: u128, msg: &[u8]) -> Tag {
     let ctr = to_block(ctr);
-    let mut r0 = to_int(&encrypt_block(f, &ctr));
+    let mut r0 = to_int(&f.encrypt(&ctr));
     let (_, mut w) = mac_one_shot::<C, false>(f, r0, msg);
     let tag = tag_of(&ctr, &w);
     r0.zeroize();
@@ -281,7 +383,7 @@ pub(super) fn sign_with_counter<C: BlockCipher128>(f: &C, ctr: u128, msg: &[u8])
 
 /// Check `tag` (whose header gave r0) against `msg` in one pass.
 pub(super) fn verify_one_shot<C: BlockCipher128>(
-    f: &C,
+    f: &Prf<C>,
     r0: u128,
     msg: &[u8],
     tag: &Tag,

@@ -22,7 +22,10 @@
 //! The paper's properties (section 6) are all here:
 //!
 //! * **parallel**: every block-cipher call is independent; one-shot calls
-//!   batch them through the cipher's multi-block backend, and
+//!   batch them through the cipher's multi-block backend (for the `aes`
+//!   crate's AES keyed from bytes on a CPU with AES-NI, one call of the
+//!   fused AES kernels: `x_i + i r0` in registers, w summed while the
+//!   rounds run; `crate::aesni`), and
 //!   [`XecbMac::mac_par`] / [`XecbMac::verify_par`] / `update_par` spread a
 //!   large input over the rayon thread pool (w is a xor of per-block terms at
 //!   absolute positions: each range is computed apart and the parts xored);
@@ -58,9 +61,7 @@ use rayon::prelude::*;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::arith::gf128::Block;
-#[cfg(feature = "rayon")]
-use crate::arith::gf128::{xor, xor_in_place};
+use crate::arith::gf128::{Block, xor, xor_in_place};
 use crate::arith::modular::{to_block, to_int};
 use crate::error::{Error, Result};
 use crate::gligor_donescu::keys::r0_from_rng;
@@ -111,7 +112,7 @@ pub use kernel::{PARALLEL_THRESHOLD, TAG_LEN, Tag};
 /// ```
 #[derive(Clone)]
 pub struct XecbMac<C> {
-    f: C,
+    f: Prf<C>,
 }
 
 /// XECB-MAC, verifier side (and key holder): verification of the stateful
@@ -130,7 +131,7 @@ pub struct XecbMac<C> {
 /// ```
 #[derive(Clone)]
 pub struct XecbMacStateful<C> {
-    f: C,
+    f: Prf<C>,
 }
 
 /// XECB-MAC, signer side: owns its message counter (one value per
@@ -162,7 +163,7 @@ pub struct XecbMacStatefulSigner<C> {
 
 /// `w' = w xor f(x_i + i r0) xor f(x'_i + i r0)` for a whole message block.
 fn replace<C: BlockCipher128>(
-    f: &C,
+    f: &Prf<C>,
     r0: u128,
     tag: &Tag,
     msg_len: usize,
@@ -213,7 +214,9 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn from_cipher(f: C) -> Self {
-        Self { f }
+        Self {
+            f: Prf::from_cipher(f),
+        }
     }
 
     /// From the key K ([`Error::InvalidKeyLength`] if the cipher rejects its length).
@@ -227,7 +230,10 @@ impl<C: BlockCipher128> XecbMac<C> {
     where
         C: KeyInit,
     {
-        crate::oracle::cipher_from_key(key).map(Self::from_cipher)
+        let f = crate::oracle::cipher_from_key(key)?;
+        Ok(Self {
+            f: Prf::from_key(f, key),
+        })
     }
 
     /// MAC `msg` under a fresh random r0: the tag `y0 || w`.
@@ -306,7 +312,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     }
 
     fn signer_with_r0(&self, r0: u128) -> XecbSigner<'_, C> {
-        let y0 = encrypt_block(&self.f, &to_block(r0));
+        let y0 = self.f.encrypt(&to_block(r0));
         XecbSigner {
             acc: Accumulator::new(&self.f, y0, r0),
         }
@@ -340,7 +346,7 @@ impl<C: BlockCipher128> XecbMac<C> {
 /// verify, update or replace alike.
 trait TagHeader<C: BlockCipher128> {
     /// The keyed cipher f.
-    fn f(&self) -> &C;
+    fn f(&self) -> &Prf<C>;
     /// r0 from the tag's header.
     fn r0_of(&self, tag: &Tag) -> u128;
 
@@ -349,7 +355,7 @@ trait TagHeader<C: BlockCipher128> {
     fn with_r0<'a, T>(
         &'a self,
         tag: &[u8],
-        then: impl FnOnce(&'a C, u128, &Tag) -> Result<T>,
+        then: impl FnOnce(&'a Prf<C>, u128, &Tag) -> Result<T>,
     ) -> Result<T>
     where
         C: 'a,
@@ -363,22 +369,22 @@ trait TagHeader<C: BlockCipher128> {
 }
 
 impl<C: BlockCipher128Dec> TagHeader<C> for XecbMac<C> {
-    fn f(&self) -> &C {
+    fn f(&self) -> &Prf<C> {
         &self.f
     }
     /// r0 = f^-1(y0).
     fn r0_of(&self, tag: &Tag) -> u128 {
-        to_int(&decrypt_block(&self.f, &header(tag)))
+        to_int(&self.f.decrypt(&header(tag)))
     }
 }
 
 impl<C: BlockCipher128> TagHeader<C> for XecbMacStateful<C> {
-    fn f(&self) -> &C {
+    fn f(&self) -> &Prf<C> {
         &self.f
     }
     /// r0 = f(ctr).
     fn r0_of(&self, tag: &Tag) -> u128 {
-        to_int(&encrypt_block(&self.f, &header(tag)))
+        to_int(&self.f.encrypt(&header(tag)))
     }
 }
 
@@ -474,7 +480,9 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
     /// assert!(keys.verify(b"", &[0u8; 32]).is_err());
     /// ```
     pub fn from_cipher(f: C) -> Self {
-        Self { f }
+        Self {
+            f: Prf::from_cipher(f),
+        }
     }
 
     /// From the key K.
@@ -488,12 +496,15 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
     where
         C: KeyInit,
     {
-        crate::oracle::cipher_from_key(key).map(Self::from_cipher)
+        let f = crate::oracle::cipher_from_key(key)?;
+        Ok(Self {
+            f: Prf::from_key(f, key),
+        })
     }
 
     fn signer_with_counter(&self, ctr: u128) -> XecbSigner<'_, C> {
         let ctr = to_block(ctr);
-        let mut r0 = to_int(&encrypt_block(&self.f, &ctr));
+        let mut r0 = to_int(&self.f.encrypt(&ctr));
         let acc = Accumulator::new(&self.f, ctr, r0);
         r0.zeroize();
         XecbSigner { acc }

@@ -1,0 +1,660 @@
+//! The Gligor–Donescu shapes on VAES-512 (with AVX-512 VBMI): offsets
+//! `i·r0` added to (XECB) or subtracted from (XCBC decryption) the blocks
+//! as 128-bit big-endian integers, in registers.
+//!
+//! Two registers of four blocks (a pair: eight blocks) are split by two
+//! `vpermt2b` into the eight blocks' low and high 64-bit halves as
+//! integers (the byte reversal of big-endian blocks folded into the
+//! permutation); the 128-bit addition is `vpaddq` on both, the low
+//! halves' carry an unsigned compare into a mask and a masked `vpsubq` of
+//! -1 on the high halves; two more `vpermt2b` put the blocks back. The
+//! offsets of the next pair live in the same split form and advance by
+//! `8 r0` (one more 128-bit addition). Per four blocks on top of the
+//! rounds: two `vpermt2b`, three or four additions, one compare, the key
+//! xor and the sum.
+//!
+//! * XECB: `E(x + i r0)`, the outputs xored into a sum, nothing stored.
+//! * XCBC decryption: `z = y - i r0`, `E^-1(z) xor z_prev`, where `z_prev`
+//!   (the previous block's `z`, one `valignq` of this register and the one
+//!   before) is folded into the last round key; outputs stored and summed;
+//!   optionally the last block is the check block, returned instead.
+
+use core::arch::x86_64::*;
+
+use super::GdJob;
+use super::schedule::{load, store};
+use crate::arith::gf128::Block;
+
+/// Blocks per full batch (eight registers).
+const BATCH: usize = 32;
+
+/// `vpermt2b` indices taking two registers of big-endian blocks (blocks
+/// 0..3 and 4..7) to the blocks' low (`HI = false`) or high 64-bit halves
+/// as little-endian integers, element e from block e.
+const fn split_idx(hi: bool) -> [u8; 64] {
+    let mut idx = [0u8; 64];
+    let mut e = 0;
+    while e < 8 {
+        let mut k = 0;
+        while k < 8 {
+            // Byte k (least significant first) of the half is byte
+            // 15 - k (low half) or 7 - k (high half) of the block.
+            let b = if hi { 7 - k } else { 15 - k };
+            idx[8 * e + k] = (16 * e + b) as u8;
+            k += 1;
+        }
+        e += 1;
+    }
+    idx
+}
+
+/// `vpermt2b` indices taking the low halves (table bytes 0..63) and high
+/// halves (64..127) back to the register of blocks 0..3 (`SECOND =
+/// false`) or 4..7.
+const fn join_idx(second: bool) -> [u8; 64] {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        let e = j / 16 + if second { 4 } else { 0 };
+        let b = j % 16;
+        idx[j] = if b < 8 {
+            64 + 8 * e + 7 - b
+        } else {
+            8 * e + 15 - b
+        } as u8;
+        j += 1;
+    }
+    idx
+}
+
+#[repr(C, align(64))]
+struct Idx([u8; 64]);
+
+static SPLIT_LO: Idx = Idx(split_idx(false));
+static SPLIT_HI: Idx = Idx(split_idx(true));
+static JOIN_A: Idx = Idx(join_idx(false));
+static JOIN_B: Idx = Idx(join_idx(true));
+
+/// A table of indices as a vector.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn idx(t: &'static Idx) -> __m512i {
+    // SAFETY: `t` is 64 bytes, aligned to 64.
+    unsafe { _mm512_load_si512(t.0.as_ptr().cast()) }
+}
+
+/// The loop's constants: round keys (broadcast) and permutation indices.
+struct Consts {
+    k: [__m512i; 15],
+    split_lo: __m512i,
+    split_hi: __m512i,
+    join_a: __m512i,
+    join_b: __m512i,
+}
+
+/// The offsets `i r0` of the next pair's eight blocks (element e: block e)
+/// split into low and high halves, and what a pair adds (`8 r0`).
+struct Off {
+    lo: __m512i,
+    hi: __m512i,
+    step_lo: __m512i,
+    step_hi: __m512i,
+}
+
+/// `a + b` mod 2^128 on split halves.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn add128(alo: __m512i, ahi: __m512i, blo: __m512i, bhi: __m512i) -> (__m512i, __m512i) {
+    let lo = _mm512_add_epi64(alo, blo);
+    let carry = _mm512_cmplt_epu64_mask(lo, blo);
+    let hi = _mm512_add_epi64(ahi, bhi);
+    (
+        lo,
+        _mm512_mask_sub_epi64(hi, carry, hi, _mm512_set1_epi64(-1)),
+    )
+}
+
+/// `a - b` mod 2^128 on split halves.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn sub128(alo: __m512i, ahi: __m512i, blo: __m512i, bhi: __m512i) -> (__m512i, __m512i) {
+    let borrow = _mm512_cmplt_epu64_mask(alo, blo);
+    let lo = _mm512_sub_epi64(alo, blo);
+    let hi = _mm512_sub_epi64(ahi, bhi);
+    (
+        lo,
+        _mm512_mask_add_epi64(hi, borrow, hi, _mm512_set1_epi64(-1)),
+    )
+}
+
+/// The masks of a batch's last register: lanes loaded from `src`
+/// (`load`), lanes taking the job's `last` block (`insert`, four bits per
+/// lane), lanes stored and summed (`keep`). Two bits per lane (64-bit
+/// elements); `0xff` for a full register.
+#[derive(Clone, Copy)]
+struct Masks {
+    load: u8,
+    insert: u16,
+    keep: u8,
+}
+
+const FULL: Masks = Masks {
+    load: 0xff,
+    insert: 0,
+    keep: 0xff,
+};
+
+/// Run `job` with `NR` rounds: XECB's sum (`DEC = false`) or XCBC
+/// decryption (`DEC = true`); returns the sum of the kept outputs.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX-512BW, AVX-512 VBMI and VAES. `job.src`
+/// must be valid for `job.n_src` blocks, `job.last` (unless null) for one,
+/// `job.dst` (with `DEC`) for `job.n_out` blocks, `job.check` (unless
+/// null) for one; `src` and `dst` equal or disjoint.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+pub(super) unsafe fn run<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block {
+    let mut k = [_mm512_setzero_si512(); 15];
+    for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
+        *kr = _mm512_broadcast_i32x4(load(b));
+    }
+    let c = Consts {
+        k,
+        split_lo: idx(&SPLIT_LO),
+        split_hi: idx(&SPLIT_HI),
+        join_a: idx(&JOIN_A),
+        join_b: idx(&JOIN_B),
+    };
+    // Offsets of blocks first .. first + 7, as (low, high) halves: the
+    // base `first r0` in every element, then `r0`, `2 r0`, `4 r0` added to
+    // the elements with that bit of e set (in registers: eight 8-byte
+    // stores read back as one vector would wait for the stores to retire).
+    let half = |v: u128| {
+        (
+            _mm512_set1_epi64(v as u64 as i64),
+            _mm512_set1_epi64((v >> 64) as u64 as i64),
+        )
+    };
+    let (mut lo, mut hi) = half(job.first.wrapping_mul(job.r0));
+    for (bit, mask) in [(1u128, 0xaau8), (2, 0xcc), (4, 0xf0)] {
+        let (tlo, thi) = half(job.r0.wrapping_mul(bit));
+        lo = _mm512_mask_add_epi64(lo, mask, lo, tlo);
+        let carry = _mm512_mask_cmplt_epu64_mask(mask, lo, tlo);
+        hi = _mm512_mask_add_epi64(hi, mask, hi, thi);
+        hi = _mm512_mask_sub_epi64(hi, carry, hi, _mm512_set1_epi64(-1));
+    }
+    let (step_lo, step_hi) = half(job.r0.wrapping_mul(8));
+    let mut off = Off {
+        lo,
+        hi,
+        step_lo,
+        step_hi,
+    };
+    let last = if job.last.is_null() {
+        _mm_setzero_si128()
+    } else {
+        // SAFETY: `job.last`, when not null, is valid for one block.
+        unsafe { _mm_loadu_si128(job.last.cast()) }
+    };
+    // z of the block before the batch (lane 3), for XCBC's `xor z_prev`.
+    let mut prev = _mm512_broadcast_i32x4(load(&job.prev));
+    let mut acc = _mm512_setzero_si512();
+    // An odd number of XECB registers summed through `aesenclast`'s key.
+    let mut chained = false;
+    let n = job.n;
+    let mut i = 0;
+    if n > BATCH {
+        // SAFETY: the full batches end before block n - 1, so below
+        // `n_src` (`last`, if any, is block n - 1) and below `n_out` (a
+        // check block, if any, is block n - 1).
+        i = unsafe {
+            if DEC {
+                bulk_dec::<NR>(&c, job.src, job.dst, n - 1, &mut off, &mut prev, &mut acc)
+            } else {
+                bulk_sum::<NR>(&c, job.src, n - 1, &mut off, &mut acc, &mut chained)
+            }
+        };
+    }
+    if n > i {
+        let rem = n - i;
+        let nv = rem.div_ceil(4);
+        let base = i + 4 * (nv - 1); // the last register's first block
+        let lanes = |count: usize| (0xffffu32 >> (16 - 2 * count.min(4))) as u8;
+        let from_src = job.n_src.saturating_sub(base);
+        let insert = if job.last.is_null() {
+            0
+        } else {
+            (0xfu32 << (4 * (n - 1 - base))) as u16
+        };
+        let kept = job.n_out.min(n).saturating_sub(base);
+        let m = Masks {
+            load: lanes(from_src),
+            insert,
+            keep: if DEC {
+                lanes(kept)
+            } else {
+                lanes(rem - 4 * (nv - 1))
+            },
+        };
+        macro_rules! tail {
+            ($v:literal) => {
+                // SAFETY: the blocks of the first `$v - 1` registers are
+                // below n - 1 (as in the loop); the last register loads
+                // only the lanes below `n_src` and stores only the lanes
+                // below `n_out` (masked-out lanes are not accessed).
+                unsafe {
+                    batch::<$v, NR, DEC>(
+                        &c,
+                        job.src.add(i),
+                        job.dst.wrapping_add(i),
+                        m,
+                        last,
+                        &mut off,
+                        &mut prev,
+                        &mut acc,
+                        &mut chained,
+                    )
+                }
+            };
+        }
+        let out = match nv {
+            1 => tail!(1),
+            2 => tail!(2),
+            3 => tail!(3),
+            4 => tail!(4),
+            5 => tail!(5),
+            6 => tail!(6),
+            7 => tail!(7),
+            _ => tail!(8),
+        };
+        if DEC && !job.check.is_null() && job.n_out < n {
+            // The check block is lane n - 1 - base of the last register.
+            let lane = (n - 1 - base) as u32;
+            let c = _mm512_maskz_compress_epi64((0b11u32 << (2 * lane)) as u8, out);
+            // SAFETY: `job.check` is valid for one block.
+            unsafe { _mm_storeu_si128(job.check.cast(), _mm512_castsi512_si128(c)) };
+        }
+    }
+    if chained {
+        acc = _mm512_xor_si512(acc, c.k[NR]);
+    }
+    let a = _mm_xor_si128(
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<0>(acc),
+            _mm512_extracti32x4_epi32::<1>(acc),
+        ),
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<2>(acc),
+            _mm512_extracti32x4_epi32::<3>(acc),
+        ),
+    );
+    store(a)
+}
+
+/// XECB's full batches of 32 blocks that end before block `end` (see
+/// [`bulk_dec`]).
+///
+/// # Safety
+/// `src` valid for the blocks below `end` (rounded down to a multiple
+/// of 32).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+unsafe fn bulk_sum<const NR: usize>(
+    c: &Consts,
+    src: *const Block,
+    end: usize,
+    off: &mut Off,
+    acc: &mut __m512i,
+    chained: &mut bool,
+) -> usize {
+    const DEC: bool = false;
+    let mut prev = _mm512_setzero_si512();
+    let batches = end / BATCH;
+    let k = &c.k;
+    // SAFETY: batch 0 is below `end` (the caller has at least one).
+    let (mut z, kl) =
+        unsafe { whiten::<8, NR, DEC>(c, src, FULL, _mm_setzero_si128(), off, &mut prev) };
+    for b in 0..batches {
+        let mut x = [_mm512_setzero_si512(); 8];
+        for (xv, zv) in x.iter_mut().zip(z.iter()) {
+            *xv = _mm512_xor_si512(*zv, k[0]);
+        }
+        let kl_now = kl;
+        let more = b + 1 < batches;
+        let next = src.wrapping_add(BATCH * (b + 1));
+        // The rounds, with one pair of the next batch whitened after each
+        // of the first four: the vector ALU work sits between the AES
+        // instructions in program order (issued in one lump it measured
+        // slower: 0.78 against 0.8x of ECB). (A counted loop: `r` also
+        // picks the pair.)
+        #[allow(clippy::needless_range_loop)]
+        for r in 1..NR {
+            for xv in x.iter_mut() {
+                *xv = _mm512_aesenc_epi128(*xv, k[r]);
+            }
+            if more && r <= 4 {
+                let p = 2 * (r - 1);
+                // SAFETY: batch b + 1 is below `end`.
+                let (za, zb) = unsafe { pair::<DEC>(c, next.add(4 * p), off) };
+                z[p] = za;
+                z[p + 1] = zb;
+            }
+        }
+        // SAFETY: batch b is below `end`.
+        unsafe { last::<8, NR, DEC>(x, kl_now, core::ptr::null_mut(), FULL, acc, chained) };
+    }
+    batches * BATCH
+}
+
+/// XCBC decryption's full batches of 32 blocks that end before block
+/// `end`, software pipelined: the next batch's offsets and whitening sit
+/// between this batch's rounds in program order, so that they run on the
+/// vector ALU port while the rounds occupy the AES port (issued in one
+/// lump after the rounds they measured slower: 0.78 against 0.85x of ECB
+/// for XECB), and the next rounds start as soon as these are done.
+/// Returns the blocks done.
+///
+/// # Safety
+/// `src` and `dst` valid for the blocks below `end` (rounded down to a
+/// multiple of 32).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn bulk_dec<const NR: usize>(
+    c: &Consts,
+    src: *const Block,
+    dst: *mut Block,
+    end: usize,
+    off: &mut Off,
+    prev: &mut __m512i,
+    acc: &mut __m512i,
+) -> usize {
+    const DEC: bool = true;
+    let batches = end / BATCH;
+    let k = &c.k;
+    let zero = _mm512_setzero_si512();
+    // XCBC: `w = z xor K_last` of each batch, double-buffered: register 0
+    // holds the batch before's last four (lane 3: its last block), then
+    // the batch's eight. The last round's key of register v, `z_prev xor
+    // K_last` of its four blocks, is the 64 bytes one block before
+    // register v: an unaligned load, used as `aesdeclast`'s memory operand
+    // (no register held across the rounds, no lane shuffle).
+    let mut wb = [[zero; 9]; 2];
+    let mut x = [zero; 8];
+    // The first batch.
+    for q in 0..4 {
+        // SAFETY: batch 0 is below `end` (the caller has at least one).
+        let (za, zb) = unsafe { pair::<DEC>(c, src.add(8 * q), off) };
+        x[2 * q] = za;
+        x[2 * q + 1] = zb;
+    }
+    wb[0][0] = _mm512_xor_si512(*prev, k[NR]);
+    for (w, z) in wb[0][1..].iter_mut().zip(x.iter()) {
+        *w = _mm512_xor_si512(*z, k[NR]);
+    }
+    for b in 0..batches {
+        for xv in x.iter_mut() {
+            *xv = _mm512_xor_si512(*xv, k[0]);
+        }
+        let (cur, nxt) = (b & 1, (b + 1) & 1);
+        let more = b + 1 < batches;
+        let next = src.wrapping_add(BATCH * (b + 1));
+        let mut z = [zero; 8];
+        if more {
+            wb[nxt][0] = wb[cur][8];
+        }
+        // The rounds, with one pair of the next batch whitened after each
+        // of the first four: the vector ALU work sits between the AES
+        // instructions in program order (issued in one lump it measured
+        // slower: 0.78 against 0.8x of ECB). (A counted loop: `r` also
+        // picks the pair.)
+        #[allow(clippy::needless_range_loop)]
+        for r in 1..NR {
+            for xv in x.iter_mut() {
+                *xv = _mm512_aesdec_epi128(*xv, k[r]);
+            }
+            if more && r <= 4 {
+                let p = 2 * (r - 1);
+                // SAFETY: batch b + 1 is below `end`.
+                let (za, zb) = unsafe { pair::<DEC>(c, next.add(4 * p), off) };
+                z[p] = za;
+                z[p + 1] = zb;
+                wb[nxt][p + 1] = _mm512_xor_si512(za, k[NR]);
+                wb[nxt][p + 2] = _mm512_xor_si512(zb, k[NR]);
+            }
+        }
+        let wbase = wb[cur].as_ptr().cast::<u8>();
+        for (v, xv) in x.iter().enumerate() {
+            // SAFETY: bytes 48 + 64 v .. 112 + 64 v of the nine
+            // registers of `wb[cur]` (576 bytes).
+            let kl = unsafe { _mm512_loadu_si512(wbase.add(48 + 64 * v).cast()) };
+            let o = _mm512_aesdeclast_epi128(*xv, kl);
+            *acc = _mm512_xor_si512(*acc, o);
+            // SAFETY: batch b is below `end`.
+            unsafe { _mm512_storeu_si512(dst.add(BATCH * b + 4 * v).cast(), o) };
+        }
+        if more {
+            x = z;
+        } else {
+            // z of the last block (lane 3) for the batches after these.
+            *prev = _mm512_xor_si512(wb[cur][8], k[NR]);
+        }
+    }
+    // Wipe the z values (with the ciphertext they give r0 away).
+    wb = [[zero; 9]; 2];
+    core::hint::black_box(&wb);
+    batches * BATCH
+}
+
+/// Two full registers (eight blocks) at `src` whitened: `z = y -+ i r0`.
+///
+/// # Safety
+/// `src` valid for eight blocks.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+unsafe fn pair<const DEC: bool>(
+    c: &Consts,
+    src: *const Block,
+    off: &mut Off,
+) -> (__m512i, __m512i) {
+    // SAFETY: the caller's.
+    let (a, b) = unsafe {
+        (
+            _mm512_loadu_si512(src.cast()),
+            _mm512_loadu_si512(src.add(4).cast()),
+        )
+    };
+    let lo = _mm512_permutex2var_epi8(a, c.split_lo, b);
+    let hi = _mm512_permutex2var_epi8(a, c.split_hi, b);
+    let (lo, hi) = if DEC {
+        sub128(lo, hi, off.lo, off.hi)
+    } else {
+        add128(lo, hi, off.lo, off.hi)
+    };
+    (off.lo, off.hi) = add128(off.lo, off.hi, off.step_lo, off.step_hi);
+    (
+        _mm512_permutex2var_epi8(lo, c.join_a, hi),
+        _mm512_permutex2var_epi8(lo, c.join_b, hi),
+    )
+}
+
+/// A batch's whitening: loads (the lanes of the last register in
+/// `m.load`, `last` into the lanes of `m.insert`), `z = y -+ i r0`, and the
+/// last round's keys (`K_last`, or for XCBC `z_prev xor K_last`).
+///
+/// # Safety
+/// `src` valid for the first `V - 1` registers and the lanes of the last
+/// in `m.load`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+unsafe fn whiten<const V: usize, const NR: usize, const DEC: bool>(
+    c: &Consts,
+    src: *const Block,
+    m: Masks,
+    last: __m128i,
+    off: &mut Off,
+    prev: &mut __m512i,
+) -> ([__m512i; V], [__m512i; V]) {
+    let zero = _mm512_setzero_si512();
+    let mut y = [zero; V];
+    for (v, yv) in y.iter_mut().enumerate() {
+        let p = src.wrapping_add(4 * v);
+        *yv = if v + 1 == V && m.load != 0xff {
+            // SAFETY: the caller's: the lanes in `m.load` are valid.
+            unsafe { _mm512_maskz_loadu_epi64(m.load, p.cast()) }
+        } else {
+            // SAFETY: the caller's: a full register.
+            unsafe { _mm512_loadu_si512(p.cast()) }
+        };
+    }
+    if m.insert != 0 {
+        y[V - 1] = _mm512_mask_broadcast_i32x4(y[V - 1], m.insert, last);
+    }
+    // z = y -+ i r0, a pair of registers at a time.
+    let mut z = [zero; V];
+    let mut v = 0;
+    while v < V {
+        let a = y[v];
+        let b = if v + 1 < V { y[v + 1] } else { zero };
+        let lo = _mm512_permutex2var_epi8(a, c.split_lo, b);
+        let hi = _mm512_permutex2var_epi8(a, c.split_hi, b);
+        let (lo, hi) = if DEC {
+            sub128(lo, hi, off.lo, off.hi)
+        } else {
+            add128(lo, hi, off.lo, off.hi)
+        };
+        z[v] = _mm512_permutex2var_epi8(lo, c.join_a, hi);
+        if v + 1 < V {
+            z[v + 1] = _mm512_permutex2var_epi8(lo, c.join_b, hi);
+        }
+        (off.lo, off.hi) = add128(off.lo, off.hi, off.step_lo, off.step_hi);
+        v += 2;
+    }
+    let k = &c.k;
+    let mut kl = [k[NR]; V];
+    if DEC {
+        for v in 0..V {
+            let before = if v == 0 { *prev } else { z[v - 1] };
+            // (z_{t-1} of the register's four blocks: lane 3 of the
+            // register before, then lanes 0..2 of this one.)
+            kl[v] = _mm512_xor_si512(_mm512_alignr_epi64::<6>(z[v], before), k[NR]);
+        }
+        *prev = z[V - 1];
+    }
+    (z, kl)
+}
+
+/// A batch's rounds from the whitened states `x` (`z xor K0`) with the
+/// last round's keys `kl`; the outputs (lanes of the last register in
+/// `m.keep`) summed and, with `DEC`, stored. Returns the last register's
+/// outputs.
+///
+/// # Safety
+/// With `DEC`, `dst` valid for the first `V - 1` registers and the lanes
+/// of the last in `m.keep`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+unsafe fn rounds<const V: usize, const NR: usize, const DEC: bool>(
+    c: &Consts,
+    mut x: [__m512i; V],
+    kl: [__m512i; V],
+    dst: *mut Block,
+    m: Masks,
+    acc: &mut __m512i,
+    chained: &mut bool,
+) -> __m512i {
+    let k = &c.k;
+    for kr in &k[1..NR] {
+        for xv in x.iter_mut() {
+            *xv = if DEC {
+                _mm512_aesdec_epi128(*xv, *kr)
+            } else {
+                _mm512_aesenc_epi128(*xv, *kr)
+            };
+        }
+    }
+    // SAFETY: the caller's.
+    unsafe { last::<V, NR, DEC>(x, kl, dst, m, acc, chained) }
+}
+
+/// A batch's last round (keys `kl`), the sum of the outputs (lanes of the
+/// last register in `m.keep`) and, with `DEC`, their stores. Returns the
+/// last register's outputs.
+///
+/// # Safety
+/// As [`rounds`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+unsafe fn last<const V: usize, const NR: usize, const DEC: bool>(
+    x: [__m512i; V],
+    kl: [__m512i; V],
+    dst: *mut Block,
+    m: Masks,
+    acc: &mut __m512i,
+    chained: &mut bool,
+) -> __m512i {
+    let mut out = _mm512_setzero_si512();
+    for v in 0..V {
+        let full = v + 1 < V || m.keep == 0xff;
+        if !DEC && full {
+            // XECB's sum through the last round's key, no xor of its own:
+            // `aesenclast(x, acc)` is `E(x) xor K_last xor acc`; `run`
+            // removes the K_last of an odd count at the end.
+            *acc = _mm512_aesenclast_epi128(x[v], *acc);
+            *chained ^= true;
+            continue;
+        }
+        let o = if DEC {
+            _mm512_aesdeclast_epi128(x[v], kl[v])
+        } else {
+            _mm512_aesenclast_epi128(x[v], kl[v])
+        };
+        *acc = if full {
+            _mm512_xor_si512(*acc, o)
+        } else {
+            _mm512_xor_si512(*acc, _mm512_maskz_mov_epi64(m.keep, o))
+        };
+        if DEC {
+            let p = dst.wrapping_add(4 * v);
+            if full {
+                // SAFETY: the caller's: a full register.
+                unsafe { _mm512_storeu_si512(p.cast(), o) }
+            } else {
+                // SAFETY: the caller's: the lanes in `m.keep` are valid.
+                unsafe { _mm512_mask_storeu_epi64(p.cast(), m.keep, o) }
+            }
+        }
+        out = o;
+    }
+    out
+}
+
+/// One batch of `V` registers from `src` (to `dst` with `DEC`): offsets,
+/// rounds, sum, stores. Returns the last register's outputs.
+///
+/// # Safety
+/// `src` valid for the first `V - 1` registers and the lanes of the last
+/// in `m.load`; with `DEC`, `dst` likewise for `m.keep`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn batch<const V: usize, const NR: usize, const DEC: bool>(
+    c: &Consts,
+    src: *const Block,
+    dst: *mut Block,
+    m: Masks,
+    last: __m128i,
+    off: &mut Off,
+    prev: &mut __m512i,
+    acc: &mut __m512i,
+    chained: &mut bool,
+) -> __m512i {
+    // SAFETY: the caller's.
+    let (z, kl) = unsafe { whiten::<V, NR, DEC>(c, src, m, last, off, prev) };
+    let mut x = [_mm512_setzero_si512(); V];
+    for (xv, zv) in x.iter_mut().zip(z.iter()) {
+        *xv = _mm512_xor_si512(*zv, c.k[0]);
+    }
+    // SAFETY: the caller's.
+    unsafe { rounds::<V, NR, DEC>(c, x, kl, dst, m, acc, chained) }
+}
