@@ -2,7 +2,9 @@
 //! rounds with the modes' whitening inside them) against the generic path
 //! (the `aes` crate behind the `cipher` traits), for every mode on the
 //! fused path, every AES key size and every back end this CPU runs: the
-//! outputs, tags and verdicts are identical. On a CPU without AES-NI only
+//! outputs, tags and verdicts are identical. Modes: OCB 1.0, PMAC, XEX,
+//! XECB$-MAC, XCBC$-XOR and pXCBC$-XOR (r0 from a seeded generator, the
+//! same on every path). On a CPU without AES-NI only
 //! the generic path exists and the target checks it against itself.
 #![no_main]
 use blockmodes::backend::{self, Backend};
@@ -117,8 +119,75 @@ fn xex<C: Aes>(
     out
 }
 
+/// The fuzzer's r0 source: a fixed splitmix64 stream from the input, the
+/// same on every path (not a real RNG: only for comparing paths).
+struct Seeded(u64);
+
+impl blockmodes::rand_core::TryRng for Seeded {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        self.try_next_u64().map(|x| x as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Ok(z ^ (z >> 31))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for chunk in dst.chunks_mut(8) {
+            let x = self.try_next_u64()?.to_le_bytes();
+            chunk.copy_from_slice(&x[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+impl blockmodes::rand_core::TryCryptoRng for Seeded {}
+
+/// Any result as bytes (an error as its debug text), for comparing paths.
+fn bytes<T: AsRef<[u8]>>(r: Result<T, blockmodes::Error>) -> Vec<u8> {
+    match r {
+        Ok(v) => v.as_ref().to_vec(),
+        Err(e) => format!("{e:?}").into_bytes(),
+    }
+}
+
+/// The Gligor–Donescu modes (XECB under `key`; XCBC and pXCBC two-key, K = K' = `key`):
+/// XECB$-MAC's tag and the verdicts on it and on `msg`'s head taken as a
+/// tag; XCBC$-XOR's and pXCBC$-XOR's (S = 1 + `seg` mod 40) encryption,
+/// its decryption, and the decryption of the arbitrary bytes `msg`.
+fn gligor_donescu<C: Aes>(b: Backend, key: &[u8], seed: u64, seg: usize, msg: &[u8]) -> Outputs {
+    use blockmodes::pxcbc::PxcbcXor;
+    use blockmodes::xcbc::XcbcXor;
+    use blockmodes::xecb::XecbMac;
+    let two = [key, key].concat();
+    let (mac, xcbc, pxcbc) = keyed(b, || {
+        (
+            XecbMac::<C>::new_from_slice(key).unwrap(),
+            XcbcXor::<C>::new_from_slice(&two).unwrap(),
+            PxcbcXor::<C>::new_from_slice(&two)
+                .unwrap()
+                .with_segment_blocks(1 + seg % 40)
+                .unwrap(),
+        )
+    });
+    let tag = mac.mac_with_rng(&mut Seeded(seed), msg).unwrap();
+    assert!(mac.verify(msg, &tag).is_ok(), "{b:?}: own XECB tag refused");
+    let guess = &msg[..msg.len().min(32)];
+    let mut out = vec![tag.to_vec(), bytes(mac.verify(msg, guess).map(|()| [1u8]))];
+    let ct = xcbc.encrypt_with_rng(&mut Seeded(seed), msg).unwrap();
+    assert_eq!(xcbc.decrypt(&ct).unwrap(), msg, "{b:?}: XCBC round trip");
+    out.extend([ct, bytes(xcbc.decrypt(msg))]);
+    let ct = pxcbc.encrypt_with_rng(&mut Seeded(seed), msg).unwrap();
+    assert_eq!(pxcbc.decrypt(&ct).unwrap(), msg, "{b:?}: pXCBC round trip");
+    out.extend([ct, bytes(pxcbc.decrypt(msg))]);
+    out
+}
+
 fn all<C: Aes>(inp: &mut Input, key: &[u8]) -> Vec<(Backend, Outputs)> {
-    let mode = inp.byte() % 3;
+    let mode = inp.byte() % 4;
     let nonce: [u8; 16] = inp.array();
     let cut = inp.u16() as usize;
     let first = u64::from(inp.u16()) << (inp.byte() % 49);
@@ -130,6 +199,7 @@ fn all<C: Aes>(inp: &mut Input, key: &[u8]) -> Vec<(Backend, Outputs)> {
             let out = match mode {
                 0 => ocb1::<C>(b, key, &nonce, msg, cut),
                 1 => pmac::<C>(b, key, msg, cut),
+                3 => gligor_donescu::<C>(b, key, first, unit, msg),
                 _ => xex::<C>(b, key, &nonce, first, unit, msg),
             };
             (b, out)
