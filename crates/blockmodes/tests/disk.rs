@@ -889,3 +889,175 @@ proptest! {
         }
     }
 }
+
+// ---- The wide-block ciphers on both paths ----
+
+/// Run `make` with keys set up on `backend` (this thread only), checking
+/// that the fused path was taken where asked for (`keys` keys set up).
+fn keyed_on<T>(backend: blockmodes::backend::Backend, keys: u64, make: impl FnOnce() -> T) -> T {
+    use blockmodes::backend::{Backend, force, fused_keys};
+    let prev = force(backend);
+    let before = fused_keys();
+    let t = make();
+    let fused = fused_keys() - before;
+    force(prev);
+    let want = if backend == Backend::Generic { 0 } else { keys };
+    assert_eq!(fused, want, "{backend:?}: keys on the fused path");
+    t
+}
+
+/// What a wide-block cipher makes of `data`, each direction applied to
+/// `data` itself (so deciphering is checked on inputs that are not
+/// ciphertexts) and each result deciphered or enciphered back: as data
+/// units of `unit` bytes from unit `first` (the whole units of `data`, if
+/// any) and as one unit under `tweak` (the first `one` bytes, if `one` is
+/// not zero).
+fn wide_outputs<W: WideBlockCipher>(
+    w: &W,
+    unit: usize,
+    first: u128,
+    tweak: &Block,
+    data: &[u8],
+    one: usize,
+) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let units = &data[..data.len() / unit * unit];
+    if !units.is_empty() {
+        let (mut e, mut d) = (units.to_vec(), units.to_vec());
+        w.encrypt_units(first, unit, &mut e).unwrap();
+        w.decrypt_units(first, unit, &mut d).unwrap();
+        out.push(e.clone());
+        out.push(d.clone());
+        w.decrypt_units(first, unit, &mut e).unwrap();
+        w.encrypt_units(first, unit, &mut d).unwrap();
+        assert_eq!(e, units, "units round trip");
+        assert_eq!(d, units, "units round trip (decrypt first)");
+    }
+    if one > 0 {
+        let data = &data[..one];
+        let (mut e, mut d) = (data.to_vec(), data.to_vec());
+        w.encrypt(tweak, &mut e).unwrap();
+        w.decrypt(tweak, &mut d).unwrap();
+        out.push(e.clone());
+        out.push(d.clone());
+        w.decrypt(tweak, &mut e).unwrap();
+        w.encrypt(tweak, &mut d).unwrap();
+        assert_eq!(e, data, "one unit round trip");
+        assert_eq!(d, data, "one unit round trip (decrypt first)");
+    }
+    out
+}
+
+/// The longest prefix of `len` bytes that EME and EtE take as one unit
+/// (whole blocks, at most 2048 bytes).
+fn one_unit(len: usize) -> usize {
+    (len / 16 * 16).min(2048)
+}
+
+/// EME-AES (key of `key.len()` bytes) on `backend`: [`wide_outputs`].
+fn eme_on(
+    backend: blockmodes::backend::Backend,
+    key: &[u8],
+    (unit, first): (usize, u128),
+    (tweak, one): (&Block, usize),
+    data: &[u8],
+) -> Vec<Vec<u8>> {
+    macro_rules! go {
+        ($c:ty) => {{
+            let eme = keyed_on(backend, 1, || Eme::<$c>::new_from_slice(key).unwrap());
+            wide_outputs(&eme, unit, first, tweak, data, one)
+        }};
+    }
+    match key.len() {
+        16 => go!(Aes128),
+        24 => go!(blockmodes::Aes192),
+        _ => go!(Aes256),
+    }
+}
+
+/// EtE (AES-128) on `backend`, as [`eme_on`].
+fn ete_on(
+    backend: blockmodes::backend::Backend,
+    key: &[u8],
+    (unit, first): (usize, u128),
+    (tweak, one): (&Block, usize),
+    data: &[u8],
+) -> Vec<Vec<u8>> {
+    // StE keys XEX from the key bytes: one fused key.
+    let j = keyed_on(backend, 1, || EteEmeAes128::new_from_slice(key).unwrap());
+    wide_outputs(&j, unit, first, tweak, data, one)
+}
+
+/// Every valid length once on every path: each unit size (16 ..= 2048
+/// bytes) over as many whole units as fit in 5000 bytes, and one unit of
+/// that size, against the generic path, both directions, for EME (each AES
+/// key size) and EtE.
+#[test]
+fn eme_and_ete_fused_and_generic_agree_at_every_length() {
+    use blockmodes::backend::{Backend, available};
+    let data = bytes(77, 5000);
+    for unit in (16..=2048).step_by(16) {
+        let first = (u128::from(unit as u64) << 70) | 0xffff_fff0;
+        let tweak = key16(unit as u64);
+        let d = &data[..5000 / unit * unit];
+        for key_len in [16usize, 24, 32] {
+            let key = bytes(unit as u64 + key_len as u64, key_len);
+            let generic = eme_on(Backend::Generic, &key, (unit, first), (&tweak, unit), d);
+            for &b in available() {
+                let fused = eme_on(b, &key, (unit, first), (&tweak, unit), d);
+                assert_eq!(fused, generic, "EME {b:?} AES-{} unit {unit}", key_len * 8);
+            }
+        }
+        let key = key16(unit as u64 + 5);
+        let generic = ete_on(Backend::Generic, &key, (unit, first), (&tweak, unit), d);
+        for &b in available() {
+            let fused = ete_on(b, &key, (unit, first), (&tweak, unit), d);
+            assert_eq!(fused, generic, "EtE {b:?} unit {unit}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The fused and the generic EME agree on data units (16..=2048 bytes)
+    /// and single units at random lengths 0..5000 bytes, both directions.
+    #[test]
+    fn eme_fused_and_generic_agree(
+        key in proptest::collection::vec(any::<u8>(), 32),
+        key_len in prop::sample::select(vec![16usize, 24, 32]),
+        unit_blocks in 1usize..=128,
+        first in any::<u128>(),
+        tweak in any::<[u8; 16]>(),
+        data in proptest::collection::vec(any::<u8>(), 0..5000),
+    ) {
+        use blockmodes::backend::{Backend, available};
+        let key = &key[..key_len];
+        let first = first.min(u128::MAX - 400);
+        let (u, t) = ((16 * unit_blocks, first), (&tweak, one_unit(data.len())));
+        let generic = eme_on(Backend::Generic, key, u, t, &data);
+        for &b in available() {
+            let fused = eme_on(b, key, u, t, &data);
+            prop_assert_eq!(&fused, &generic, "{:?}", b);
+        }
+    }
+
+    /// The same for EtE (AES-128).
+    #[test]
+    fn ete_fused_and_generic_agree(
+        key in any::<[u8; 16]>(),
+        unit_blocks in 1usize..=128,
+        first in any::<u128>(),
+        tweak in any::<[u8; 16]>(),
+        data in proptest::collection::vec(any::<u8>(), 0..5000),
+    ) {
+        use blockmodes::backend::{Backend, available};
+        let first = first.min(u128::MAX - 400);
+        let (u, t) = ((16 * unit_blocks, first), (&tweak, one_unit(data.len())));
+        let generic = ete_on(Backend::Generic, &key, u, t, &data);
+        for &b in available() {
+            let fused = ete_on(b, &key, u, t, &data);
+            prop_assert_eq!(&fused, &generic, "{:?}", b);
+        }
+    }
+}

@@ -80,18 +80,26 @@ fn eme_check<C: blockmodes::oracle::BlockCipher128Dec + cipher::KeyInit>(v: &Val
 
 #[test]
 fn eme_aes_vectors() {
+    // vectors/ (Halevi's) and the independent Go reference's, on each
+    // backend (the generic path, the fused kernels on AES-NI and on
+    // VAES-512).
     let all = vectors("eme-aes");
     assert!(all.iter().any(|v| v["direction"] == "decrypt"));
     assert!(all.iter().any(|v| v["iterations"].as_u64() == Some(100)));
-    for v in all {
-        assert_eq!(v["result"], "valid");
-        match hex(&v, "key").len() {
-            16 => eme_check::<Aes128>(&v),
-            24 => eme_check::<Aes192>(&v),
-            32 => eme_check::<Aes256>(&v),
-            n => panic!("key length {n}"),
+    let independent = common::load_independent("eme-aes");
+    assert!(independent.len() >= 20);
+    let vs: Vec<Value> = all.into_iter().chain(independent).collect();
+    common::on_each_backend(Some(vs.len() as u64), |_| {
+        for v in &vs {
+            assert_eq!(v["result"], "valid");
+            match hex(v, "key").len() {
+                16 => eme_check::<Aes128>(v),
+                24 => eme_check::<Aes192>(v),
+                32 => eme_check::<Aes256>(v),
+                n => panic!("key length {n}"),
+            }
         }
-    }
+    });
 }
 
 #[test]
@@ -131,17 +139,30 @@ fn ste_xex_aes_vectors_here() {
 
 #[test]
 fn ete_eme_aes_vectors() {
-    for v in vectors("ete-eme-aes") {
-        assert_eq!(v["result"], "valid");
-        let j = EteEmeAes128::new_from_slice(&hex(&v, "key")).unwrap();
-        let tweak = block(&v, "tweak");
-        let (pt, ct) = (hex(&v, "pt"), hex(&v, "ct"));
-        let mut buf = pt.clone();
-        j.encrypt(&tweak, &mut buf).unwrap();
-        assert_eq!(buf, ct, "{}", name(&v));
-        j.decrypt(&tweak, &mut buf).unwrap();
-        assert_eq!(buf, pt, "{}", name(&v));
-    }
+    // vectors/ and the independent Go reference's, on each backend (one
+    // fused key per vector: StE keys its XEX from the key bytes).
+    let vs: Vec<Value> = vectors("ete-eme-aes")
+        .into_iter()
+        .chain(common::load_independent("ete-eme-aes"))
+        .collect();
+    assert!(vs.len() >= 3 + 30);
+    common::on_each_backend(Some(vs.len() as u64), |_| {
+        for v in &vs {
+            ete_check(v);
+        }
+    });
+}
+
+fn ete_check(v: &Value) {
+    assert_eq!(v["result"], "valid");
+    let j = EteEmeAes128::new_from_slice(&hex(v, "key")).unwrap();
+    let tweak = block(v, "tweak");
+    let (pt, ct) = (hex(v, "pt"), hex(v, "ct"));
+    let mut buf = pt.clone();
+    j.encrypt(&tweak, &mut buf).unwrap();
+    assert_eq!(buf, ct, "{}", name(v));
+    j.decrypt(&tweak, &mut buf).unwrap();
+    assert_eq!(buf, pt, "{}", name(v));
 }
 
 #[test]

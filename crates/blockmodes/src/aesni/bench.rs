@@ -8,6 +8,10 @@
 //! AES-128, one core, in place. Each round times every variant once
 //! (`reps` calls), in turn, so a noisy neighbour hits them alike; the
 //! figures are the medians and minima over the rounds.
+//!
+//! `BM_BENCH=xex,eme` keeps the variants whose names contain one of the
+//! words (the `aes` crate's ECB, the yardstick, always runs);
+//! `BM_SIZES=2048,16384` sets the message sizes.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -49,13 +53,37 @@ fn bench_against_aes_crate() {
     let (px_fused, px_generic) = (px(false), px(true));
 
     let mut gd_check = [0u8; 16];
-    use crate::sector::DataUnitCipher;
     let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
+    let eme_fused = crate::eme::Eme::<aes::Aes128>::new_from_slice(&key).expect("key");
     let prev = crate::backend::force(crate::backend::Backend::Generic);
     let xex_generic = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
+    let eme_generic = crate::eme::Eme::<aes::Aes128>::new_from_slice(&key).expect("key");
     crate::backend::force(prev);
     println!("backend level: {level:?}");
-    for bytes in [64usize, 128, 256, 512, 1024, 16384] {
+    let words: Vec<String> = std::env::var("BM_BENCH")
+        .map(|s| s.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
+    let sizes: Vec<usize> = std::env::var("BM_SIZES")
+        .map(|s| s.split(',').map(|x| x.parse().expect("BM_SIZES")).collect())
+        .unwrap_or_else(|_| vec![64, 128, 256, 512, 1024, 16384]);
+    /// `name` over units of `unit` bytes (or one unit of the whole buffer
+    /// when shorter).
+    fn units<'a, D: crate::sector::DataUnitCipher>(
+        name: &'static str,
+        d: &'a D,
+        unit: usize,
+    ) -> Variant<'a> {
+        (
+            name,
+            Box::new(move |b: &mut [Block]| {
+                let d_ = b.as_flattened_mut();
+                let u = d_.len().min(unit);
+                d.encrypt_units(0, u, d_).expect("units");
+                black_box(d_);
+            }),
+        )
+    }
+    for &bytes in &sizes {
         let n = bytes / 16;
         // A message of n padded blocks: its ciphertext decrypts into n blocks.
         let xcbc_ct = {
@@ -122,22 +150,45 @@ fn bench_against_aes_crate() {
                     black_box(wide.whiten(Dir::Encrypt, off, false, Io::InPlace(b)));
                 }),
             ),
+            units("Xex<Aes128> units of 512 B, generic", &xex_generic, 512),
+            units("Xex<Aes128> units of 512 B, fused", &xex_fused, 512),
+            units("Eme<Aes128> units of 512 B, generic", &eme_generic, 512),
+            units("Eme<Aes128> units of 512 B, fused", &eme_fused, 512),
+            units("Eme<Aes128> units of 2048 B, generic", &eme_generic, 2048),
+            units("Eme<Aes128> units of 2048 B, fused", &eme_fused, 2048),
             (
-                "Xex<Aes128> units of 512 B, generic",
+                "eme kernels 512 (no middle)",
                 Box::new(|b: &mut [Block]| {
-                    let d = b.as_flattened_mut();
-                    let unit = d.len().min(512);
-                    xex_generic.encrypt_units(0, unit, d).expect("units");
-                    black_box(d);
+                    for u in b.chunks_mut(32) {
+                        black_box(wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+                        wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
+                    }
                 }),
             ),
             (
-                "Xex<Aes128> units of 512 B, fused",
+                "eme kernels 512 (first, middle)",
                 Box::new(|b: &mut [Block]| {
-                    let d = b.as_flattened_mut();
-                    let unit = d.len().min(512);
-                    xex_fused.encrypt_units(0, unit, d).expect("units");
-                    black_box(d);
+                    for u in b.chunks_mut(32) {
+                        let s = wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u));
+                        let mc = wide.encrypt_block(&s);
+                        u[0] = xor(&mc, &s);
+                    }
+                }),
+            ),
+            (
+                "eme kernels 512 (first only)",
+                Box::new(|b: &mut [Block]| {
+                    for u in b.chunks_mut(32) {
+                        black_box(wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+                    }
+                }),
+            ),
+            (
+                "eme kernels 512 (last only)",
+                Box::new(|b: &mut [Block]| {
+                    for u in b.chunks_mut(32) {
+                        wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
+                    }
                 }),
             ),
             (
@@ -229,6 +280,14 @@ fn bench_against_aes_crate() {
                 }),
             ),
         ];
+        let keep = |name: &str| {
+            name.starts_with("aes crate")
+                || words.is_empty()
+                || words
+                    .iter()
+                    .any(|w| name.to_lowercase().contains(&w.to_lowercase()))
+        };
+        variants.retain(|(name, _)| keep(name));
         let mut buf = vec![[0x33u8; 16]; n];
         let reps = (262_144 / bytes).max(1); // ~256 KiB per sample
         let rounds = 301;

@@ -82,8 +82,13 @@ mod schedule;
 mod tests;
 mod vaes;
 mod vaes_gd;
+mod wide;
+mod wide_vaes;
+mod wide_xmm;
 mod xmm;
 mod xmm_gd;
+
+pub(crate) use wide::SteXex;
 
 use cipher::array::Array;
 use cipher::consts::U16;
@@ -116,8 +121,12 @@ cpufeatures::new!(
     "avx512f",
     "avx512bw",
     "vaes",
-    "vpclmulqdq"
+    "vpclmulqdq",
+    "pclmulqdq"
 );
+// Carry-less multiplication beside AES-NI (the wide-block modes' middle
+// block, `wide.rs`); every CPU with VAES-512 above has it.
+cpufeatures::new!(cpu_clmul, "pclmulqdq");
 
 cpufeatures::new!(cpu_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 

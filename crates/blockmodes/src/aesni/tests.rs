@@ -490,3 +490,298 @@ fn gligor_donescu_kernels_match_the_aes_crate() {
         }
     }
 }
+
+/// `b x^j` (LE) by `j` doublings.
+fn times_x_le(b: &Block, j: usize) -> Block {
+    let mut z = *b;
+    for _ in 0..j {
+        z = crate::arith::gf128::double_le(&z);
+    }
+    z
+}
+
+/// `a b` in GF(2^128), LE: `gf128::mul_be` on the byte-reversed blocks
+/// (the LE value of a block is the BE value of its reversal).
+fn mul_le_ref(a: &Block, b: &Block) -> Block {
+    let rev = |x: &Block| {
+        let mut r = *x;
+        r.reverse();
+        r
+    };
+    rev(&crate::arith::gf128::mul_be(&rev(a), &rev(b)))
+}
+
+/// EME's middle by its definition, after a first pass whose outputs are
+/// `ppp`, with `g` its block cipher: the unit as the last pass takes it
+/// (`CCC_1 xor M, PPP_2, ...`) and M.
+fn middle_ref(
+    ppp: &[Block],
+    tweak: &Block,
+    s_m: &Block,
+    g: impl Fn(&Block) -> Block,
+) -> (Vec<Block>, Block) {
+    let sp = xor_all(ppp);
+    let mp = xor(&sp, tweak);
+    let mc = g(&mp);
+    let m = xor(&mp, &mc);
+    let others = xor(&xor(&sp, &ppp[0]), &mul_le_ref(&m, s_m));
+    let ccc1 = xor(&xor(&mc, tweak), &others);
+    let mut unit = ppp.to_vec();
+    unit[0] = xor(&ccc1, &m);
+    (unit, m)
+}
+
+/// EME's two passes with E_K (`wide_first`, `wide_last`, and the first
+/// with the middle, `wide_first_mid`) and one block of E_K^-1
+/// (`decrypt_block`) against the `aes` crate and the definitions (`M x^j`
+/// by repeated LE doubling, the middle's product by `gf128::mul_be`):
+/// every key size, both directions, both back ends, 0..300 blocks, the
+/// three ways of passing blocks.
+#[test]
+fn wide_passes_match_the_definition() {
+    let mut rng = Rng(0x3e3e);
+    for level in levels() {
+        for key_len in [16usize, 24, 32] {
+            let mut key = vec![0u8; key_len];
+            rng.fill(&mut key);
+            let ours = AesKey::with_level(&key, level).expect("key");
+            let reference = Reference::new(&key);
+            for n in 0..300usize {
+                let what = format!("{level:?} AES-{} n {n}", key_len * 8);
+                let input = rng.blocks(n);
+                let l = rng.blocks(n);
+                let m = rng.block();
+                for dir in [Dir::Encrypt, Dir::Decrypt] {
+                    let first: Vec<Block> = input
+                        .iter()
+                        .zip(&l)
+                        .map(|(b, l)| reference.apply(dir, &xor(b, l)))
+                        .collect();
+                    check_io(
+                        &format!("{what} wide_first {dir:?}"),
+                        &input,
+                        &first,
+                        |io| ours.wide_first(dir, &l, io),
+                        xor_all(&first),
+                    );
+                    let (tweak, s_m) = (rng.block(), rng.block());
+                    let mut unit = input.clone();
+                    let got = ours.wide_first_mid(dir, &l, &tweak, &s_m, &mut unit);
+                    if n == 0 {
+                        assert_eq!(got, None, "{what} first_mid, empty");
+                    } else {
+                        let (want, m) =
+                            middle_ref(&first, &tweak, &s_m, |b| reference.apply(dir, b));
+                        assert_eq!(got, Some(m), "{what} first_mid {dir:?}: M");
+                        assert_eq!(unit, want, "{what} first_mid {dir:?}: unit");
+                        let mut short = input.clone();
+                        let (lt, _) = l.split_at(n - 1);
+                        assert_eq!(
+                            ours.wide_first_mid(dir, lt, &tweak, &s_m, &mut short),
+                            None,
+                            "{what} first_mid, table too short"
+                        );
+                        assert_eq!(short, input, "{what} first_mid, untouched");
+                    }
+                    let last: Vec<Block> = input
+                        .iter()
+                        .zip(&l)
+                        .enumerate()
+                        .map(|(j, (b, l))| {
+                            xor(&reference.apply(dir, &xor(b, &times_x_le(&m, j))), l)
+                        })
+                        .collect();
+                    check_io(
+                        &format!("{what} wide_last {dir:?}"),
+                        &input,
+                        &last,
+                        |io| {
+                            ours.wide_last(dir, &m, &l, io);
+                            [0; 16]
+                        },
+                        [0; 16],
+                    );
+                }
+                if let Some(b) = input.first() {
+                    assert_eq!(
+                        ours.decrypt_block(b),
+                        reference.apply(Dir::Decrypt, b),
+                        "{what} decrypt_block"
+                    );
+                }
+            }
+            // A table longer than the blocks: only the blocks count.
+            let input = rng.blocks(40);
+            let l = rng.blocks(50);
+            let mut a = input.clone();
+            let s = ours.wide_first(Dir::Encrypt, &l, Io::InPlace(&mut a));
+            let mut b = input.clone();
+            let t = ours.wide_first(Dir::Encrypt, &l[..40], Io::InPlace(&mut b));
+            assert_eq!((a, s), (b, t), "{level:?} longer table");
+            // A shorter table: the blocks past it are untouched.
+            let mut c = input.clone();
+            ours.wide_last(Dir::Decrypt, &[1; 16], &l[..33], Io::InPlace(&mut c));
+            assert_eq!(c[33..], input[33..], "{level:?} shorter table");
+        }
+    }
+}
+
+/// StE over XEX (the definitions of `docs/spec/disk.md`, with the `aes`
+/// crate): `F(x) = E(sw(x) xor d) xor d`, `F^-1(c) = sw(E^-1(c xor d) xor
+/// d)`, `sw` exchanging K and H.
+struct SteRef<'a> {
+    aes: &'a Reference,
+    k: Block,
+    h: Block,
+}
+
+impl SteRef<'_> {
+    fn sw(&self, x: &Block) -> Block {
+        if *x == self.k {
+            self.h
+        } else if *x == self.h {
+            self.k
+        } else {
+            *x
+        }
+    }
+    fn f(&self, dir: Dir, d: &Block, x: &Block) -> Block {
+        match dir {
+            Dir::Encrypt => xor(&self.aes.apply(dir, &xor(&self.sw(x), d)), d),
+            Dir::Decrypt => self.sw(&xor(&self.aes.apply(dir, &xor(x, d)), d)),
+        }
+    }
+}
+
+/// EtE's passes (`SteXex`) against the definitions, with inputs chosen so
+/// that every swap point meets K or H in some blocks: both back ends, both
+/// directions, 0..300 blocks, random K, H and deltas (and K = H once).
+#[test]
+fn ete_passes_match_the_definition() {
+    let mut rng = Rng(0xe7e);
+    for level in levels() {
+        let mut key = [0u8; 16];
+        rng.fill(&mut key);
+        let ours = AesKey::with_level(&key, level).expect("key");
+        let aes = Reference::new(&key);
+        assert!(
+            SteXex::new(
+                &AesKey::new(&[0; 32]).expect("key"),
+                &[0; 16],
+                &[0; 16],
+                &[0; 16],
+                &[0; 16]
+            )
+            .is_none(),
+            "AES-128 only"
+        );
+        for n in 0..300usize {
+            let what = format!("{level:?} n {n}");
+            let k = rng.block();
+            let h = if n == 7 { k } else { rng.block() };
+            let (de, dw) = (rng.block(), rng.block());
+            let ste = SteXex::new(&ours, &k, &h, &de, &dw).expect("AES-128");
+            let r = SteRef { aes: &aes, k, h };
+            let l = rng.blocks(n);
+            let m = rng.block();
+            let mx: Vec<Block> = (0..n).map(|j| times_x_le(&m, j)).collect();
+            for dir in [Dir::Encrypt, Dir::Decrypt] {
+                let inv = match dir {
+                    Dir::Encrypt => Dir::Decrypt,
+                    Dir::Decrypt => Dir::Encrypt,
+                };
+                // Blocks j = 5q + 3 meet K or H (alternately) at one of the
+                // pass's swap points (in turn).
+                let craft = |last: bool, j: usize, b: Block| -> Block {
+                    if j % 5 != 3 {
+                        return b;
+                    }
+                    let t = if (j / 5).is_multiple_of(2) { k } else { h };
+                    let point = (j / 10) % 2;
+                    match (dir, last, point) {
+                        // F_wide(F_ecb(P) xor L): at P, or at F_ecb(P) xor L.
+                        (Dir::Encrypt, false, 0) => t,
+                        (Dir::Encrypt, false, _) => r.f(inv, &de, &xor(&t, &l[j])),
+                        // F_wide(C xor M x^j) xor L: at C xor M x^j.
+                        (Dir::Encrypt, true, _) => xor(&t, &mx[j]),
+                        // F_wide^-1(C xor L): after the inner E^-1.
+                        (Dir::Decrypt, false, _) => {
+                            xor(&xor(&aes.apply(inv, &xor(&t, &dw)), &dw), &l[j])
+                        }
+                        // F_ecb^-1(F_wide^-1(C xor M x^j) xor L): after each
+                        // inner E^-1.
+                        (Dir::Decrypt, true, 0) => {
+                            xor(&xor(&aes.apply(inv, &xor(&t, &dw)), &dw), &mx[j])
+                        }
+                        (Dir::Decrypt, true, _) => {
+                            let u = xor(&aes.apply(inv, &xor(&t, &de)), &de);
+                            xor(&r.f(inv, &dw, &xor(&u, &l[j])), &mx[j])
+                        }
+                    }
+                };
+                for last in [false, true] {
+                    let input: Vec<Block> = (0..n).map(|j| craft(last, j, rng.block())).collect();
+                    let expected: Vec<Block> = input
+                        .iter()
+                        .enumerate()
+                        .map(|(j, b)| match (dir, last) {
+                            (Dir::Encrypt, false) => r.f(dir, &dw, &xor(&r.f(dir, &de, b), &l[j])),
+                            (Dir::Decrypt, false) => r.f(dir, &dw, &xor(b, &l[j])),
+                            (Dir::Encrypt, true) => xor(&r.f(dir, &dw, &xor(b, &mx[j])), &l[j]),
+                            (Dir::Decrypt, true) => {
+                                r.f(dir, &de, &xor(&r.f(dir, &dw, &xor(b, &mx[j])), &l[j]))
+                            }
+                        })
+                        .collect();
+                    if !last && n > 0 {
+                        let (tweak, s_m) = (rng.block(), rng.block());
+                        let mut unit = input.clone();
+                        let got = ste.first_mid(dir, &l, &tweak, &s_m, &mut unit);
+                        let (want, mm) = middle_ref(&expected, &tweak, &s_m, |b| r.f(dir, &dw, b));
+                        assert_eq!(got, Some(mm), "{what} ete first_mid {dir:?}: M");
+                        assert_eq!(unit, want, "{what} ete first_mid {dir:?}: unit");
+                        // The middle's block at K and at H (through the swap).
+                        for hit in [k, h] {
+                            let (mut unit, ppp) = (input.clone(), &expected);
+                            // MP = SP xor T = hit, and for deciphering the
+                            // swap after the inner E^-1: MP = E(hit ^ dw) ^ dw.
+                            let mp = match dir {
+                                Dir::Encrypt => hit,
+                                Dir::Decrypt => xor(&aes.apply(inv, &xor(&hit, &dw)), &dw),
+                            };
+                            let tweak = xor(&xor_all(ppp), &mp);
+                            let got = ste.first_mid(dir, &l, &tweak, &s_m, &mut unit);
+                            let (want, mm) = middle_ref(ppp, &tweak, &s_m, |b| r.f(dir, &dw, b));
+                            assert_eq!(got, Some(mm), "{what} ete first_mid at K/H {dir:?}");
+                            assert_eq!(unit, want, "{what} ete first_mid at K/H {dir:?}");
+                        }
+                    }
+                    let sum = if last { [0; 16] } else { xor_all(&expected) };
+                    check_io(
+                        &format!("{what} ete last {last} {dir:?}"),
+                        &input,
+                        &expected,
+                        |io| {
+                            if last {
+                                ste.last(dir, &m, &l, io);
+                                [0; 16]
+                            } else {
+                                ste.first(dir, &l, io)
+                            }
+                        },
+                        sum,
+                    );
+                }
+                // One block of F_wide / F_wide^-1, at K, at H and at random.
+                let hit = xor(&aes.apply(inv, &xor(&k, &dw)), &dw);
+                for b in [k, h, hit, rng.block()] {
+                    assert_eq!(
+                        ste.wide_block(dir, &b),
+                        r.f(dir, &dw, &b),
+                        "{what} wide_block {dir:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -292,7 +292,7 @@ fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
 /// x^7+x^2+x+1 folded back in.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-fn times_x(d: __m512i, k: usize, poly: __m512i) -> __m512i {
+pub(super) fn times_x(d: __m512i, k: usize, poly: __m512i) -> __m512i {
     let (kl, kr) = (
         _mm_cvtsi64_si128(k as i64),
         _mm_cvtsi64_si128(64 - k as i64),
@@ -306,7 +306,7 @@ fn times_x(d: __m512i, k: usize, poly: __m512i) -> __m512i {
 /// `d x^l` in lane `l` (0..=3), as [`times_x`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-fn times_x_lanes(d: __m512i, poly: __m512i) -> __m512i {
+pub(super) fn times_x_lanes(d: __m512i, poly: __m512i) -> __m512i {
     let kl = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
     let kr = _mm512_sub_epi64(_mm512_set1_epi64(64), kl);
     let up = _mm512_bslli_epi128::<8>(d);

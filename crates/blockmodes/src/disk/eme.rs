@@ -33,6 +33,9 @@ use crate::disk::wide::{WideBlockCipher, WideBlockMode};
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
+#[cfg(target_arch = "x86_64")]
+use {super::eme_fused::Cipher, crate::aesni::Dir};
+
 /// Most blocks in a unit.
 const MAX_BLOCKS: usize = 128;
 
@@ -57,6 +60,10 @@ pub struct Eme<C> {
     /// The AVX-512 kernel for the powers of M, if the CPU has it (checked
     /// at key setup).
     simd: Option<Avx512>,
+    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
+    /// AES-NI (`crate::backend`).
+    #[cfg(target_arch = "x86_64")]
+    fused: Option<crate::aesni::AesKey>,
 }
 
 impl<C: BlockCipher128> Eme<C> {
@@ -71,7 +78,16 @@ impl<C: BlockCipher128> Eme<C> {
             cipher,
             l,
             simd: Avx512::detect(),
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
         }
+    }
+
+    /// The table `L_i = 2^(i-1)·L` (`l()[i - 1]`), for EtE's fused path.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(dead_code)] // wired in the next commit
+    pub(super) fn l(&self) -> &[Block; MAX_BLOCKS] {
+        &self.l
     }
 
     /// The same cipher with the powers `2^(i-1)·M` made by the portable
@@ -103,7 +119,13 @@ impl<C: BlockCipher128> Eme<C> {
     where
         C: KeyInit,
     {
-        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
+        #[allow(unused_mut)]
+        let mut eme = Self::from_cipher(oracle::cipher_from_key(key)?);
+        #[cfg(target_arch = "x86_64")]
+        {
+            eme.fused = crate::aesni::key_for(key, &eme.cipher);
+        }
+        Ok(eme)
     }
 
     /// The block cipher.
@@ -115,8 +137,25 @@ impl<C: BlockCipher128> Eme<C> {
     /// under the tweak T.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
+        #[cfg(target_arch = "x86_64")]
+        if self.fused_one(Dir::Encrypt, tweak, blocks) {
+            return Ok(());
+        }
         eme_one(&Enc(&self.cipher), &self.l, self.simd, tweak, blocks);
         Ok(())
+    }
+
+    /// One unit on the fused path, if this key has it.
+    #[cfg(target_arch = "x86_64")]
+    fn fused_one(&self, dir: Dir, tweak: &Block, blocks: &mut [Block]) -> bool {
+        let Some(k) = &self.fused else {
+            return false;
+        };
+        let m = blocks.len();
+        super::eme_fused::units(Cipher::Aes(k), &self.l, self.simd, dir, m, blocks, |_| {
+            *tweak
+        });
+        true
     }
 
     /// Consecutive data units numbered from `first_unit` (tweak: the unit
@@ -131,6 +170,18 @@ impl<C: BlockCipher128> Eme<C> {
         let blocks = unit_blocks(unit_len, MAX_BLOCKS * 16, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            let dir = if P::DECRYPT {
+                Dir::Decrypt
+            } else {
+                Dir::Encrypt
+            };
+            super::eme_fused::units(Cipher::Aes(k), &self.l, self.simd, dir, m, blocks, |s| {
+                (first_unit + s as u128).to_le_bytes()
+            });
+            return Ok(());
+        }
         let g = group_units(m);
         with_scratch(&SCRATCH, |scratch| {
             for (k, group) in blocks.chunks_mut(g * m).enumerate() {
@@ -152,6 +203,10 @@ impl<C: BlockCipher128Dec> Eme<C> {
     /// except in L).
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
+        #[cfg(target_arch = "x86_64")]
+        if self.fused_one(Dir::Decrypt, tweak, blocks) {
+            return Ok(());
+        }
         eme_one(&Dec(&self.cipher), &self.l, self.simd, tweak, blocks);
         Ok(())
     }
@@ -376,7 +431,7 @@ struct SecondPass<'a> {
 /// the sum of the powers `2^(i-1)·M`, i = 2..m, is `M·S_m`.
 /// Computed at compile time (as u128 little-endian values: `x` doubles by
 /// a shift and the reduction 0x87, as [`double_le`] does).
-fn x_sums() -> &'static [Block; MAX_BLOCKS] {
+pub(super) fn x_sums() -> &'static [Block; MAX_BLOCKS] {
     static SUMS: [Block; MAX_BLOCKS] = {
         let (mut sums, mut acc, mut x) = ([[0u8; 16]; MAX_BLOCKS], 0u128, 2u128);
         let mut m = 0;

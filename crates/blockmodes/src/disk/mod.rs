@@ -15,6 +15,8 @@
 
 pub mod eme;
 pub mod eme2;
+#[cfg(target_arch = "x86_64")]
+mod eme_fused;
 pub mod ete;
 pub(crate) mod fixed;
 pub mod sector;

@@ -1,0 +1,327 @@
+//! The passes of the wide-block modes on the fused kernels: EME, EME2, and
+//! EtE (EME over StE[XEX], with EtE's ECB layer inside the same kernel).
+//!
+//! EME over a block cipher G enciphers a data unit in two ECB passes with a
+//! serial block between them (`docs/spec/disk.md`):
+//! * the first pass, [`AesKey::wide_first`]: `out[j] = G(in[j] xor l[j])`,
+//!   returning the xor of the outputs (EME's `PPP_j` and their sum);
+//! * the last pass, [`AesKey::wide_last`]: `out[j] = G(in[j] xor M x^j) xor
+//!   l[j]`, with `M x^j` in the LE convention (EME's `CCC_j` mixing and the
+//!   post-whitening `L_j`).
+//!
+//! `l` is the caller's per-key table (EME's `L_j = 2^(j-1) L`, EME2's
+//! `2^j K_ECB`): one 64-byte load per four blocks, the pre-whitening folded
+//! into the first round (`vpternlogq` with K0) and the post-whitening into
+//! the last round's key. The powers `M x^j` are made in registers: per
+//! stretch of 32 blocks two bases (`M x^(32c + 0..3)` and `M x^(32c + 4..7)`,
+//! four lanes each), and register v of a batch is a base times `x^(8a)`, a
+//! byte shift and one carry-less multiply for the bytes shifted out (port-5
+//! work, beside the rounds on port 0); the bases step by `x^32` the same way.
+//!
+//! For EtE, G is StE over XEX-AES-128 ([`SteXex`]):
+//! `F_i(x) = E(sw(x) xor Δ_i) xor Δ_i` and `F_i^-1(c) = sw(E^-1(c xor Δ_i)
+//! xor Δ_i)`, `sw` the constant-time swap of K and H; Δ_i is folded into the
+//! first and last round keys, the swap is four compares' worth of vector
+//! logic per register (no branch, no table index). EtE's ECB layer `F_1`
+//! rides in the first pass when enciphering (`PPP_j = F_2(F_1(P_j) xor
+//! L_j)`: two ciphers per block in one round loop) and `F_1^-1` in the last
+//! pass when deciphering.
+//!
+//! One call is one data unit (EME) or one run of up to 128 blocks (EME2):
+//! the block index j of the table and of the powers starts at 0 with the
+//! call. Any number of blocks, no padding (masked loads and stores for a
+//! partial register, as in `vaes.rs`).
+
+use super::{AesKey, Dir, Io, Level, XMM_BELOW, wide_vaes, wide_xmm};
+use crate::arith::gf128::{Block, xor};
+
+/// One pass's parameters, for the kernels. Blocks are passed by
+/// reference, not copied: a kernel's 16-byte loads of a block just copied
+/// field by field (in 8-byte moves) would wait for the stores to retire.
+pub(super) struct WideJob<'a> {
+    /// Round keys of the direction (entries 1 .. rounds - 1 are used; the
+    /// first and last are `k0`, `kl`).
+    pub(super) keys: &'a [Block; 15],
+    pub(super) src: *const Block,
+    pub(super) dst: *mut Block,
+    /// Blocks: `src`, `dst` and `l` hold at least this many.
+    pub(super) n: usize,
+    /// The caller's table `l[j]`.
+    pub(super) l: *const Block,
+    /// The last pass's base `M` of the powers `M x^j` (LE).
+    pub(super) m: &'a Block,
+    /// The main cipher's first and last round keys (EtE: Δ_wide folded in).
+    pub(super) k0: &'a Block,
+    pub(super) kl: &'a Block,
+    /// EtE's ECB layer's first and last round keys (Δ_ecb folded in).
+    pub(super) k0_ecb: &'a Block,
+    pub(super) kl_ecb: &'a Block,
+    /// EtE's swap: K and H.
+    pub(super) sk: &'a Block,
+    pub(super) sh: &'a Block,
+    /// The middle ([`Pass::FirstMid`]): the tweak T and `x + ... +
+    /// x^(n-1)`.
+    pub(super) tweak: &'a Block,
+    pub(super) s_m: &'a Block,
+}
+
+/// Which pass a kernel runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// The first pass; the sum of its outputs is returned.
+    First,
+    /// The first pass and the middle (in place); M is returned.
+    FirstMid,
+    /// The last pass.
+    Last,
+}
+
+/// A zero block, for the keys and swap points of a plain pass.
+static ZERO: Block = [0; 16];
+
+impl AesKey {
+    /// EME's first pass over one unit (or run) with G = E_K (`Dir::Encrypt`)
+    /// or E_K^-1: `out[j] = G(in[j] xor l[j])`; returns the xor of the
+    /// outputs. Processes `min(io's blocks, l.len())` blocks.
+    pub(crate) fn wide_first(&self, dir: Dir, l: &[Block], io: Io<'_, '_>) -> Block {
+        let job = self.wide_job(dir, io, l, &ZERO);
+        self.wide_run(dir, Pass::First, &job)
+    }
+
+    /// EME's first pass and middle over one unit of `n = unit.len()`
+    /// blocks (1 ..= `l.len()`) under `tweak`, G = E_K or E_K^-1: `PPP_j =
+    /// G(P_j xor l[j])`, `MP = PPP_1 xor ... xor PPP_n xor T`, `MC =
+    /// G(MP)`, `M = MP xor MC`, `CCC_1 = MC xor T xor PPP_2 xor ... xor
+    /// PPP_n xor M s_m` (`s_m = x + ... + x^(n-1)`: the powers of M that
+    /// the last pass adds to blocks 2..n); `unit` then holds `CCC_1 xor M,
+    /// PPP_2, ..., PPP_n` (the last pass adds `M x^0` to block 1 too) and M
+    /// is returned, all in registers after the pass. `None`, doing
+    /// nothing, if the unit is empty or longer than `l`, or the CPU has no
+    /// carry-less multiplication.
+    pub(crate) fn wide_first_mid(
+        &self,
+        dir: Dir,
+        l: &[Block],
+        tweak: &Block,
+        s_m: &Block,
+        unit: &mut [Block],
+    ) -> Option<Block> {
+        let n = unit.len();
+        if n == 0 || n > l.len() || !self.has_clmul() {
+            return None;
+        }
+        let mut job = self.wide_job(dir, Io::InPlace(unit), l, &ZERO);
+        (job.tweak, job.s_m) = (tweak, s_m);
+        Some(self.wide_run(dir, Pass::FirstMid, &job))
+    }
+
+    /// Whether the middle's carry-less multiplication runs here.
+    fn has_clmul(&self) -> bool {
+        self.level == Level::Vaes512 || super::cpu_clmul::get()
+    }
+
+    /// EME's last pass over one unit (or run) with G = E_K or E_K^-1:
+    /// `out[j] = G(in[j] xor m x^j) xor l[j]` (LE powers of `m`).
+    pub(crate) fn wide_last(&self, dir: Dir, m: &Block, l: &[Block], io: Io<'_, '_>) {
+        let job = self.wide_job(dir, io, l, m);
+        self.wide_run(dir, Pass::Last, &job);
+    }
+
+    fn wide_job<'a>(&'a self, dir: Dir, io: Io<'_, '_>, l: &[Block], m: &'a Block) -> WideJob<'a> {
+        let (src, dst, n) = io.raw();
+        let keys = match dir {
+            Dir::Encrypt => &self.enc.k.0,
+            Dir::Decrypt => &self.dec.k.0,
+        };
+        WideJob {
+            keys,
+            src,
+            dst,
+            n: n.min(l.len()),
+            l: l.as_ptr(),
+            m,
+            k0: &keys[0],
+            kl: &keys[self.rounds],
+            k0_ecb: &keys[0],
+            kl_ecb: &keys[self.rounds],
+            sk: &ZERO,
+            sh: &ZERO,
+            tweak: &ZERO,
+            s_m: &ZERO,
+        }
+    }
+
+    /// The level for a run of `n` blocks: the AES-NI back end below
+    /// [`XMM_BELOW`] blocks, else the key's.
+    fn wide_level(&self, n: usize) -> Level {
+        if n < XMM_BELOW {
+            Level::AesNi
+        } else {
+            self.level
+        }
+    }
+
+    /// Dispatch a plain (E_K) pass to the back end and the round count.
+    fn wide_run(&self, dir: Dir, pass: Pass, job: &WideJob<'_>) -> Block {
+        if job.n == 0 {
+            return [0; 16];
+        }
+        macro_rules! go {
+            ($nr:literal) => {
+                match self.wide_level(job.n) {
+                    // SAFETY: Vaes512 is recorded only where `detect` found
+                    // AVX-512F/BW, VAES and VPCLMULQDQ; the job's pointers
+                    // cover `job.n` blocks (`Io::raw`, `n <= l.len()`).
+                    // For `FirstMid` also PCLMULQDQ (`has_clmul`), in place.
+                    Level::Vaes512 => unsafe { wide_vaes::dispatch::<$nr>(dir, pass, job) },
+                    // SAFETY: AES-NI and SSE2 were detected (and PCLMULQDQ
+                    // for `FirstMid`); pointers as above.
+                    Level::AesNi => unsafe { wide_xmm::dispatch::<$nr>(dir, pass, job) },
+                }
+            };
+        }
+        match self.rounds {
+            10 => go!(10),
+            12 => go!(12),
+            _ => go!(14),
+        }
+    }
+}
+
+/// StE over XEX-AES-128 with its two fixed tweaks, EtE's block ciphers:
+/// `F_ecb(x) = E(sw(x) xor Δ_ecb) xor Δ_ecb` (EtE's ECB layer, γ1) and
+/// `F_wide` the same with `Δ_wide` (EME's block cipher, γ2); `sw` exchanges
+/// K and H. Holds its own copy of the AES-128 key and, per direction, the
+/// first and last round keys with the deltas folded in; zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct SteXex {
+    key: AesKey,
+    k: Block,
+    h: Block,
+    /// `[K0 xor Δ_wide, K_last xor Δ_wide, K0 xor Δ_ecb, K_last xor
+    /// Δ_ecb]` of the encryption keys, then of the decryption keys.
+    folded: [[Block; 4]; 2],
+}
+
+impl SteXex {
+    /// The pair for the AES key `key` (AES-128 only: StE's key is one
+    /// block; `None` for another size), StE's K and H and the two XEX
+    /// deltas.
+    pub(crate) fn new(
+        key: &AesKey,
+        k: &Block,
+        h: &Block,
+        d_ecb: &Block,
+        d_wide: &Block,
+    ) -> Option<Self> {
+        if key.rounds != 10 {
+            return None;
+        }
+        let fold = |keys: &[Block; 15]| {
+            [
+                xor(&keys[0], d_wide),
+                xor(&keys[10], d_wide),
+                xor(&keys[0], d_ecb),
+                xor(&keys[10], d_ecb),
+            ]
+        };
+        Some(Self {
+            key: key.clone(),
+            k: *k,
+            h: *h,
+            folded: [fold(&key.enc.k.0), fold(&key.dec.k.0)],
+        })
+    }
+
+    /// The pass's job: the key's, with the folded keys and K and H.
+    fn job<'a>(&'a self, dir: Dir, io: Io<'_, '_>, l: &[Block], m: &'a Block) -> WideJob<'a> {
+        let mut job = self.key.wide_job(dir, io, l, m);
+        let f = &self.folded[usize::from(dir == Dir::Decrypt)];
+        (job.k0, job.kl, job.k0_ecb, job.kl_ecb) = (&f[0], &f[1], &f[2], &f[3]);
+        (job.sk, job.sh) = (&self.k, &self.h);
+        job
+    }
+
+    /// EtE's first pass over one unit: enciphering, `out[j] =
+    /// F_wide(F_ecb(in[j]) xor l[j])` (the ECB layer and EME's first
+    /// pass); deciphering, `out[j] = F_wide^-1(in[j] xor l[j])`. Returns
+    /// the xor of the outputs.
+    pub(crate) fn first(&self, dir: Dir, l: &[Block], io: Io<'_, '_>) -> Block {
+        let job = self.job(dir, io, l, &ZERO);
+        self.run(dir, Pass::First, &job)
+    }
+
+    /// EtE's first pass and EME's middle over one unit, as
+    /// [`AesKey::wide_first_mid`] with G the first pass's cipher above and
+    /// `MC = F_wide(MP)` (or `F_wide^-1(MP)`).
+    pub(crate) fn first_mid(
+        &self,
+        dir: Dir,
+        l: &[Block],
+        tweak: &Block,
+        s_m: &Block,
+        unit: &mut [Block],
+    ) -> Option<Block> {
+        let n = unit.len();
+        if n == 0 || n > l.len() || !self.key.has_clmul() {
+            return None;
+        }
+        let mut job = self.job(dir, Io::InPlace(unit), l, &ZERO);
+        (job.tweak, job.s_m) = (tweak, s_m);
+        Some(self.run(dir, Pass::FirstMid, &job))
+    }
+
+    /// EtE's last pass over one unit: enciphering, `out[j] =
+    /// F_wide(in[j] xor m x^j) xor l[j]`; deciphering, `out[j] =
+    /// F_ecb^-1(F_wide^-1(in[j] xor m x^j) xor l[j])` (EME's last pass and
+    /// the ECB layer).
+    pub(crate) fn last(&self, dir: Dir, m: &Block, l: &[Block], io: Io<'_, '_>) {
+        let job = self.job(dir, io, l, m);
+        self.run(dir, Pass::Last, &job);
+    }
+
+    /// `F_wide(block)` (`Dir::Encrypt`) or `F_wide^-1(block)`: one block
+    /// through the passes above with a zero table and `m = 0` (the passes
+    /// without the ECB layer: the last when enciphering, the first when
+    /// deciphering).
+    pub(crate) fn wide_block(&self, dir: Dir, block: &Block) -> Block {
+        let zero = [[0u8; 16]];
+        let mut b = [*block];
+        match dir {
+            Dir::Encrypt => self.last(dir, &[0; 16], &zero, Io::InPlace(&mut b)),
+            Dir::Decrypt => {
+                self.first(dir, &zero, Io::InPlace(&mut b));
+            }
+        }
+        b[0]
+    }
+
+    fn run(&self, dir: Dir, pass: Pass, job: &WideJob<'_>) -> Block {
+        if job.n == 0 {
+            return [0; 16];
+        }
+        // AES-128 only (`new`): the kernels are instantiated for 10 rounds.
+        match self.key.wide_level(job.n) {
+            // SAFETY: as in `AesKey::wide_run`; the key has 10 rounds.
+            Level::Vaes512 => unsafe { wide_vaes::dispatch_ste(dir, pass, job) },
+            // SAFETY: as above.
+            Level::AesNi => unsafe { wide_xmm::dispatch_ste(dir, pass, job) },
+        }
+    }
+}
+
+impl Drop for SteXex {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.k.zeroize();
+        self.h.zeroize();
+        self.folded.as_flattened_mut().as_flattened_mut().zeroize();
+    }
+}
+
+impl core::fmt::Debug for SteXex {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SteXex").finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,204 @@
+//! EME on the fused AES kernels (x86-64 with AES-NI; see `crate::backend`),
+//! for EME-AES and for EtE (EME over StE[XEX-AES-128], the ECB layer inside
+//! the same kernels).
+//!
+//! Per data unit of m blocks under the tweak T:
+//! * the first pass, one kernel call: `PPP_j = G(P_j xor L_j)` and their
+//!   sum `SP`, the whitening in the first round;
+//! * the middle, on one block: `MP = SP xor T`, `MC = G(MP)`, `M = MP xor
+//!   MC`, and `CCC_1 = MC xor T xor CCC_2 xor ... xor CCC_m`, where the sum
+//!   of the other `CCC_j = PPP_j xor 2^(j-1) M` is `(SP xor PPP_1) xor
+//!   M (x + ... + x^(m-1))` (one carry-less multiplication);
+//! * the last pass, one kernel call: `C_j = G(CCC_j) xor L_j`, the
+//!   `CCC_j` made in the kernel from `PPP_j` and the powers `M x^(j-1)`
+//!   (block 1 holds `CCC_1 xor M`, so it fits the same rule) and `L_j`
+//!   folded into the last round's key.
+//!
+//! Units are pipelined: unit s's first pass and middle run before unit
+//! s - 1's last pass, so the middle's serial block (a cipher call's
+//! latency) overlaps the rounds of a pass instead of waiting for them.
+//!
+//! Everything secret (SP, MP, MC, M, CCC_1) is wiped after use.
+
+use crate::aesni::{AesKey, Dir, Io, SteXex};
+use crate::arith::gf128::{Block, double_le, xor};
+use crate::disk::simd::Avx512;
+use crate::disk::units::wipe;
+
+use super::eme::x_sums;
+
+/// EME's block cipher G on the fused kernels.
+#[derive(Clone, Copy)]
+pub(super) enum Cipher<'a> {
+    /// EME-AES: G = E_K.
+    Aes(&'a AesKey),
+    /// EtE: G = StE[XEX]'s `F(K, γ2, .)`, with the ECB layer
+    /// `F(K, γ1, .)` in the first pass (enciphering) or the last
+    /// (deciphering).
+    #[allow(dead_code)] // wired in the next commit
+    Ete(&'a SteXex),
+}
+
+impl Cipher<'_> {
+    fn first(self, dir: Dir, l: &[Block], unit: &mut [Block]) -> Block {
+        match self {
+            Cipher::Aes(k) => k.wide_first(dir, l, Io::InPlace(unit)),
+            Cipher::Ete(s) => s.first(dir, l, Io::InPlace(unit)),
+        }
+    }
+
+    fn last(self, dir: Dir, m: &Block, l: &[Block], unit: &mut [Block]) {
+        match self {
+            Cipher::Aes(k) => k.wide_last(dir, m, l, Io::InPlace(unit)),
+            Cipher::Ete(s) => s.last(dir, m, l, Io::InPlace(unit)),
+        }
+    }
+
+    /// The first pass and the middle in one kernel call (`None` where the
+    /// CPU has no carry-less multiplication).
+    fn first_mid(
+        self,
+        dir: Dir,
+        l: &[Block],
+        tweak: &Block,
+        s_m: &Block,
+        unit: &mut [Block],
+    ) -> Option<Block> {
+        match self {
+            Cipher::Aes(k) => k.wide_first_mid(dir, l, tweak, s_m, unit),
+            Cipher::Ete(s) => s.first_mid(dir, l, tweak, s_m, unit),
+        }
+    }
+
+    /// G (or G^-1) on one block: the middle's MC.
+    fn block(self, dir: Dir, b: &Block) -> Block {
+        match (self, dir) {
+            (Cipher::Aes(k), Dir::Encrypt) => k.encrypt_block(b),
+            (Cipher::Aes(k), Dir::Decrypt) => k.decrypt_block(b),
+            (Cipher::Ete(s), _) => s.wide_block(dir, b),
+        }
+    }
+}
+
+/// `m (x + x^2 + ... + x^(count - 1))` (LE): one carry-less multiplication
+/// by the precomputed sum with AVX-512, else by Horner's rule (count - 1
+/// doublings).
+fn times_sum(simd: Option<Avx512>, m: &Block, count: usize) -> Block {
+    if let Some(simd) = simd {
+        return simd.mul_le(m, &x_sums()[count - 1]);
+    }
+    let mut acc = [0u8; 16];
+    for _ in 1..count {
+        acc = double_le(&xor(&acc, m));
+    }
+    acc
+}
+
+/// The first pass and the middle of one unit under `tweak`: afterwards
+/// `unit` holds `CCC_1 xor M, PPP_2, ..., PPP_m`, ready for the last pass
+/// with the powers of the returned M. In one kernel call where the CPU
+/// has carry-less multiplication (the middle in registers), else the
+/// middle here.
+#[inline(always)]
+fn first_and_middle(
+    g: Cipher<'_>,
+    l: &[Block],
+    (simd, in_kernel): (Option<Avx512>, bool),
+    dir: Dir,
+    tweak: &Block,
+    unit: &mut [Block],
+) -> Block {
+    if in_kernel && let Some(big_m) = g.first_mid(dir, l, tweak, &x_sums()[unit.len() - 1], unit) {
+        return big_m;
+    }
+    // The secrets of the middle, wiped together (whole-block stores).
+    let mut s = [[0u8; 16]; 5];
+    let [sp, mp, mc, rest, ccc1] = &mut s;
+    *sp = g.first(dir, l, unit);
+    *mp = xor(sp, tweak);
+    *mc = g.block(dir, mp);
+    let big_m = xor(mp, mc);
+    // CCC_2 xor ... xor CCC_m = (SP xor PPP_1) xor M (x + ... + x^(m-1)).
+    *rest = times_sum(simd, &big_m, unit.len());
+    *ccc1 = xor(&xor(mc, tweak), &xor(&xor(sp, &unit[0]), rest));
+    unit[0] = xor(ccc1, &big_m);
+    wipe(&mut s);
+    big_m
+}
+
+/// EME over `blocks`, whole units of `m` blocks (1 ..= 128), unit s under
+/// the tweak `tweak(s)`, in the direction `dir`; `l` is the key's table
+/// `L_j` (at least m entries).
+pub(super) fn units(
+    g: Cipher<'_>,
+    l: &[Block],
+    simd: Option<Avx512>,
+    dir: Dir,
+    m: usize,
+    blocks: &mut [Block],
+    tweak: impl Fn(usize) -> Block,
+) {
+    units_with(g, l, (simd, true), dir, m, blocks, tweak)
+}
+
+/// As [`units`]; `in_kernel: false` makes the middle here even where the
+/// kernel could (the tests' way to check this path on any CPU).
+fn units_with(
+    g: Cipher<'_>,
+    l: &[Block],
+    (simd, in_kernel): (Option<Avx512>, bool),
+    dir: Dir,
+    m: usize,
+    blocks: &mut [Block],
+    tweak: impl Fn(usize) -> Block,
+) {
+    let l = &l[..m.min(l.len())];
+    let mut pending: Option<(&mut [Block], Block)> = None;
+    for (s, unit) in blocks.chunks_exact_mut(m).enumerate() {
+        let big_m = first_and_middle(g, l, (simd, in_kernel), dir, &tweak(s), unit);
+        if let Some((prev, mut pm)) = pending.take() {
+            g.last(dir, &pm, l, prev);
+            wipe(core::slice::from_mut(&mut pm));
+        }
+        pending = Some((unit, big_m));
+    }
+    if let Some((prev, mut pm)) = pending {
+        g.last(dir, &pm, l, prev);
+        wipe(core::slice::from_mut(&mut pm));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::gf128::powers_x_le;
+
+    /// The middle made here (either product: the carry-less one and
+    /// Horner's rule) gives what the kernel's does, for EME-AES and EtE,
+    /// every unit length, both directions.
+    #[test]
+    fn the_middle_here_matches_the_kernels() {
+        let Some(key) = AesKey::new(&[0x3c; 16]) else {
+            return;
+        };
+        let b = |i: u8| [i.wrapping_mul(37) ^ 0x5a; 16];
+        let ste = SteXex::new(&key, &b(1), &b(2), &b(3), &b(4)).expect("AES-128");
+        let mut l = [[0u8; 16]; 128];
+        powers_x_le(&b(5), &mut l);
+        for g in [Cipher::Aes(&key), Cipher::Ete(&ste)] {
+            for m in 1..=128usize {
+                let data: Vec<Block> = (0..3 * m).map(|i| b(i as u8 ^ 0x11)).collect();
+                for dir in [Dir::Encrypt, Dir::Decrypt] {
+                    let tweak = |s: usize| b(s as u8 + 7);
+                    let mut want = data.clone();
+                    units_with(g, &l, (Avx512::detect(), true), dir, m, &mut want, tweak);
+                    for simd in [Avx512::detect(), None] {
+                        let mut got = data.clone();
+                        units_with(g, &l, (simd, false), dir, m, &mut got, tweak);
+                        assert_eq!(got, want, "m {m} {dir:?} simd {}", simd.is_some());
+                    }
+                }
+            }
+        }
+    }
+}
