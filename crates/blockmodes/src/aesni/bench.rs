@@ -37,6 +37,7 @@ fn bench_against_aes_crate() {
     let batch = GrayBatch::new(GrayOffsets::new(&[0x17; 16]));
     let table = GrayTable::new(&batch);
     let r = [0x5a; 16];
+    let ste = SteXex::new(&wide, &[1; 16], &[2; 16], &[3; 16], &[4; 16]).expect("AES-128");
     let xex_z: Vec<Block> = (0..1024u32).map(|i| [i as u8; 16]).collect();
     let ocb = crate::ocb1::Ocb1Aes128::new_from_slice(&key).expect("key");
     let mut gd_out: Vec<Block> = Vec::new();
@@ -55,9 +56,11 @@ fn bench_against_aes_crate() {
     let mut gd_check = [0u8; 16];
     let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     let eme_fused = crate::eme::Eme::<aes::Aes128>::new_from_slice(&key).expect("key");
+    let ete_fused = crate::ete::EteEmeAes128::new_from_slice(&key).expect("key");
     let prev = crate::backend::force(crate::backend::Backend::Generic);
     let xex_generic = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     let eme_generic = crate::eme::Eme::<aes::Aes128>::new_from_slice(&key).expect("key");
+    let ete_generic = crate::ete::EteEmeAes128::new_from_slice(&key).expect("key");
     crate::backend::force(prev);
     println!("backend level: {level:?}");
     let words: Vec<String> = std::env::var("BM_BENCH")
@@ -156,6 +159,10 @@ fn bench_against_aes_crate() {
             units("Eme<Aes128> units of 512 B, fused", &eme_fused, 512),
             units("Eme<Aes128> units of 2048 B, generic", &eme_generic, 2048),
             units("Eme<Aes128> units of 2048 B, fused", &eme_fused, 2048),
+            units("EtE units of 512 B, generic", &ete_generic, 512),
+            units("EtE units of 512 B, fused", &ete_fused, 512),
+            units("EtE units of 2048 B, generic", &ete_generic, 2048),
+            units("EtE units of 2048 B, fused", &ete_fused, 2048),
             (
                 "eme kernels 512 (no middle)",
                 Box::new(|b: &mut [Block]| {
@@ -172,6 +179,22 @@ fn bench_against_aes_crate() {
                         let s = wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u));
                         let mc = wide.encrypt_block(&s);
                         u[0] = xor(&mc, &s);
+                    }
+                }),
+            ),
+            (
+                "ete kernels 2048 (first only)",
+                Box::new(|b: &mut [Block]| {
+                    for u in b.chunks_mut(128) {
+                        black_box(ste.first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+                    }
+                }),
+            ),
+            (
+                "ete kernels 2048 (last only)",
+                Box::new(|b: &mut [Block]| {
+                    for u in b.chunks_mut(128) {
+                        ste.last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
                     }
                 }),
             ),

@@ -78,11 +78,13 @@ struct Consts {
     poly: __m512i,
 }
 
-/// StE's swap of K and H (see `disk::simd`'s `swap_xor`): a lane equals K
-/// when `(v xor K) | (v' xor K')` is zero in both halves (`v'` the lane with
-/// its halves swapped); the minimum of that and the same for H is zero
-/// when the lane is K or H, which `vptestnmq` makes a mask for a masked xor
-/// with `K xor H`. No branch, no table index.
+/// StE's swap of K and H: a lane equals K when both 64-bit halves do, i.e.
+/// when `v = K` and `v' = K'` in both halves (`v'` the lane with its halves
+/// swapped): one compare into a mask, and a second compare under that mask;
+/// the same for H, and the lanes of either mask get `K xor H` by a masked
+/// xor. No branch, no table index. (Measured against `disk::simd`'s
+/// `swap_xor` form, xors, `vpternlogq`, `vpminuq` and `vptestnmq`: EtE's
+/// first pass 1688 -> 1599 ns, 16 KiB: the compares run beside the rounds.)
 struct Swap {
     k: __m512i,
     h: __m512i,
@@ -112,11 +114,9 @@ impl Swap {
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
     fn apply(&self, v: __m512i) -> __m512i {
         let vs = _mm512_shuffle_epi32::<_MM_PERM_BADC>(v);
-        let zk = _mm512_ternarylogic_epi64::<0xf6>(_mm512_xor_si512(v, self.k), vs, self.ks);
-        let zh = _mm512_ternarylogic_epi64::<0xf6>(_mm512_xor_si512(v, self.h), vs, self.hs);
-        let e = _mm512_min_epu64(zk, zh);
-        let hit = _mm512_testn_epi64_mask(e, e);
-        _mm512_mask_xor_epi64(v, hit, v, self.kh)
+        let mk = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(v, self.k), vs, self.ks);
+        let mh = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(v, self.h), vs, self.hs);
+        _mm512_mask_xor_epi64(v, mk | mh, v, self.kh)
     }
 }
 

@@ -85,7 +85,6 @@ impl<C: BlockCipher128> Eme<C> {
 
     /// The table `L_i = 2^(i-1)·L` (`l()[i - 1]`), for EtE's fused path.
     #[cfg(target_arch = "x86_64")]
-    #[allow(dead_code)] // wired in the next commit
     pub(super) fn l(&self) -> &[Block; MAX_BLOCKS] {
         &self.l
     }

@@ -35,7 +35,6 @@ pub(super) enum Cipher<'a> {
     /// EtE: G = StE[XEX]'s `F(K, γ2, .)`, with the ECB layer
     /// `F(K, γ1, .)` in the first pass (enciphering) or the last
     /// (deciphering).
-    #[allow(dead_code)] // wired in the next commit
     Ete(&'a SteXex),
 }
 
@@ -165,6 +164,60 @@ fn units_with(
     if let Some((prev, mut pm)) = pending {
         g.last(dir, &pm, l, prev);
         wipe(core::slice::from_mut(&mut pm));
+    }
+}
+
+/// EtE[EME, StE[XEX-AES-128]] on the fused kernels: StE over XEX with
+/// its two tweaks ([`SteXex`]: K, H, the deltas of γ1 and γ2 and the AES
+/// key) and EME's table `L_j` over `F(K, γ2, .)`, a copy kept per key (it
+/// is secret: wiped on drop). Built only by `EteEmeAes128::new_from_slice`
+/// (`crate::ete`) from a StE whose XEX runs on the fused kernels.
+pub(super) struct Ete {
+    ste: SteXex,
+    l: [Block; 128],
+    simd: Option<Avx512>,
+}
+
+impl Ete {
+    /// The fused EtE of the StE `f` (whose inner XEX has the fused key `key`),
+    /// with `Δ_1`, `Δ_2` of the tweaks γ1 and γ2 and EME's table `l`; `None`
+    /// where the kernels cannot run it.
+    pub(super) fn new(
+        key: &AesKey,
+        (k, h): (&Block, &Block),
+        (d1, d2): (&Block, &Block),
+        l: &[Block; 128],
+    ) -> Option<Self> {
+        Some(Self {
+            ste: SteXex::new(key, k, h, d1, d2)?,
+            l: *l,
+            simd: Avx512::detect(),
+        })
+    }
+
+    /// Whole units of `m` blocks (1 ..= 128), unit s under `tweak(s)`.
+    pub(super) fn units(
+        &self,
+        dir: Dir,
+        m: usize,
+        blocks: &mut [Block],
+        tweak: impl Fn(usize) -> Block,
+    ) {
+        units(
+            Cipher::Ete(&self.ste),
+            &self.l,
+            self.simd,
+            dir,
+            m,
+            blocks,
+            tweak,
+        )
+    }
+}
+
+impl Drop for Ete {
+    fn drop(&mut self) {
+        wipe(&mut self.l);
     }
 }
 

@@ -23,6 +23,13 @@
 //! Per key it precomputes H, the two XEX Δs, EME's L and its doublings;
 //! then each block costs three AES calls.
 //!
+//! On x86-64 with AES-NI, [`EteEmeAes128::new_from_slice`] also sets up the
+//! fused AES kernels (`crate::backend`): the ECB layer runs inside EME's
+//! first pass when enciphering (`PPP_j = F(K, γ2, F(K, γ1, P_j) ⊕ L_j)`,
+//! two ciphers per block in one round loop) and inside the last when
+//! deciphering, StE's swap and XEX's Δ in the kernels (the Δs folded into
+//! the first and last round keys), H, the Δs and L precomputed per key.
+//!
 //! **Keys: AES-128 only.** StE compares message blocks with the key K, so K
 //! must be exactly one block; XEX-AES-192/256 would have a key longer than a
 //! block. [`EtE::new_from_slice`] refuses other key lengths with
@@ -41,6 +48,9 @@ use crate::disk::wide::{WideBlockCipher, WideBlockMode, check_units};
 use crate::disk::xex::{Xex, XexDelta, XexTweak};
 use crate::error::{Error, Result};
 use crate::oracle::BlockCipher128Dec;
+
+#[cfg(target_arch = "x86_64")]
+use {crate::aesni::Dir, zeroize::Zeroize};
 
 /// EtE[W, F]: the ECB layer `F(K, γ1, ·)` and the wide-block mode W over
 /// `F(K, γ2, ·)`.
@@ -62,6 +72,10 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     ecb: Fixed<F>,
     /// `WB(·, · : F(K, γ2, ·))`.
     wide: W,
+    /// The fused AES kernels (EME over StE[XEX-AES-128] keyed from key
+    /// bytes on a CPU with AES-NI: [`EtE::new_from_slice`]).
+    #[cfg(target_arch = "x86_64")]
+    fused: Option<super::eme_fused::Ete>,
 }
 
 /// The paper's J = EtE[EME, StE[XEX-AES-128]] with γ1 = t0, γ2 = t1.
@@ -93,7 +107,27 @@ where
         Ok(Self {
             ecb: f.fix_tweak(gamma1)?,
             wide: W::from_cipher(f.fix_tweak(gamma2)?),
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
         })
+    }
+
+    /// One unit or consecutive units on the fused kernels, if this key has
+    /// them: `tweak(s)` is unit s's tweak. The length was checked.
+    #[cfg(target_arch = "x86_64")]
+    fn fused(
+        &self,
+        enc: bool,
+        unit_len: usize,
+        data: &mut [u8],
+        tweak: impl Fn(usize) -> Block,
+    ) -> bool {
+        let Some(f) = &self.fused else {
+            return false;
+        };
+        let dir = if enc { Dir::Encrypt } else { Dir::Decrypt };
+        f.units(dir, unit_len / 16, data.as_chunks_mut::<16>().0, tweak);
+        true
     }
 
     /// The wide-block mode over `F(K, γ2, ·)`.
@@ -104,6 +138,10 @@ where
     /// `J(K, T, M)` on one data unit in place.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
+        #[cfg(target_arch = "x86_64")]
+        if self.fused(true, data.len(), data, |_| *tweak) {
+            return Ok(());
+        }
         ecb_encrypt(&self.ecb, data.as_chunks_mut::<16>().0);
         self.wide.encrypt(tweak, data)
     }
@@ -111,6 +149,10 @@ where
     /// `J^-1(K, T, C)` on one data unit in place.
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
+        #[cfg(target_arch = "x86_64")]
+        if self.fused(false, data.len(), data, |_| *tweak) {
+            return Ok(());
+        }
         self.wide.decrypt(tweak, data)?;
         ecb_decrypt(&self.ecb, data.as_chunks_mut::<16>().0);
         Ok(())
@@ -120,6 +162,12 @@ where
     /// group, then W's own bulk call over it.
     fn units(&self, first_unit: u128, unit_len: usize, data: &mut [u8], enc: bool) -> Result<()> {
         check_units(self, first_unit, unit_len, data)?;
+        #[cfg(target_arch = "x86_64")]
+        if self.fused(enc, unit_len, data, |s| {
+            (first_unit + s as u128).to_le_bytes()
+        }) {
+            return Ok(());
+        }
         let g = group_units(unit_len / 16);
         for (k, chunk) in data.chunks_mut(g * unit_len).enumerate() {
             let first = first_unit + (k * g) as u128;
@@ -152,7 +200,21 @@ where
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self> {
         let f = StE::<Xex<C>>::new_from_slice(key)?;
-        Self::new(&f, &XexTweak::T0, &XexTweak::T1)
+        #[allow(unused_mut)]
+        let mut j = Self::new(&f, &XexTweak::T0, &XexTweak::T1)?;
+        #[cfg(target_arch = "x86_64")]
+        {
+            // StE keyed its XEX from the key bytes: the fused key, if any.
+            let (xex, k, h) = f.parts();
+            if let Some(aes) = xex.fused_key() {
+                let mut d1 = xex.delta(&XexTweak::T0)?;
+                let mut d2 = xex.delta(&XexTweak::T1)?;
+                j.fused = super::eme_fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
+                d1.zeroize();
+                d2.zeroize();
+            }
+        }
+        Ok(j)
     }
 }
 

@@ -93,6 +93,12 @@ impl<E: TweakableBlockCipher> StE<E> {
         Ok(Self { e, swap, gamma })
     }
 
+    /// The inner cipher, K and H (for EtE's fused path).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn parts(&self) -> (&E, &Block, &Block) {
+        (&self.e, &self.swap.k, &self.swap.h)
+    }
+
     /// The reserved tweak γ.
     pub fn gamma(&self) -> &E::Tweak {
         &self.gamma

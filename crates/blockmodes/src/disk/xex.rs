@@ -109,6 +109,12 @@ impl<C: BlockCipher128> Xex<C> {
         xex
     }
 
+    /// The fused kernels' key, if this XEX runs on them.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn fused_key(&self) -> Option<&crate::aesni::AesKey> {
+        self.fused.as_ref()
+    }
+
     /// `E_K(block)`.
     fn e(&self, block: &Block) -> Block {
         #[cfg(target_arch = "x86_64")]
@@ -156,7 +162,7 @@ impl<C: BlockCipher128> Xex<C> {
     }
 
     /// `Δ = 2^i · E_K(N)`.
-    fn delta(&self, tweak: &XexTweak) -> Result<Block> {
+    pub(super) fn delta(&self, tweak: &XexTweak) -> Result<Block> {
         if tweak.i == 0 {
             return Err(Error::InvalidParameter("XEX tweak index i must be >= 1"));
         }
@@ -492,10 +498,14 @@ impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
 
     fn decrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
         let mut delta = self.delta(tweak)?;
-        *block = xor(
-            &oracle::decrypt_block(&self.cipher, &xor(block, &delta)),
-            &delta,
-        );
+        let x = xor(block, &delta);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            *block = xor(&k.decrypt_block(&x), &delta);
+            delta.zeroize();
+            return Ok(());
+        }
+        *block = xor(&oracle::decrypt_block(&self.cipher, &x), &delta);
         delta.zeroize();
         Ok(())
     }
