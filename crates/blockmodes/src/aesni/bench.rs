@@ -57,10 +57,12 @@ fn bench_against_aes_crate() {
     let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     let eme_fused = crate::eme::Eme::<aes::Aes128>::new_from_slice(&key).expect("key");
     let ete_fused = crate::ete::EteEmeAes128::new_from_slice(&key).expect("key");
+    let eme2_fused = crate::eme2::Eme2::<aes::Aes128>::new_from_slice(&[7; 48]).expect("key");
     let prev = crate::backend::force(crate::backend::Backend::Generic);
     let xex_generic = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     let eme_generic = crate::eme::Eme::<aes::Aes128>::new_from_slice(&key).expect("key");
     let ete_generic = crate::ete::EteEmeAes128::new_from_slice(&key).expect("key");
+    let eme2_generic = crate::eme2::Eme2::<aes::Aes128>::new_from_slice(&[7; 48]).expect("key");
     crate::backend::force(prev);
     println!("backend level: {level:?}");
     let words: Vec<String> = std::env::var("BM_BENCH")
@@ -159,6 +161,8 @@ fn bench_against_aes_crate() {
             units("Eme<Aes128> units of 512 B, fused", &eme_fused, 512),
             units("Eme<Aes128> units of 2048 B, generic", &eme_generic, 2048),
             units("Eme<Aes128> units of 2048 B, fused", &eme_fused, 2048),
+            units("Eme2<Aes128> units of 4096 B, generic", &eme2_generic, 4096),
+            units("Eme2<Aes128> units of 4096 B, fused", &eme2_fused, 4096),
             units("EtE units of 512 B, generic", &ete_generic, 512),
             units("EtE units of 512 B, fused", &ete_fused, 512),
             units("EtE units of 2048 B, generic", &ete_generic, 2048),

@@ -82,7 +82,7 @@ impl Cipher<'_> {
 /// `m (x + x^2 + ... + x^(count - 1))` (LE): one carry-less multiplication
 /// by the precomputed sum with AVX-512, else by Horner's rule (count - 1
 /// doublings).
-fn times_sum(simd: Option<Avx512>, m: &Block, count: usize) -> Block {
+pub(super) fn times_sum(simd: Option<Avx512>, m: &Block, count: usize) -> Block {
     if let Some(simd) = simd {
         return simd.mul_le(m, &x_sums()[count - 1]);
     }

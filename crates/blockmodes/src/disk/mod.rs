@@ -16,6 +16,8 @@
 pub mod eme;
 pub mod eme2;
 #[cfg(target_arch = "x86_64")]
+mod eme2_fused;
+#[cfg(target_arch = "x86_64")]
 mod eme_fused;
 pub mod ete;
 pub(crate) mod fixed;
