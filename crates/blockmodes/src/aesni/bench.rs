@@ -155,6 +155,13 @@ fn bench_against_aes_crate() {
                     black_box(wide.whiten(Dir::Encrypt, off, false, Io::InPlace(b)));
                 }),
             ),
+            (
+                "aesni xex_units kernel (512-B units)",
+                Box::new(|b: &mut [Block]| {
+                    let m = b.len().min(32);
+                    black_box(wide.xex_units(Dir::Encrypt, 7, m, Io::InPlace(b)));
+                }),
+            ),
             units("Xex<Aes128> units of 512 B, generic", &xex_generic, 512),
             units("Xex<Aes128> units of 512 B, fused", &xex_fused, 512),
             units("Eme<Aes128> units of 512 B, generic", &eme_generic, 512),

@@ -97,6 +97,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
 
+/// Most units of one [`AesKey::xex_units`] call.
+pub(crate) const XEX_UNITS: usize = 64;
+
 /// Runs of fewer blocks than this go to the AES-NI back end even where the
 /// key's is VAES-512: one block per xmm register has the lower latency.
 /// Measured (Xeon Sapphire Rapids, ECB, `aesni::bench`): 4 blocks 10.7 ns
@@ -386,24 +389,25 @@ impl AesKey {
         self.level
     }
 
-    /// XEX over data units of `m` blocks (`m` a multiple of 4), the deltas
-    /// made in registers: block j of unit s becomes
-    /// `E(in xor Δ_s x^j) xor Δ_s x^j` (or with `E^-1`), `Δ_s x^j` in the
-    /// BE convention, from `d0[s]` = `Δ_s`. Whole units only (`io`'s
-    /// blocks are cut to a multiple of `m` and to the units `d0` covers).
+    /// XEX over data units of `m` blocks (`m` a multiple of 4) numbered
+    /// from `first`, everything in the kernel: block j of unit s becomes
+    /// `E(in xor Δ) xor Δ` (or with `E^-1`), `Δ = E_K(N_s) x^(j+1)` in the
+    /// BE convention, `N_s = first + s` as a 16-byte big-endian integer
+    /// (the caller checks that the unit numbers do not overflow). Whole
+    /// units only, at most [`XEX_UNITS`] (`io`'s blocks are cut to that).
     /// Returns false, doing nothing, unless the key runs on VAES-512 and `m`
     /// is a positive multiple of 4 (the caller then uses
     /// [`Offsets::Slice`]).
-    pub(crate) fn xex_units(&self, dir: Dir, d0: &[Block], m: usize, io: Io<'_, '_>) -> bool {
+    pub(crate) fn xex_units(&self, dir: Dir, first: u128, m: usize, io: Io<'_, '_>) -> bool {
         if self.level != Level::Vaes512 || m == 0 || !m.is_multiple_of(4) {
             return false;
         }
         let (src, dst, n) = io.raw();
-        let units = (n / m).min(d0.len());
+        let units = (n / m).min(XEX_UNITS);
         let mut job = self.job(dir, src, dst, units * m, None);
         job.src_kind = SRC_XEX;
-        job.z = d0.as_ptr();
         job.m = m;
+        job.unit0 = first;
         self.run(dir, Shape::Whiten, &job);
         true
     }
@@ -616,6 +620,7 @@ impl AesKey {
             enc: &self.enc.k.0,
             extra: core::ptr::null_mut(),
             m: 0,
+            unit0: 0,
         };
         match offsets {
             None => {}
@@ -744,8 +749,12 @@ struct Job<'a> {
     enc: &'a [Block; 15],
     /// Null, or one block to encipher alongside (AES-NI back end only).
     extra: *mut Block,
-    /// Blocks per XEX unit ([`SRC_XEX`]; `z` then holds `Δ_s` per unit).
+    /// Blocks per XEX unit ([`SRC_XEX`]; `z` then holds `E_K(N_s)` per
+    /// unit, 64-byte aligned, in whole groups of four: `vaes::kernel_xex`'s
+    /// table).
     m: usize,
+    /// The first XEX unit's number.
+    unit0: u128,
 }
 
 impl Drop for Job<'_> {

@@ -30,12 +30,8 @@ pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job
             (Dir::Decrypt, Shape::Ecb, _) => {
                 kernel::<NR, true, SRC_NONE, false, SUM_NONE, true>(job)
             }
-            (Dir::Encrypt, Shape::Whiten, SRC_XEX) => {
-                kernel::<NR, false, SRC_XEX, true, SUM_NONE, true>(job)
-            }
-            (Dir::Decrypt, Shape::Whiten, SRC_XEX) => {
-                kernel::<NR, true, SRC_XEX, true, SUM_NONE, true>(job)
-            }
+            (Dir::Encrypt, Shape::Whiten, SRC_XEX) => kernel_xex::<NR, false>(job),
+            (Dir::Decrypt, Shape::Whiten, SRC_XEX) => kernel_xex::<NR, true>(job),
             (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
                 kernel::<NR, false, SRC_SLICE, true, SUM_NONE, true>(job)
             }
@@ -76,6 +72,11 @@ struct GrayState {
     /// blocks, as 128-bit integers (bytes reversed), the blocks left in
     /// the unit and the next unit.
     xd: __m512i,
+    /// `xd x^4`: the deltas of the odd registers of a stretch.
+    xd4: __m512i,
+    /// `K_last` byte-reversed (the deltas are made as 128-bit values and
+    /// reversed into blocks with `K_last` already in).
+    rkl: __m512i,
     x_left: usize,
     x_unit: usize,
     /// Blocks into the current stretch of 32.
@@ -84,6 +85,112 @@ struct GrayState {
 
 /// Blocks per full batch.
 const BATCH: usize = 32;
+
+/// XEX over whole units from unit `job.unit0` (at most [`super::XEX_UNITS`]
+/// of them): the units' `E_K(N_s)` first, the nonces `N_s = (unit0 + s)`
+/// big-endian made in registers (four per register) and enciphered into a
+/// local table (no store of a nonce for the cipher to wait on), then the
+/// units with their deltas made in registers ([`SRC_XEX`]); the table is
+/// wiped before returning.
+///
+/// # Safety
+/// As [`dispatch`].
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
+    let mut en = super::Aligned([[0u8; 16]; super::XEX_UNITS]);
+    let units = job.n.checked_div(job.m).unwrap_or(0).min(super::XEX_UNITS);
+    let mut ek = [_mm512_setzero_si512(); 15];
+    for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+        *kr = _mm512_broadcast_i32x4(load(b));
+    }
+    // Groups of up to eight registers (32 nonces), their rounds interleaved.
+    let regs = units.div_ceil(4);
+    let mut r0 = 0;
+    while r0 < regs {
+        macro_rules! group {
+            ($v:literal) => {
+                // SAFETY: registers r0 .. r0 + $v hold units below 64.
+                unsafe { xex_nonces::<$v, NR>(job.unit0, r0, &ek, en.0.as_mut_ptr()) }
+            };
+        }
+        match regs - r0 {
+            1 => group!(1),
+            2 => group!(2),
+            3 => group!(3),
+            4 => group!(4),
+            5 => group!(5),
+            6 => group!(6),
+            7 => group!(7),
+            _ => group!(8),
+        }
+        r0 += 8;
+    }
+    let mut j = super::Job {
+        keys: job.keys,
+        src: job.src,
+        dst: job.dst,
+        n: units * job.m,
+        src_kind: SRC_XEX,
+        z: en.0.as_ptr(),
+        gray: None,
+        first: 0,
+        w: [0; 16],
+        enc: job.enc,
+        extra: core::ptr::null_mut(),
+        m: job.m,
+        unit0: job.unit0,
+    };
+    // SAFETY: the caller's; `j.z` holds `units` blocks, one per unit.
+    let r = unsafe { kernel::<NR, DEC, SRC_XEX, true, SUM_NONE, true>(&j) };
+    j.z = core::ptr::null();
+    for c in en.0.chunks_exact_mut(4).take(regs) {
+        // SAFETY: four blocks of `en`, 64-byte aligned.
+        unsafe { _mm512_store_si512(c.as_mut_ptr().cast(), _mm512_setzero_si512()) };
+    }
+    core::hint::black_box(&en);
+    r
+}
+
+/// `E_K(N_s)` into `en[s]` for the units s of registers `r0 .. r0 + V`
+/// (four per register): `N_s = unit0 + s` as a 16-byte big-endian integer,
+/// made in registers (a 128-bit sum: the low halves, and a carry into the
+/// high half where the low one wrapped).
+///
+/// # Safety
+/// `en` valid for `4 (r0 + V)` blocks, 64-byte aligned.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+unsafe fn xex_nonces<const V: usize, const NR: usize>(
+    unit0: u128,
+    r0: usize,
+    ek: &[__m512i; 15],
+    en: *mut Block,
+) {
+    let rev = rev_bytes();
+    let (lo, hi) = (unit0 as u64 as i64, (unit0 >> 64) as u64 as i64);
+    let base = _mm512_set_epi64(hi, lo, hi, lo, hi, lo, hi, lo);
+    let lanes = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
+    let one = _mm512_set1_epi64(1);
+    let mut x = [_mm512_setzero_si512(); V];
+    for (r, xr) in x.iter_mut().enumerate() {
+        let step = (4 * (r0 + r)) as i64;
+        let low = _mm512_add_epi64(lanes, _mm512_maskz_set1_epi64(0x55, step));
+        let sum = _mm512_add_epi64(base, low);
+        let wrapped = _mm512_cmplt_epu64_mask(sum, base) & 0x55;
+        let sum = _mm512_mask_add_epi64(sum, wrapped << 1, sum, one);
+        *xr = _mm512_xor_si512(_mm512_shuffle_epi8(sum, rev), ek[0]);
+    }
+    for kr in &ek[1..NR] {
+        for xr in x.iter_mut() {
+            *xr = _mm512_aesenc_epi128(*xr, *kr);
+        }
+    }
+    for (r, xr) in x.iter().enumerate() {
+        let e = _mm512_aesenclast_epi128(*xr, ek[NR]);
+        // SAFETY: the caller's: register r0 + r, four blocks of `en`.
+        unsafe { _mm512_store_si512(en.add(4 * (r0 + r)).cast(), e) };
+    }
+}
 
 /// The loop over batches.
 ///
@@ -108,6 +215,8 @@ unsafe fn kernel<
         w: load(&job.w),
         q: job.first >> 6,
         xd: _mm512_setzero_si512(),
+        xd4: _mm512_setzero_si512(),
+        rkl: _mm512_shuffle_epi8(k[NR], rev_bytes()),
         x_left: 0,
         x_unit: 0,
         x_k: 0,
@@ -116,7 +225,9 @@ unsafe fn kernel<
     let n = job.n;
     let mut i = 0;
     while n - i >= BATCH {
-        let (z, bk0, bkl) = offsets::<8, NR, SRC, POST>(job, &k, &mut st, i, BATCH, 0xff);
+        // SAFETY: this kernel has the features `offsets` needs.
+        let (z, bk0, bkl) =
+            unsafe { offsets::<8, NR, SRC, POST>(job, &k, &mut st, i, BATCH, 0xff) };
         // SAFETY: blocks i .. i + 32 are below n; `dst` is only written
         // when STORE (then valid), `wrapping_add` keeps a null one harmless.
         unsafe {
@@ -138,7 +249,9 @@ unsafe fn kernel<
         let mask = (0xffu32 >> (8 - 2 * last)) as u8;
         macro_rules! tail {
             ($v:literal) => {{
-                let (z, bk0, bkl) = offsets::<$v, NR, SRC, POST>(job, &k, &mut st, i, rem, mask);
+                // SAFETY: as above.
+                let (z, bk0, bkl) =
+                    unsafe { offsets::<$v, NR, SRC, POST>(job, &k, &mut st, i, rem, mask) };
                 // SAFETY: the first `rem` blocks from i are below n; the
                 // last register's masked-out lanes (blocks past n) are
                 // neither loaded nor stored.
@@ -183,10 +296,15 @@ unsafe fn kernel<
 /// `Z = z xor base`, `bk0 = base xor K0` and `bkl = base xor K_last` (or
 /// `K_last` without post-whitening). Without offsets `z` is zero and the
 /// base zero.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+///
+/// # Safety
+/// The CPU must have the kernels' features (AVX-512F/BW, VAES,
+/// VPCLMULQDQ): called from the kernels only. Not a `target_feature`
+/// function, so that it can be `inline(always)`: as an out-of-line call
+/// (LLVM's choice for XEX) its `z` went through memory, 0.70x -> 0.62x ECB.
+#[inline(always)]
 #[allow(clippy::type_complexity)]
-fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
+unsafe fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
     job: &Job<'_>,
     k: &[__m512i; 15],
     st: &mut GrayState,
@@ -194,97 +312,205 @@ fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
     blocks: usize,
     mask: u8,
 ) -> ([__m512i; V], [__m512i; V], [__m512i; V]) {
-    let k0 = k[0];
-    let kl = k[NR];
-    let mut z = [_mm512_setzero_si512(); V];
-    let bk0 = [k0; V];
-    let bkl = [kl; V];
-    if SRC == SRC_SLICE {
-        for (v, zv) in z.iter_mut().enumerate() {
-            let p = job.z.wrapping_add(i + 4 * v);
-            *zv = if v + 1 == V {
-                // SAFETY: `job.z` holds `job.n` blocks; the lanes in `mask`
-                // are below it, the others are not accessed.
-                unsafe { _mm512_maskz_loadu_epi64(mask, p.cast()) }
+    // SAFETY: the caller's: the CPU has the features of the intrinsics and
+    // helpers called here; pointer accesses are justified where they are.
+    unsafe {
+        let k0 = k[0];
+        let kl = k[NR];
+        let mut z = [_mm512_setzero_si512(); V];
+        let mut bk0 = [k0; V];
+        let mut bkl = [kl; V];
+        if SRC == SRC_SLICE {
+            for (v, zv) in z.iter_mut().enumerate() {
+                let p = job.z.wrapping_add(i + 4 * v);
+                *zv = if v + 1 == V {
+                    // SAFETY: `job.z` holds `job.n` blocks; the lanes in `mask`
+                    // are below it, the others are not accessed.
+                    _mm512_maskz_loadu_epi64(mask, p.cast())
+                } else {
+                    // SAFETY: a full register of the batch: four blocks below n.
+                    _mm512_loadu_si512(p.cast())
+                };
+            }
+        } else if SRC == SRC_XEX {
+            if V == 8 && job.m.is_multiple_of(BATCH) {
+                xex_stretch(job, st, &mut z);
             } else {
-                // SAFETY: a full register of the batch: four blocks below n.
-                unsafe { _mm512_loadu_si512(p.cast()) }
+                xex_registers(job, st, &mut z);
+            }
+            // z is Z xor K_last: the last round's key as it is, and the first
+            // round takes `K0 xor K_last`.
+            bk0 = [_mm512_xor_si512(k0, kl); V];
+            bkl = [_mm512_setzero_si512(); V];
+        } else if SRC == SRC_GRAY {
+            let Some(t) = job.gray else {
+                return (z, bk0, bkl);
             };
+            let abs = job.first.wrapping_add(i as u64);
+            let g = abs >> 6;
+            if g != st.q {
+                // Batches are at most 32 blocks: the next group, W_g = W_{g-1} xor step.
+                st.w = _mm_xor_si128(st.w, load(t.step(g)));
+                st.q = g;
+            }
+            let j = (abs & 63) as usize;
+            for (v, zv) in z.iter_mut().enumerate() {
+                // `low` has 68 entries: four from any index below 64.
+                let p = t.low.0.as_ptr().wrapping_add((j + 4 * v) & 63);
+                // SAFETY: `p` .. `p + 4` lies inside `low` (index at most 63 + 3).
+                *zv = _mm512_loadu_si512(p.cast());
+            }
+            // The base goes into `z` (so `z` is the whole offset Z and the
+            // first and last round keys stay the plain K0 and K_last): a varying
+            // `bk0`/`bkl` per register would be 16 more live registers across
+            // the rounds, more than the 32 zmm registers hold with the state,
+            // `z` and the round keys.
+            let b0 = _mm512_broadcast_i32x4(st.w);
+            let before = 64 - j; // blocks of the batch in group g
+            if before >= blocks {
+                for zv in z.iter_mut() {
+                    *zv = _mm512_xor_si512(*zv, b0);
+                }
+            } else {
+                // The batch runs into group g + 1: its lanes take W_{g+1}.
+                let w1 = _mm_xor_si128(st.w, load(t.step(g.wrapping_add(1))));
+                let b1 = _mm512_broadcast_i32x4(w1);
+                for (v, zv) in z.iter_mut().enumerate() {
+                    let c = before.saturating_sub(4 * v).min(4); // lanes still in g
+                    let m = (0xffu32 << (2 * c)) as u8;
+                    *zv = _mm512_xor_si512(*zv, _mm512_mask_blend_epi64(m, b0, b1));
+                }
+            }
         }
-    } else if SRC == SRC_XEX {
-        // Z of block j of unit s is Δ_s x^j (BE). `xd` holds
-        // Δ_s x^(32c .. 32c + 3) for the unit's current 32-block stretch c;
-        // a register k blocks into the stretch takes xd x^k (a 128-bit shift
-        // by k and the k carried-out bits times x^7+x^2+x+1 folded back in):
-        // the registers of a batch are independent, and the only chain is
-        // one step of x^32 per stretch. Registers never straddle units (m is
-        // a multiple of 4).
-        let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        ));
+        (z, bk0, bkl)
+    }
+}
+
+/// `E_K(N_q)` of unit q as a 128-bit value (bytes reversed) in every
+/// lane: the aligned 64-byte register of `job.z` that holds it (as
+/// `kernel_xex` stored it: a load of the same size and place, which the
+/// store forwards to), its lane picked and reversed.
+///
+/// # Safety
+/// As [`offsets`]; `job.z` 64-byte aligned and valid for the four blocks
+/// from `4 floor(q / 4)` (`kernel_xex`'s table).
+#[inline(always)]
+unsafe fn xex_en(job: &Job<'_>, q: usize, rev: __m512i) -> __m512i {
+    // SAFETY: the caller's.
+    unsafe {
+        let four = _mm512_load_si512(job.z.add(q & !3).cast());
+        let l = (2 * (q & 3)) as i64;
+        let idx = _mm512_add_epi64(
+            _mm512_set_epi64(1, 0, 1, 0, 1, 0, 1, 0),
+            _mm512_set1_epi64(l),
+        );
+        _mm512_shuffle_epi8(_mm512_permutexvar_epi64(idx, four), rev)
+    }
+}
+
+/// XEX's offsets `Z xor K_last` of a batch of `V` registers, the general
+/// case (units of a multiple of 4 blocks).
+///
+/// # Safety
+/// As [`offsets`] (`inline(always)` for the same reason).
+#[inline(always)]
+unsafe fn xex_registers<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &mut [__m512i; V]) {
+    // SAFETY: the caller's: the CPU has the features; the load of `job.z`
+    // is justified where it is.
+    unsafe {
+        // Z of block j of unit s is E_K(N_s) x^(j+1) (BE), made as 128-bit
+        // values (bytes reversed). `xd` holds E_K(N_s) x^(32c + 1 .. 32c + 4)
+        // for the unit's current 32-block stretch c and `xd4` the next four;
+        // register v of the stretch (k = 4v blocks in) takes `xd` (v even) or
+        // `xd4` (v odd) times x^(8 floor(v / 2)): a byte shift and one
+        // carry-less multiply for the bytes shifted out (port-5 work, beside
+        // the rounds), xored with the reversed K_last in one ternary op and
+        // reversed into a block. So z is Z xor K_last, the last round's key
+        // as it is, and the first round takes `K0 xor K_last`. The
+        // registers of a batch are independent; the only chain is one step
+        // of x^32 per stretch. Registers never straddle units (m is a
+        // multiple of 4).
+        let rev = rev_bytes();
         let poly = _mm512_set1_epi64(0x87);
         for zv in z.iter_mut() {
             if st.x_left == 0 {
-                // SAFETY: the caller's: `job.z` holds one block per unit
-                // for the `job.n / job.m` units, and this register's block
-                // is below n, so its unit is one of them. (A 16-byte load:
-                // `z` was written by 16-byte stores, which forward to it.)
-                let d = unsafe { _mm_loadu_si128(job.z.add(st.x_unit).cast()) };
-                let d = _mm512_shuffle_epi8(_mm512_broadcast_i32x4(d), rev);
-                // Δ x^0, Δ x^1, Δ x^2, Δ x^3 in the four lanes.
-                st.xd = times_x_lanes(d, poly);
+                let e = xex_en(job, st.x_unit, rev);
+                // E x^1, E x^2, E x^3, E x^4 in the four lanes; then x^5..8.
+                st.xd = times_x_lanes::<1>(e, poly);
+                st.xd4 = times_x_lanes::<5>(e, poly);
                 st.x_unit += 1;
                 st.x_left = job.m;
                 st.x_k = 0;
             } else if st.x_k == 32 {
-                st.xd = times_x(st.xd, 32, poly);
+                st.xd = times_x8::<4, 12>(st.xd, poly);
+                st.xd4 = times_x8::<4, 12>(st.xd4, poly);
                 st.x_k = 0;
             }
-            *zv = _mm512_shuffle_epi8(times_x(st.xd, st.x_k, poly), rev);
+            let base = if (st.x_k / 4).is_multiple_of(2) {
+                st.xd
+            } else {
+                st.xd4
+            };
+            let (s, c) = match st.x_k / 8 {
+                0 => (base, _mm512_setzero_si512()),
+                1 => times_x8_parts::<1, 15>(base, poly),
+                2 => times_x8_parts::<2, 14>(base, poly),
+                _ => times_x8_parts::<3, 13>(base, poly),
+            };
+            *zv = _mm512_shuffle_epi8(_mm512_ternarylogic_epi64::<0x96>(s, c, st.rkl), rev);
             st.x_k += 4;
             st.x_left = st.x_left.saturating_sub(4);
         }
-    } else if SRC == SRC_GRAY {
-        let Some(t) = job.gray else {
-            return (z, bk0, bkl);
-        };
-        let abs = job.first.wrapping_add(i as u64);
-        let g = abs >> 6;
-        if g != st.q {
-            // Batches are at most 32 blocks: the next group, W_g = W_{g-1} xor step.
-            st.w = _mm_xor_si128(st.w, load(t.step(g)));
-            st.q = g;
-        }
-        let j = (abs & 63) as usize;
-        for (v, zv) in z.iter_mut().enumerate() {
-            // `low` has 68 entries: four from any index below 64.
-            let p = t.low.0.as_ptr().wrapping_add((j + 4 * v) & 63);
-            // SAFETY: `p` .. `p + 4` lies inside `low` (index at most 63 + 3).
-            *zv = unsafe { _mm512_loadu_si512(p.cast()) };
-        }
-        // The base goes into `z` (so `z` is the whole offset Z and the
-        // first and last round keys stay the plain K0 and K_last): a varying
-        // `bk0`/`bkl` per register would be 16 more live registers across
-        // the rounds, more than the 32 zmm registers hold with the state,
-        // `z` and the round keys.
-        let b0 = _mm512_broadcast_i32x4(st.w);
-        let before = 64 - j; // blocks of the batch in group g
-        if before >= blocks {
-            for zv in z.iter_mut() {
-                *zv = _mm512_xor_si512(*zv, b0);
-            }
+    }
+}
+
+/// XEX's offsets `Z xor K_last` of a full batch when the units are a
+/// multiple of 32 blocks.
+///
+/// # Safety
+/// As [`offsets`] (`inline(always)` for the same reason).
+#[inline(always)]
+unsafe fn xex_stretch<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &mut [__m512i; V]) {
+    // SAFETY: the caller's: the CPU has the features; the load of `job.z`
+    // is justified where it is.
+    unsafe {
+        // Units of a multiple of 32 blocks: a full batch is one stretch of
+        // one unit (as in `xex_registers`, with the register's place in the
+        // stretch known when the loop is unrolled: no bookkeeping per
+        // register).
+        let rev = rev_bytes();
+        let poly = _mm512_set1_epi64(0x87);
+        if st.x_left == 0 {
+            let e = xex_en(job, st.x_unit, rev);
+            st.xd = times_x_lanes::<1>(e, poly);
+            st.xd4 = times_x_lanes::<5>(e, poly);
+            st.x_unit += 1;
+            st.x_left = job.m;
         } else {
-            // The batch runs into group g + 1: its lanes take W_{g+1}.
-            let w1 = _mm_xor_si128(st.w, load(t.step(g.wrapping_add(1))));
-            let b1 = _mm512_broadcast_i32x4(w1);
-            for (v, zv) in z.iter_mut().enumerate() {
-                let c = before.saturating_sub(4 * v).min(4); // lanes still in g
-                let m = (0xffu32 << (2 * c)) as u8;
-                *zv = _mm512_xor_si512(*zv, _mm512_mask_blend_epi64(m, b0, b1));
-            }
+            st.xd = times_x8::<4, 12>(st.xd, poly);
+            st.xd4 = times_x8::<4, 12>(st.xd4, poly);
+        }
+        st.x_left -= BATCH;
+        for (v, zv) in z.iter_mut().enumerate() {
+            let base = if v.is_multiple_of(2) { st.xd } else { st.xd4 };
+            let (s, c) = match v / 2 {
+                0 => (base, _mm512_setzero_si512()),
+                1 => times_x8_parts::<1, 15>(base, poly),
+                2 => times_x8_parts::<2, 14>(base, poly),
+                _ => times_x8_parts::<3, 13>(base, poly),
+            };
+            *zv = _mm512_shuffle_epi8(_mm512_ternarylogic_epi64::<0x96>(s, c, st.rkl), rev);
         }
     }
-    (z, bk0, bkl)
+}
+
+/// The byte reversal of every 128-bit lane (blocks to 128-bit values, BE).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+fn rev_bytes() -> __m512i {
+    _mm512_broadcast_i32x4(_mm_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ))
 }
 
 /// `d x^k` per 128-bit lane (BE, lanes as 128-bit integers), `k < 64`: a
@@ -303,16 +529,43 @@ pub(super) fn times_x(d: __m512i, k: usize, poly: __m512i) -> __m512i {
     _mm512_xor_si512(shifted, _mm512_clmulepi64_epi128::<0x00>(top, poly))
 }
 
-/// `d x^l` in lane `l` (0..=3), as [`times_x`].
+/// `d x^(E + l)` in lane `l` (0..=3), `E + 3 < 64`, as [`times_x`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-pub(super) fn times_x_lanes(d: __m512i, poly: __m512i) -> __m512i {
-    let kl = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+pub(super) fn times_x_lanes<const E: i64>(d: __m512i, poly: __m512i) -> __m512i {
+    let kl = _mm512_add_epi64(
+        _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
+        _mm512_set1_epi64(E),
+    );
     let kr = _mm512_sub_epi64(_mm512_set1_epi64(64), kl);
     let up = _mm512_bslli_epi128::<8>(d);
     let shifted = _mm512_or_si512(_mm512_sllv_epi64(d, kl), _mm512_srlv_epi64(up, kr));
     let top = _mm512_srlv_epi64(_mm512_bsrli_epi128::<8>(d), kr);
     _mm512_xor_si512(shifted, _mm512_clmulepi64_epi128::<0x00>(top, poly))
+}
+
+/// The two parts of `v x^(8A)` per lane (128-bit values, `A` <= 4
+/// bytes): `v` shifted up by `A` bytes, and the `A` bytes shifted out (at
+/// most 32 bits) times `x^7 + x^2 + x + 1`, to be xored together (with
+/// whatever else in the same ternary op). Byte shifts and the carry-less
+/// multiply: port-5 work.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+pub(super) fn times_x8_parts<const A: i32, const R: i32>(
+    v: __m512i,
+    poly: __m512i,
+) -> (__m512i, __m512i) {
+    let shifted = _mm512_bslli_epi128::<A>(v);
+    let out = _mm512_bsrli_epi128::<R>(v);
+    (shifted, _mm512_clmulepi64_epi128::<0x00>(out, poly))
+}
+
+/// `v x^(8A)` per lane (see [`times_x8_parts`]; `R = 16 - A`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+pub(super) fn times_x8<const A: i32, const R: i32>(v: __m512i, poly: __m512i) -> __m512i {
+    let (s, c) = times_x8_parts::<A, R>(v, poly);
+    _mm512_xor_si512(s, c)
 }
 
 /// One batch of `V` registers: loads, whitening in the first and last

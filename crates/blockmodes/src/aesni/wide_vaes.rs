@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::Dir;
 use super::schedule::{load, store};
-use super::vaes::{times_x, times_x_lanes};
+use super::vaes::{times_x, times_x_lanes, times_x8};
 use super::wide::{Pass, WideJob};
 use super::wide_xmm;
 use crate::arith::gf128::Block;
@@ -128,22 +128,11 @@ struct Powers {
     b4: __m512i,
 }
 
-/// `v x^(8A)` per lane (LE values, `A` <= 4 bytes): a byte shift, and the
-/// `A` bytes shifted out (at most 32 bits) times `x^7 + x^2 + x + 1` folded
-/// back into the low end. All port-5 work but the xor.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-fn times_x8<const A: i32, const R: i32>(v: __m512i, poly: __m512i) -> __m512i {
-    let shifted = _mm512_bslli_epi128::<A>(v);
-    let out = _mm512_bsrli_epi128::<R>(v);
-    _mm512_xor_si512(shifted, _mm512_clmulepi64_epi128::<0x00>(out, poly))
-}
-
 impl Powers {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
     fn new(m: &Block, poly: __m512i) -> Self {
-        let b = times_x_lanes(_mm512_broadcast_i32x4(load(m)), poly);
+        let b = times_x_lanes::<0>(_mm512_broadcast_i32x4(load(m)), poly);
         Self {
             b,
             b4: times_x(b, 4, poly),

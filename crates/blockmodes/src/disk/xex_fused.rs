@@ -1,10 +1,12 @@
 //! XEX on the fused AES kernels (x86-64 with AES-NI; see `crate::backend`):
-//! the deltas `Δ = 2^i E_K(N)` of a group of blocks are made first (the
-//! AVX-512 kernel of `disk::simd` where present), then one kernel call
-//! enciphers the group with `Δ` folded into the first and last round keys.
-//! The units' `E_K(N)` are one ECB call per 64 units, no padding.
+//! the units' `E_K(N)` are one ECB call per 64 units, no padding; then, on
+//! VAES-512 with units of a multiple of 4 blocks, one kernel call makes
+//! the deltas `Δ = 2^i E_K(N)` in registers (`AesKey::xex_units`);
+//! otherwise the deltas of a group of blocks are made first (the AVX-512
+//! kernel of `disk::simd` where present), then one kernel call enciphers
+//! the group with `Δ` folded into the first and last round keys.
 
-use crate::aesni::{AesKey, Dir, Io, Offsets};
+use crate::aesni::{AesKey, Dir, Io, Offsets, XEX_UNITS};
 use crate::arith::gf128::{Block, double_be};
 use crate::disk::simd::Avx512;
 use crate::disk::units::{MAX_GROUP, group_units, wipe};
@@ -12,7 +14,28 @@ use crate::disk::units::{MAX_GROUP, group_units, wipe};
 use super::xex::{Scratch, powers_be};
 
 /// `blocks` (units of `m` blocks numbered from `first_unit`) through XEX in
-/// the direction `dir`: as `Xex::units_in`.
+/// the direction `dir` with everything in the kernel (`AesKey::xex_units`:
+/// VAES-512, `m` a multiple of 4); false, doing nothing, where it does not
+/// apply.
+pub(super) fn units_in_kernel(
+    key: &AesKey,
+    dir: Dir,
+    first_unit: u128,
+    m: usize,
+    blocks: &mut [Block],
+) -> bool {
+    for (k, many) in blocks.chunks_mut(XEX_UNITS * m).enumerate() {
+        let u0 = first_unit + (k * XEX_UNITS) as u128;
+        if !key.xex_units(dir, u0, m, Io::InPlace(many)) {
+            return false; // (the first call already: the same for all)
+        }
+    }
+    true
+}
+
+/// `blocks` (units of `m` blocks numbered from `first_unit`) through XEX in
+/// the direction `dir`: as `Xex::units_in`, where [`units_in_kernel`] does
+/// not apply.
 pub(super) fn units(
     key: &AesKey,
     simd: Option<Avx512>,
@@ -31,17 +54,6 @@ pub(super) fn units(
             *e = (u0 + s as u128).to_be_bytes();
         }
         key.ecb(Dir::Encrypt, Io::InPlace(&mut scratch.en[..units])); // E_K(N)
-        // VAES-512 and units of a multiple of 4 blocks: the deltas are made
-        // in registers from Δ_s = 2 E_K(N_s), one kernel call.
-        let d0 = &mut scratch.deltas[..units];
-        for (e, d) in scratch.en[..units].iter().zip(d0.iter_mut()) {
-            *d = double_be(e);
-        }
-        most_blocks = most_blocks.max(units);
-        if key.xex_units(dir, d0, m, Io::InPlace(many)) {
-            most_units = most_units.max(units);
-            continue;
-        }
         // Pieces of at least 64 blocks: each piece's deltas (a chain of
         // carry-less steps per unit) are made just before its kernel call,
         // so the processor overlaps them with the rounds of the piece
