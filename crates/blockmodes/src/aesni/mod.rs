@@ -32,6 +32,16 @@
 //!   (OCB 1.0, PMAC);
 //! * [`AesKey::sigma`]: `E(in[t] xor Z[t])` xored together, nothing stored
 //!   (PMAC's Σ);
+//! * [`AesKey::xex_units`]: XEX over whole data units with everything in
+//!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
+//!   x^(j+1)` made in registers), VAES-512;
+//! * the wide-block passes (`wide.rs`): EME's first pass with the sum of
+//!   its outputs and, in registers after it, EME's middle block
+//!   ([`AesKey::wide_first`], [`AesKey::wide_first_mid`]), and its last
+//!   pass with the powers `M x^j` made in registers
+//!   ([`AesKey::wide_last`]); the same for EtE ([`SteXex`]: StE over XEX,
+//!   the swap and the deltas in the kernels, the ECB layer in the first or
+//!   last pass);
 //! * the Gligor–Donescu shapes, whose offsets are `i·r0` mod 2^128 on
 //!   big-endian blocks (added, not xored): [`AesKey::xecb_sum`], the xor of
 //!   `E(x_t + (first + t) r0)` (XECB-MAC), and [`AesKey::xcbc_decrypt`],
