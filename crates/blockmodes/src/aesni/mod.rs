@@ -38,7 +38,11 @@
 //!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
 //!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
 //!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
-//!   (`xmm_gd.rs`) nothing more.
+//!   (`xmm_gd.rs`) nothing more;
+//! * [`AesKey::ctr32`] (`ctr.rs`): counter mode with a 32-bit big-endian
+//!   counter in the last four bytes (CWC-CTR), any number of bytes, the
+//!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
+//!   given as an integer (no store-to-load round trip).
 //!
 //! Blocks move through [`Io`]: in place, buffer to buffer, or an
 //! `inout` buffer (equal or disjoint pointers).
@@ -67,6 +71,8 @@
 //!   the block count as the minimum of every slice's length, and the
 //!   kernels touch only blocks below that count (masked loads and stores
 //!   for a partial register, which do not access the masked-out lanes).
+//!   The counter-mode kernel (`ctr.rs`) takes byte lengths and masks the
+//!   last register to the bytes below them.
 //!
 //! No branch or memory index depends on a key, a block or an offset: only
 //! on lengths and block indices (which are public).
@@ -77,6 +83,7 @@
 
 #[cfg(test)]
 mod bench;
+mod ctr;
 mod schedule;
 #[cfg(test)]
 mod tests;
