@@ -5,7 +5,7 @@
 //! Every vector (the paper's, `vectors/independent/`, `vectors/negative/`)
 //! and the fused-against-generic comparisons run on each AES backend
 //! (`backend::force`): the generic path, the fused kernels on AES-NI and on
-//! VAES-512.
+//! VAES-512 (with the one-pass CTR + IFMA hash kernel where the CPU has it).
 
 // The reference big integer is written as plain schoolbook index loops.
 #![allow(clippy::needless_range_loop)]
@@ -798,7 +798,8 @@ fn reference_hash(k_h: &[u8; 16], a: &[u8], sigma: &[u8]) -> [u8; 16] {
 
 // ---------------------------------------------------------------------------
 // Every backend: the generic path (the `aes` crate behind the `cipher`
-// traits), the fused kernels on AES-NI, and on VAES-512.
+// traits), the fused kernels on AES-NI, and on VAES-512 (where the one-pass
+// kernel enciphers and hashes together on a CPU with AVX-512 IFMA).
 
 /// Run `$body` with `$T` the tag size of `$n` bytes (1 to 16).
 macro_rules! with_tag {
@@ -973,7 +974,8 @@ fn fused_and_generic_agree_at_every_length() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// The fused paths (AES-NI, VAES-512) and the generic path agree on random keys of every
+    /// The fused paths (AES-NI; VAES-512 with the one-pass kernel where the
+    /// CPU has it) and the generic path agree on random keys of every
     /// size, nonces, associated data and messages of 0..5000 bytes, through
     /// the one-shot, detached and in-out calls; a tampered input (a bit of
     /// sigma, the tag, the associated data or the nonce) is rejected by both,
@@ -1030,8 +1032,9 @@ proptest! {
     }
 }
 
-/// Messages over several strides and hash groups and far beyond, against
-/// the reference of section 3, on each backend.
+/// Messages over several of the one-pass kernel's double groups (1536
+/// bytes) and far beyond, against the reference of section 3, on each
+/// backend.
 #[test]
 fn long_messages_equal_reference_on_every_backend() {
     let key = [0x6bu8; 16];

@@ -1,14 +1,23 @@
 //! CWC on the fused AES kernels (x86-64 with AES-NI; see `crate::backend`):
-//! CWC-CTR through `AesKey::ctr32` (`aesni/ctr.rs`: the counter blocks made
-//! in registers, the keystream xored into the data in the last AES round,
-//! no batch buffer, no padding to a batch), in strides of [`FUSED_STRIDE`]
-//! bytes, each hashed right after it is written, while it is in the
-//! first-level cache: the message is read once.
+//! CWC-CTR with the counter blocks made in registers and the keystream
+//! xored into the data in the last AES round (no batch buffer, no padding
+//! to a batch), and CWC-HASH over its output while it is still in
+//! registers or the first-level cache: the message is read once.
 //!
-//! The MAC pad `E_K(10^7 || N || 0^32)` rides along with the first counter
-//! blocks (in the same AES-NI round loop for a short message);
-//! `E_K(CWC-HASH)` is one block. Blocks the kernels take are passed as
-//! big-endian integers, never through memory (see `aesni/ctr.rs`).
+//! * With the hash on AVX-512 IFMA and the key on VAES-512, the whole
+//!   message goes through `AesKey::ctr32_hash` (`aesni/cwc.rs`): one loop
+//!   that hashes each 192 bytes of ciphertext from the registers the last
+//!   AES round left them in, between the rounds of the next 192 bytes (the
+//!   AES rounds and the multiply-adds issue on different ports; run one
+//!   after the other they do not overlap: see `docs/performance.md`).
+//! * Otherwise (AES-NI alone, a CPU without IFMA, the portable hash),
+//!   strides of [`FUSED_STRIDE`] bytes through `AesKey::ctr32`
+//!   (`aesni/ctr.rs`), each hashed right after it is written.
+//!
+//! The MAC pad `E_K(10^7 || N || 0^32)` is one block independent of the
+//! pass (or rides along with the first counter blocks on the strided
+//! path); `E_K(CWC-HASH)` is one block. Blocks the kernels take are passed
+//! as big-endian integers, never through memory (see `aesni/ctr.rs`).
 //!
 //! Decryption keeps the order of `Cwc::decrypt_inout`: the whole of sigma
 //! is hashed and the tag checked before any keystream is xored in (see
@@ -21,8 +30,8 @@ use super::hash::{CwcHash, HashState};
 use crate::aesni::AesKey;
 use crate::arith::gf128::{Block, xor};
 
-/// Bytes of sigma per stride: enciphered, then hashed while in the
-/// first-level cache. A multiple of
+/// Bytes of sigma per stride where the one-pass kernel does not run:
+/// enciphered, then hashed while in the first-level cache. A multiple of
 /// 16 (whole counter blocks) and of the hash's stride (whole groups of both
 /// hash paths, `hash::STRIDE_BYTES`). Measured (16 KiB, AES-128, the IFMA
 /// hash fed from memory): strides of 768 / 1536 / 3072 / 6144 / 16384
@@ -63,14 +72,26 @@ impl Fused {
         hash: &CwcHash,
         base: u128,
         ad: &[u8],
-        io: InOutBuf<'_, '_, u8>,
+        mut io: InOutBuf<'_, '_, u8>,
     ) -> Block {
         let len = io.len();
         let mut st = HashState::default();
         if !ad.is_empty() {
             hash.absorb_padded(&mut st, ad);
         }
-        let mut pad = self.strided(hash, base, &mut st, io);
+        // The whole message in one pass where the hash runs on IFMA and the
+        // key on VAES-512; the MAC pad 10^7 || N || 0^32 then a block of
+        // its own (independent of the pass, so it overlaps it).
+        let one_pass = hash
+            .ifma_powers()
+            .and_then(|pw| self.key.ctr32_hash(base + 1, io.reborrow(), pw, st.s));
+        let mut pad = match one_pass {
+            Some(s) => {
+                st.s = s;
+                self.key.encrypt_be(base)
+            }
+            None => self.strided(hash, base, &mut st, io),
+        };
         let mut hv = hash.finish_int(st, ad.len() as u64, len as u64);
         let mut r = self.key.encrypt_be(hv);
         let tau = xor(&r, &pad);

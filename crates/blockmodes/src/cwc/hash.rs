@@ -44,7 +44,7 @@
 //! lengths: it does not fit, so [`CwcHash`] has its own small API.
 
 #[cfg(target_arch = "x86_64")]
-mod ifma;
+pub(crate) mod ifma;
 
 use cipher::KeyInit;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -277,6 +277,13 @@ impl CwcHash {
         Ok(self.finish(st, ad.len(), sigma.len()))
     }
 
+    /// The IFMA key schedule, if this hash runs on AVX-512 IFMA (for the
+    /// fused CWC kernel, `aesni/cwc.rs`, which feeds it from registers).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn ifma_powers(&self) -> Option<&ifma::Powers> {
+        self.ifma.as_ref()
+    }
+
     /// Fold whole chunks (`data.len()` a multiple of 12; a shorter tail is
     /// ignored) into the running value.
     #[inline]
@@ -428,7 +435,7 @@ fn mul(a: u64, b: u64) -> u128 {
 /// The running value S of a hash in progress (`<= 2^127`, partially reduced).
 #[derive(Default, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct HashState {
-    s: u128,
+    pub(crate) s: u128,
 }
 
 /// `Err(InputTooLong)` when `data` is longer than [`MAX_INPUT_BYTES`].

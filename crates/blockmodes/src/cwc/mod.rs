@@ -20,9 +20,10 @@
 //!   buffer is wiped and [`Error::Authentication`] is returned.
 //!
 //! Speed: keyed from AES key bytes on an x86-64 CPU with AES-NI, CWC runs
-//! on this crate's own AES kernels (`crate::backend`, `fused.rs`): counter
-//! blocks made in registers, the keystream xored into the data in the last
-//! round, each stride of ciphertext hashed right after it is written.
+//! on this crate's own AES kernels (`crate::backend`): counter blocks made
+//! in registers, and with VAES-512 and AVX-512 IFMA one pass that enciphers
+//! the message and hashes its ciphertext from the registers, the AES rounds
+//! interleaved with the hash's multiply-adds (`fused.rs`, `aesni/cwc.rs`).
 //! Otherwise encryption enciphers the CTR blocks in batches of the cipher's
 //! parallel width ([`encrypt_par`]), in segments of 16 KiB, and hashes each
 //! segment of ciphertext right after it is written, while it is still in
