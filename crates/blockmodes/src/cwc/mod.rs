@@ -59,6 +59,8 @@
 //! assert_eq!(&buf, b"in place");
 //! ```
 
+#[cfg(all(test, target_arch = "x86_64"))]
+mod bench;
 #[cfg(target_arch = "x86_64")]
 mod fused;
 pub mod hash;
