@@ -2,9 +2,15 @@
 //! block-cipher call count, round trips, tampering, the fast CWC-HASH (both
 //! its AVX-512 IFMA and its portable path) against a plain big-integer
 //! Horner evaluation written from the paper, and typed errors on bad input.
+//! Every vector (the paper's, `vectors/independent/`, `vectors/negative/`)
+//! and the fused-against-generic comparisons run on each AES backend
+//! (`backend::force`): the generic path, the fused kernels on AES-NI and on
+//! VAES-512 (with the one-pass CTR + IFMA hash kernel where the CPU has it).
 
 // The reference big integer is written as plain schoolbook index loops.
 #![allow(clippy::needless_range_loop)]
+
+mod common;
 
 use aead::inout::InOutBuf;
 use aead::{Aead, AeadInOut, KeyInit, Payload};
@@ -788,4 +794,290 @@ fn reference_hash(k_h: &[u8; 16], a: &[u8], sigma: &[u8]) -> [u8; 16] {
         r = big_mod(&big_add(&big_mul(&r, &k), yi));
     }
     big_to_be16(&r)
+}
+
+// ---------------------------------------------------------------------------
+// Every backend: the generic path (the `aes` crate behind the `cipher`
+// traits), the fused kernels on AES-NI, and on VAES-512 (where the one-pass
+// kernel enciphers and hashes together on a CPU with AVX-512 IFMA).
+
+/// Run `$body` with `$T` the tag size of `$n` bytes (1 to 16).
+macro_rules! with_tag {
+    ($n:expr, $T:ident => $body:expr) => {
+        with_tag!(@ $n, $T, $body; U1 1, U2 2, U3 3, U4 4, U5 5, U6 6, U7 7, U8 8,
+            U9 9, U10 10, U11 11, U12 12, U13 13, U14 14, U15 15, U16 16)
+    };
+    (@ $n:expr, $T:ident, $body:expr; $($u:ident $k:literal),*) => {
+        match $n {
+            $($k => {
+                type $T = cipher::consts::$u;
+                $body
+            })*
+            other => panic!("tag length {other} outside 1..=16"),
+        }
+    };
+}
+
+/// A vector of `vectors/independent/` (valid: every interface, the hash key
+/// and value; invalid: rejected, the output wiped) under the tag size of
+/// its tag.
+fn check_independent<C, T>(v: &Value)
+where
+    C: blockmodes::oracle::BlockCipher128 + KeyInit,
+    T: blockmodes::cwc::TagSize,
+{
+    let name = v["name"].as_str().unwrap();
+    let (key, nonce, ad) = (
+        hex_field(v, "key"),
+        hex_field(v, "nonce"),
+        hex_field(v, "ad"),
+    );
+    let (msg, ct, tag) = (hex_field(v, "msg"), hex_field(v, "ct"), hex_field(v, "tag"));
+    let ct_tag = [ct.clone(), tag.clone()].concat();
+    let cwc = Cwc::<C, T>::new_from_slice(&key).unwrap();
+    if v["result"] == "invalid" {
+        assert_eq!(
+            cwc.decrypt(&nonce, &ad, &ct_tag),
+            Err(Error::Authentication),
+            "{name}"
+        );
+        let mut buf = ct.clone();
+        let r = cwc.decrypt_in_place_detached(&nonce, &ad, &mut buf, &tag);
+        assert_eq!(r, Err(Error::Authentication), "{name}");
+        assert!(buf.iter().all(|&b| b == 0), "{name}: wiped");
+        return;
+    }
+    assert_eq!(cwc.encrypt(&nonce, &ad, &msg).unwrap(), ct_tag, "{name}");
+    assert_eq!(cwc.decrypt(&nonce, &ad, &ct_tag).unwrap(), msg, "{name}");
+    let mut buf = msg.clone();
+    let t = cwc
+        .encrypt_in_place_detached(&nonce, &ad, &mut buf)
+        .unwrap();
+    assert_eq!((&buf[..], &t[..]), (&ct[..], &tag[..]), "{name}: detached");
+    let mut out = vec![0u8; msg.len()];
+    let t = cwc
+        .encrypt_inout(&nonce, &ad, InOutBuf::new(&msg, &mut out).unwrap())
+        .unwrap();
+    assert_eq!((&out[..], &t[..]), (&ct[..], &tag[..]), "{name}: inout");
+    let mut back = vec![0u8; msg.len()];
+    cwc.decrypt_inout(&nonce, &ad, InOutBuf::new(&ct, &mut back).unwrap(), &tag)
+        .unwrap();
+    assert_eq!(back, msg, "{name}: inout decrypt");
+    let trace = cwc.mac_trace(&nonce, &ad, &ct).unwrap();
+    assert_eq!(trace.hash_key.to_vec(), hex_field(v, "hash_key"), "{name}");
+    assert_eq!(
+        trace.hash_value.to_vec(),
+        hex_field(v, "hash_value"),
+        "{name}"
+    );
+    assert_eq!(&trace.tag[..T::USIZE], &tag[..], "{name}: trace tag");
+}
+
+/// A vector of `vectors/negative/`: `ct || tag` opened with a tag of
+/// `tag_size` bytes must fail.
+fn check_negative<C: blockmodes::oracle::BlockCipher128 + KeyInit, T: blockmodes::cwc::TagSize>(
+    v: &Value,
+) {
+    let name = v["name"].as_str().unwrap();
+    assert_eq!(v["result"], "invalid", "{name}");
+    let cwc = Cwc::<C, T>::new_from_slice(&hex_field(v, "key")).unwrap();
+    let ct_tag = [hex_field(v, "ct"), hex_field(v, "tag")].concat();
+    assert!(
+        cwc.decrypt(&hex_field(v, "nonce"), &hex_field(v, "ad"), &ct_tag)
+            .is_err(),
+        "{name}: accepted"
+    );
+}
+
+/// Every CWC vector (the paper's, the independent Go reference's valid and
+/// invalid ones, the negative ones) through every interface, on each
+/// backend; each key set up from bytes must take the path asked for.
+#[test]
+fn vectors_on_every_backend() {
+    let paper = vectors();
+    let independent = common::load_independent("cwc-aes");
+    let negative = common::load_negative("cwc-aes");
+    assert!(independent.len() >= 25 && negative.len() >= 200);
+    // One CWC keyed from bytes per vector (the paper's: `check_vector`).
+    let keys = (paper.len() + independent.len() + negative.len()) as u64;
+    common::on_each_backend(Some(keys), |_| {
+        for v in &paper {
+            with_aes!(hex_field(v, "key").len(), C => check_vector::<C>(v));
+        }
+        for v in &independent {
+            with_tag!(hex_field(v, "tag").len(), T => with_aes!(hex_field(v, "key").len(), C => {
+                check_independent::<C, T>(v)
+            }));
+        }
+        for v in &negative {
+            let t = v["tag_size"].as_u64().unwrap() as usize;
+            with_tag!(t, T => with_aes!(hex_field(v, "key").len(), C => check_negative::<C, T>(v)));
+        }
+    });
+}
+
+/// A key set up from bytes on `backend` (the forcing applies to keys set up
+/// afterwards on this thread).
+fn cwc_on<C: blockmodes::oracle::BlockCipher128 + KeyInit, T: blockmodes::cwc::TagSize>(
+    backend: blockmodes::backend::Backend,
+    key: &[u8],
+) -> Cwc<C, T> {
+    let prev = blockmodes::backend::force(backend);
+    let cwc = Cwc::<C, T>::new_from_slice(key).unwrap();
+    blockmodes::backend::force(prev);
+    cwc
+}
+
+/// Every message length from 0 to 5000 bytes (every partial block, every
+/// kernel step and hash group edge), AES-128 with associated data of a
+/// length varying with it: each backend's ciphertext and tag equal the
+/// generic path's, decrypt, and a flipped bit (in sigma, or in the tag for
+/// an empty message) is rejected with the output wiped.
+#[test]
+fn fused_and_generic_agree_at_every_length() {
+    use blockmodes::backend::{Backend, available};
+    let key = [0x3au8; 16];
+    let nonce = [0xc5u8; 11];
+    let data: Vec<u8> = (0..5000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let generic = cwc_on::<Aes128, U16>(Backend::Generic, &key);
+    for &b in available() {
+        let cwc = cwc_on::<Aes128, U16>(b, &key);
+        for len in 0..=5000usize {
+            let (msg, ad) = (&data[..len], &data[..len % 29]);
+            let sealed = generic.encrypt(&nonce, ad, msg).unwrap();
+            assert_eq!(
+                cwc.encrypt(&nonce, ad, msg).unwrap(),
+                sealed,
+                "{b:?} len {len}"
+            );
+            assert_eq!(
+                cwc.decrypt(&nonce, ad, &sealed).unwrap(),
+                msg,
+                "{b:?} len {len}"
+            );
+            let mut bad = sealed.clone();
+            let at = (len * 7) % bad.len();
+            bad[at] ^= 0x10;
+            for c in [&cwc, &generic] {
+                let (ct, tag) = bad.split_at(len);
+                let mut buf = ct.to_vec();
+                let r = c.decrypt_in_place_detached(&nonce, ad, &mut buf, tag);
+                assert_eq!(r, Err(Error::Authentication), "{b:?} len {len}");
+                assert!(buf.iter().all(|&x| x == 0), "{b:?} len {len}: wiped");
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The fused paths (AES-NI; VAES-512 with the one-pass kernel where the
+    /// CPU has it) and the generic path agree on random keys of every
+    /// size, nonces, associated data and messages of 0..5000 bytes, through
+    /// the one-shot, detached and in-out calls; a tampered input (a bit of
+    /// sigma, the tag, the associated data or the nonce) is rejected by both,
+    /// the output wiped.
+    #[test]
+    fn fused_and_generic_agree(
+        key in proptest::collection::vec(any::<u8>(), 32),
+        key_len in prop::sample::select(vec![16usize, 24, 32]),
+        nonce in any::<[u8; 11]>(),
+        ad in proptest::collection::vec(any::<u8>(), 0..300),
+        msg in proptest::collection::vec(any::<u8>(), 0..5000),
+        flip in any::<usize>(),
+        what in 0u8..4,
+    ) {
+        use blockmodes::backend::{Backend, available};
+        let key = &key[..key_len];
+        with_aes!(key_len, C => {
+            let generic = cwc_on::<C, U16>(Backend::Generic, key);
+            let sealed = generic.encrypt(&nonce, &ad, &msg).unwrap();
+            prop_assert_eq!(&generic.decrypt(&nonce, &ad, &sealed).unwrap(), &msg);
+            let (mut bad_ad, mut bad_nonce, mut bad) = (ad.clone(), nonce, sealed.clone());
+            match what {
+                0 if !ad.is_empty() => bad_ad[flip % ad.len()] ^= 1 << (flip % 8),
+                1 => bad_nonce[flip % 11] ^= 1 << (flip % 8),
+                _ => {
+                    let bit = flip % (8 * bad.len());
+                    bad[bit / 8] ^= 1 << (bit % 8);
+                }
+            }
+            let tampered = bad_ad != ad || bad_nonce != nonce || bad != sealed;
+            prop_assert!(tampered || ad.is_empty());
+            for &b in available() {
+                let cwc = cwc_on::<C, U16>(b, key);
+                prop_assert_eq!(&cwc.encrypt(&nonce, &ad, &msg).unwrap(), &sealed, "{:?}", b);
+                let mut buf = msg.clone();
+                let tag = cwc.encrypt_in_place_detached(&nonce, &ad, &mut buf).unwrap();
+                prop_assert_eq!([&buf[..], &tag[..]].concat(), sealed.clone(), "{:?} detached", b);
+                let mut out = vec![0u8; msg.len()];
+                let tag = cwc.encrypt_inout(&nonce, &ad, InOutBuf::new(&msg, &mut out).unwrap()).unwrap();
+                prop_assert_eq!([&out[..], &tag[..]].concat(), sealed.clone(), "{:?} inout", b);
+                prop_assert_eq!(&cwc.decrypt(&nonce, &ad, &sealed).unwrap(), &msg, "{:?}", b);
+                if tampered {
+                    for c in [&cwc, &generic] {
+                        prop_assert_eq!(c.decrypt(&bad_nonce, &bad_ad, &bad), Err(Error::Authentication));
+                        let (ct, tag) = bad.split_at(msg.len());
+                        let mut out = vec![0xa5u8; msg.len()];
+                        let r = c.decrypt_inout(&bad_nonce, &bad_ad, InOutBuf::new(ct, &mut out).unwrap(), tag);
+                        prop_assert_eq!(r, Err(Error::Authentication));
+                        prop_assert!(out.iter().all(|&x| x == 0), "{:?}: output wiped", b);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// Messages over several of the one-pass kernel's double groups (1536
+/// bytes) and far beyond, against the reference of section 3, on each
+/// backend.
+#[test]
+fn long_messages_equal_reference_on_every_backend() {
+    let key = [0x6bu8; 16];
+    let nonce = [0x5cu8; 11];
+    common::on_each_backend(Some(1), |b| {
+        let cwc = CwcAes128::new_from_slice(&key).unwrap();
+        for len in [
+            1535usize,
+            1536,
+            1537,
+            3072,
+            16_384,
+            16_385,
+            49_152 + 7,
+            200_000 + 13,
+        ] {
+            let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            let ad = &msg[..len % 97];
+            let ct = cwc.encrypt(&nonce, ad, &msg).unwrap();
+            assert_eq!(
+                ct,
+                reference_encrypt(&key, &nonce, ad, &msg),
+                "{b:?} len {len}"
+            );
+            assert_eq!(
+                cwc.decrypt(&nonce, ad, &ct).unwrap(),
+                msg,
+                "{b:?} len {len}"
+            );
+        }
+    });
+}
+
+/// A cipher handed over already keyed and any cipher other than the `aes`
+/// crate's keep the generic path.
+#[test]
+fn from_cipher_and_wrappers_stay_generic() {
+    let before = blockmodes::backend::fused_keys();
+    let _ = Cwc::<Aes128>::from_cipher(Aes128::new(&[1; 16].into()));
+    let _ = Cwc::<Counting<Aes128>>::new_from_slice(&[1; 16]).unwrap();
+    assert_eq!(blockmodes::backend::fused_keys(), before);
+    let _ = CwcAes128::new_from_slice(&[1; 16]).unwrap();
+    let _ = <CwcAes128 as KeyInit>::new(&[1; 16].into());
+    let expected = u64::from(blockmodes::backend::available().len() > 1);
+    assert_eq!(blockmodes::backend::fused_keys() - before, 2 * expected);
 }

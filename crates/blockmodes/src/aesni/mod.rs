@@ -48,7 +48,15 @@
 //!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
 //!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
 //!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
-//!   (`xmm_gd.rs`) nothing more.
+//!   (`xmm_gd.rs`) nothing more;
+//! * [`AesKey::ctr32`] (`ctr.rs`): counter mode with a 32-bit big-endian
+//!   counter in the last four bytes (CWC-CTR), any number of bytes, the
+//!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
+//!   given as an integer (no store-to-load round trip);
+//! * [`AesKey::ctr32_hash`] (`cwc.rs`, VAES-512 with AVX-512 IFMA): CWC-CTR
+//!   and CWC-HASH in one pass, the hash's multiply-adds (`cwc::hash::ifma`)
+//!   interleaved with the AES rounds, fed from the registers the rounds
+//!   leave the ciphertext in.
 //!
 //! Blocks move through [`Io`]: in place, buffer to buffer, or an
 //! `inout` buffer (equal or disjoint pointers).
@@ -77,6 +85,12 @@
 //!   the block count as the minimum of every slice's length, and the
 //!   kernels touch only blocks below that count (masked loads and stores
 //!   for a partial register, which do not access the masked-out lanes).
+//!   The counter-mode kernels (`ctr.rs`, `cwc.rs`) take byte lengths and
+//!   mask the last register to the bytes below them.
+//! * The one-pass CWC kernel (`cwc.rs`) is also compiled for AVX-512 IFMA
+//!   and VBMI, which its argument `cwc::hash::ifma::Powers` proves (it is
+//!   built only after that CPU check); it calls that module's safe
+//!   `Stream` functions for the hash.
 //!
 //! No branch or memory index depends on a key, a block or an offset: only
 //! on lengths and block indices (which are public).
@@ -87,6 +101,8 @@
 
 #[cfg(test)]
 mod bench;
+mod ctr;
+mod cwc;
 mod schedule;
 #[cfg(test)]
 mod tests;

@@ -44,7 +44,7 @@
 //! lengths: it does not fit, so [`CwcHash`] has its own small API.
 
 #[cfg(target_arch = "x86_64")]
-mod ifma;
+pub(crate) mod ifma;
 
 use cipher::KeyInit;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -72,6 +72,13 @@ pub(crate) const STRIDE_BYTES: usize = 2 * CHUNKS_PER_GROUP * CHUNK_BYTES;
 
 #[cfg(target_arch = "x86_64")]
 const _: () = assert!(STRIDE_BYTES.is_multiple_of(ifma::GROUP_BYTES));
+
+/// `110^126`, the block whose encipherment gives the hash key K_h.
+pub(crate) const HASH_KEY_INPUT: Block = {
+    let mut b = [0u8; 16];
+    b[0] = 0xc0;
+    b
+};
 
 /// The longest A or sigma CWC accepts: 2^32 - 1 blocks of 16 bytes.
 pub const MAX_INPUT_BYTES: u64 = 16 * (u32::MAX as u64);
@@ -173,9 +180,7 @@ impl CwcHash {
     /// assert_eq!(hex::encode(h.key_block()), "34ae6a6fe9517894acccbb9ebae7208c");
     /// ```
     pub fn from_cipher<C: BlockCipher128>(cipher: &C) -> Self {
-        let mut input = [0u8; 16];
-        input[0] = 0xc0; // 1 1 0^126
-        let mut z = encrypt_block(cipher, &input);
+        let mut z = encrypt_block(cipher, &HASH_KEY_INPUT);
         let h = Self::from_key_block(&z);
         z.zeroize();
         h
@@ -272,6 +277,13 @@ impl CwcHash {
         Ok(self.finish(st, ad.len(), sigma.len()))
     }
 
+    /// The IFMA key schedule, if this hash runs on AVX-512 IFMA (for the
+    /// fused CWC kernel, `aesni/cwc.rs`, which feeds it from registers).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn ifma_powers(&self) -> Option<&ifma::Powers> {
+        self.ifma.as_ref()
+    }
+
     /// Fold whole chunks (`data.len()` a multiple of 12; a shorter tail is
     /// ignored) into the running value.
     #[inline]
@@ -336,8 +348,16 @@ impl CwcHash {
     /// sigma may be longer than the address space of a 32-bit target).
     #[inline]
     pub(crate) fn finish_len(&self, st: HashState, ad_len: u64, sigma_len: u64) -> Block {
+        to_block(self.finish_int(st, ad_len, sigma_len))
+    }
+
+    /// As [`finish_len`](Self::finish_len), `R` as an integer (`toint` of
+    /// the hash value), for the fused kernels, which take blocks as
+    /// big-endian integers.
+    #[inline]
+    pub(crate) fn finish_int(&self, st: HashState, ad_len: u64, sigma_len: u64) -> u128 {
         let y_last = ((ad_len as u128) << 64) + sigma_len as u128; // < 2^100
-        to_block(reduce127(st.s + y_last)) // s <= 2^127: no overflow
+        reduce127(st.s + y_last) // s <= 2^127: no overflow
     }
 
     /// One group of exactly `G` chunks (`G <= N`, `data.len() == 12 G`).
@@ -415,7 +435,7 @@ fn mul(a: u64, b: u64) -> u128 {
 /// The running value S of a hash in progress (`<= 2^127`, partially reduced).
 #[derive(Default, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct HashState {
-    s: u128,
+    pub(crate) s: u128,
 }
 
 /// `Err(InputTooLong)` when `data` is longer than [`MAX_INPUT_BYTES`].

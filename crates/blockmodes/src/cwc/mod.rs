@@ -19,11 +19,16 @@
 //!   decrypts anything; when the tag is wrong nothing is decrypted, the
 //!   buffer is wiped and [`Error::Authentication`] is returned.
 //!
-//! Speed: encryption enciphers the CTR blocks in batches of the cipher's
+//! Speed: keyed from AES key bytes on an x86-64 CPU with AES-NI, CWC runs
+//! on this crate's own AES kernels (`crate::backend`): counter blocks made
+//! in registers, and with VAES-512 and AVX-512 IFMA one pass that enciphers
+//! the message and hashes its ciphertext from the registers, the AES rounds
+//! interleaved with the hash's multiply-adds (`fused.rs`, `aesni/cwc.rs`).
+//! Otherwise encryption enciphers the CTR blocks in batches of the cipher's
 //! parallel width ([`encrypt_par`]), in segments of 16 KiB, and hashes each
 //! segment of ciphertext right after it is written, while it is still in
-//! the first-level cache. The hash runs on AVX-512 IFMA where the CPU has it
-//! ([`hash`]); decryption hashes all of sigma first (the tag is checked
+//! the first-level cache. The hash runs on AVX-512 IFMA where the CPU has
+//! it ([`hash`]); decryption hashes all of sigma first (the tag is checked
 //! before anything is decrypted), then deciphers.
 //!
 //! ```
@@ -54,6 +59,10 @@
 //! assert_eq!(&buf, b"in place");
 //! ```
 
+#[cfg(all(test, target_arch = "x86_64"))]
+mod bench;
+#[cfg(target_arch = "x86_64")]
+mod fused;
 pub mod hash;
 #[cfg(feature = "alloc")]
 mod online;
@@ -109,6 +118,10 @@ pub use crate::tag::TagSize;
 pub struct Cwc<C, T: TagSize = U16> {
     cipher: C,
     hash: CwcHash,
+    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
+    /// AES-NI (`crate::backend`).
+    #[cfg(target_arch = "x86_64")]
+    fused: Option<fused::Fused>,
     _tag: PhantomData<T>,
 }
 
@@ -124,6 +137,8 @@ impl<C: Clone, T: TagSize> Clone for Cwc<C, T> {
         Self {
             cipher: self.cipher.clone(),
             hash: self.hash.clone(),
+            #[cfg(target_arch = "x86_64")]
+            fused: self.fused.clone(),
             _tag: PhantomData,
         }
     }
@@ -162,10 +177,14 @@ fn counter_base(nonce: &[u8]) -> Result<u128> {
             got: nonce.len(),
         });
     }
-    let mut b = [0u8; 16];
-    b[0] = 0x80;
-    b[1..12].copy_from_slice(nonce);
-    Ok(u128::from_be_bytes(b))
+    // From the nonce's bytes in place, with no block assembled on the stack
+    // (a 16-byte load of a block just written piecewise waits for the
+    // stores: the fused path takes the integer straight into registers).
+    let mut head = [0u8; 8];
+    head.copy_from_slice(&nonce[..8]); // N[0..8]
+    let tail =
+        u128::from(nonce[8]) << 48 | u128::from(nonce[9]) << 40 | u128::from(nonce[10]) << 32;
+    Ok(0x80 << 120 | u128::from(u64::from_be_bytes(head)) << 56 | tail)
 }
 
 impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
@@ -183,8 +202,32 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         Self {
             cipher,
             hash,
+            #[cfg(target_arch = "x86_64")]
+            fused: None,
             _tag: PhantomData,
         }
+    }
+
+    /// Key setup from key bytes and the cipher keyed with them: as
+    /// [`from_cipher`](Self::from_cipher), plus the fused path where the
+    /// cipher is AES and the CPU runs it (`crate::backend`); K_h then comes
+    /// from the fused key's `E_K(110^126)`.
+    fn from_key(cipher: C, key: &[u8]) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = crate::aesni::key_for(key, &cipher) {
+            let f = fused::Fused::new(k);
+            let mut z = f.encrypt_block(&hash::HASH_KEY_INPUT);
+            let hash = CwcHash::from_key_block(&z);
+            z.zeroize();
+            return Self {
+                cipher,
+                hash,
+                fused: Some(f),
+                _tag: PhantomData,
+            };
+        }
+        let _ = key;
+        Self::from_cipher(cipher)
     }
 
     /// CWC keyed from a byte slice: [`Error::InvalidKeyLength`] when the
@@ -199,7 +242,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     where
         C: KeyInit,
     {
-        Ok(Self::from_cipher(oracle::cipher_from_key(key)?))
+        Ok(Self::from_key(oracle::cipher_from_key(key)?, key))
     }
 
     #[cfg(feature = "alloc")]
@@ -219,10 +262,11 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// ```
     pub fn encrypt(&self, nonce: &[u8], ad: &[u8], msg: &[u8]) -> Result<Vec<u8>> {
         let base = self.check(nonce, ad, msg)?;
-        let mut out = Vec::with_capacity(msg.len() + T::USIZE);
-        out.extend_from_slice(msg);
-        let mut tag = self.seal(base, ad, &mut out);
-        out.extend_from_slice(&tag[..T::USIZE]);
+        let mut out = alloc::vec![0u8; msg.len() + T::USIZE];
+        let (ct, tag_out) = out.split_at_mut(msg.len());
+        let io = InOutBuf::new(msg, ct).map_err(|_| Error::InvalidLength("output buffer"))?;
+        let mut tag = self.seal_io(base, ad, io);
+        tag_out.copy_from_slice(&tag[..T::USIZE]);
         tag.zeroize();
         Ok(out)
     }
@@ -255,8 +299,10 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
             })?;
         let (sigma, tag) = ct_and_tag.split_at(body_len);
         self.check(nonce, ad, sigma)?;
-        let mut out = sigma.to_vec();
-        self.decrypt_in_place_detached(nonce, ad, &mut out, tag)?;
+        let mut out = alloc::vec![0u8; body_len];
+        let io =
+            InOutBuf::new(sigma, &mut out).map_err(|_| Error::InvalidLength("output buffer"))?;
+        self.decrypt_inout(nonce, ad, io, tag)?;
         Ok(out)
     }
 
@@ -277,11 +323,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         ad: &[u8],
         buf: &mut [u8],
     ) -> Result<Tag<Self>> {
-        let base = self.check(nonce, ad, buf)?;
-        let mut full = self.seal(base, ad, buf);
-        let tag = Array::try_from(&full[..T::USIZE]).map_err(|_| Error::InvalidParameter("tag"))?;
-        full.zeroize();
-        Ok(tag)
+        self.encrypt_inout(nonce, ad, buf.into())
     }
 
     /// Check `tag` over sigma in `buf`, then decrypt `buf` in place. When the
@@ -305,23 +347,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<()> {
-        if tag.len() != T::USIZE {
-            return Err(Error::InvalidTagLength {
-                min: T::USIZE,
-                max: T::USIZE,
-                got: tag.len(),
-            });
-        }
-        let base = self.check(nonce, ad, buf)?;
-        let mut full = self.mac(base, ad, buf)?;
-        let ok = crate::tag::tag_matches(&full, tag);
-        full.zeroize();
-        if !bool::from(ok) {
-            buf.zeroize();
-            return Err(Error::Authentication);
-        }
-        self.ctr(base, 1, buf);
-        Ok(())
+        self.decrypt_inout(nonce, ad, buf.into(), tag)
     }
 
     /// As [`Cwc::encrypt_in_place_detached`], from the input half of
@@ -346,7 +372,11 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         ad: &[u8],
         buf: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<Self>> {
-        self.encrypt_in_place_detached(nonce, ad, buf.into_out_with_copied_in())
+        let base = self.check(nonce, ad, buf.get_in())?;
+        let mut full = self.seal_io(base, ad, buf);
+        let tag = Array::try_from(&full[..T::USIZE]).map_err(|_| Error::InvalidParameter("tag"))?;
+        full.zeroize();
+        Ok(tag)
     }
 
     /// As [`Cwc::decrypt_in_place_detached`], from the input half of `buf`
@@ -370,10 +400,28 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         &self,
         nonce: &[u8],
         ad: &[u8],
-        buf: InOutBuf<'_, '_, u8>,
+        mut buf: InOutBuf<'_, '_, u8>,
         tag: &[u8],
     ) -> Result<()> {
-        self.decrypt_in_place_detached(nonce, ad, buf.into_out_with_copied_in(), tag)
+        if tag.len() != T::USIZE {
+            return Err(Error::InvalidTagLength {
+                min: T::USIZE,
+                max: T::USIZE,
+                got: tag.len(),
+            });
+        }
+        let base = self.check(nonce, ad, buf.get_in())?;
+        // The tag first: sigma hashed and tau compared before any keystream
+        // touches the output.
+        let mut full = self.mac(base, ad, buf.get_in());
+        let ok = crate::tag::tag_matches(&full, tag);
+        full.zeroize();
+        if !bool::from(ok) {
+            buf.get_out().zeroize();
+            return Err(Error::Authentication);
+        }
+        self.ctr_io(base, 1, buf);
+        Ok(())
     }
 
     /// Hazmat: `tostr(K_h, 128)`, the secret hash key (the vectors' "HASH KEY").
@@ -406,6 +454,8 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         Self {
             cipher: self.cipher,
             hash: self.hash.portable(),
+            #[cfg(target_arch = "x86_64")]
+            fused: self.fused,
             _tag: PhantomData,
         }
     }
@@ -440,8 +490,8 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         let base = self.check(nonce, ad, sigma)?;
         let hash_value = self.hash.hash(ad, sigma)?;
         let mac_ctr_pt = base.to_be_bytes();
-        let aes_hval = encrypt_block(&self.cipher, &hash_value);
-        let aes_mcpt = encrypt_block(&self.cipher, &mac_ctr_pt);
+        let aes_hval = self.encrypt_block(&hash_value);
+        let aes_mcpt = self.encrypt_block(&mac_ctr_pt);
         Ok(MacTrace {
             hash_key: self.hash_key(),
             hash_value,
@@ -461,8 +511,50 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         Ok(base)
     }
 
+    /// `E_K(block)`, on the fused kernels where the key has them.
+    fn encrypt_block(&self, block: &Block) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = &self.fused {
+            return f.encrypt_block(block);
+        }
+        encrypt_block(&self.cipher, block)
+    }
+
+    /// `E_K` of both blocks (one cipher call on the generic path).
+    #[cfg(feature = "alloc")]
+    fn encrypt_pair(&self, pair: &mut [Block; 2]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = &self.fused {
+            pair[0] = f.encrypt_block(&pair[0]);
+            pair[1] = f.encrypt_block(&pair[1]);
+            return;
+        }
+        ecb_encrypt_blocks(&self.cipher, pair);
+    }
+
+    /// CWC-CTR and CWC-MAC together: `io`'s output becomes sigma (M from its
+    /// input); returns the full 16-byte tau. Lengths already checked.
+    fn seal_io(&self, base: u128, ad: &[u8], io: InOutBuf<'_, '_, u8>) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = &self.fused {
+            return f.seal(&self.hash, base, ad, io);
+        }
+        self.seal(base, ad, io.into_out_with_copied_in())
+    }
+
+    /// CWC-CTR from counter `first` (at least 1): `io`'s output = its input
+    /// xor the keystream.
+    fn ctr_io(&self, base: u128, first: usize, io: InOutBuf<'_, '_, u8>) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = &self.fused {
+            return f.ctr(base, first as u64, io);
+        }
+        self.ctr(base, first, io.into_out_with_copied_in());
+    }
+
     /// CWC-CTR and CWC-MAC together, in place: `buf` goes from M to sigma;
-    /// returns the full 16-byte tau. Lengths already checked.
+    /// returns the full 16-byte tau. Lengths already checked. (The generic
+    /// path.)
     fn seal(&self, base: u128, ad: &[u8], buf: &mut [u8]) -> Block {
         let mut st = HashState::default();
         self.hash.absorb_padded(&mut st, ad);
@@ -496,16 +588,23 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         tau
     }
 
-    /// CWC-MAC over sigma in `buf`: the full 16-byte tau, with
-    /// `E_K(CWC-HASH)` and `E_K(10^7 || N || 0^32)` in one cipher call.
-    fn mac(&self, base: u128, ad: &[u8], sigma: &[u8]) -> Result<Block> {
-        let mut hv = self.hash.hash(ad, sigma)?;
+    /// CWC-MAC over sigma: the full 16-byte tau, with `E_K(CWC-HASH)` and
+    /// `E_K(10^7 || N || 0^32)` in one cipher call. Lengths already checked.
+    fn mac(&self, base: u128, ad: &[u8], sigma: &[u8]) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = &self.fused {
+            return f.mac(&self.hash, base, ad, sigma);
+        }
+        let mut st = HashState::default();
+        self.hash.absorb_padded(&mut st, ad);
+        self.hash.absorb_padded(&mut st, sigma);
+        let mut hv = self.hash.finish(st, ad.len(), sigma.len());
         let mut pair = [hv, base.to_be_bytes()];
         ecb_encrypt_blocks(&self.cipher, &mut pair);
         let tau = xor(&pair[0], &pair[1]);
         hv.zeroize();
         pair.zeroize();
-        Ok(tau)
+        tau
     }
 
     /// `buf ^= keystream` of counters `first, first + 1, ...`; with
@@ -622,7 +721,7 @@ impl<C: KeySizeUser, T: TagSize> KeySizeUser for Cwc<C, T> {
 
 impl<C: BlockCipher128 + KeyInit, T: TagSize> KeyInit for Cwc<C, T> {
     fn new(key: &cipher::Key<Self>) -> Self {
-        Self::from_cipher(C::new(key))
+        Self::from_key(C::new(key), key)
     }
 }
 

@@ -21,7 +21,7 @@ use super::hash::{HashState, MAX_INPUT_BYTES, STRIDE_BYTES, check_len};
 use super::{Cwc, SEGMENT_BLOCKS, TagSize, counter_base};
 use crate::arith::gf128::{Block, xor};
 use crate::error::{Error, Result};
-use crate::oracle::{BlockCipher128, ecb_encrypt_blocks, encrypt_block};
+use crate::oracle::BlockCipher128;
 use crate::tag::Tag;
 
 /// The state shared by the encryptor and the decryptor.
@@ -106,17 +106,16 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         let whole = (buf.len() - done) / 16 * 16;
         if whole > 0 {
             // counters pos / 16 + 1 ... (below 2^32: lengths are checked)
-            self.ctr(
+            self.ctr_io(
                 state.base,
                 (pos / 16) as usize + 1,
-                &mut buf[done..done + whole],
+                (&mut buf[done..done + whole]).into(),
             );
         }
         let tail = &mut buf[done + whole..];
         if !tail.is_empty() {
             let counter = (pos + whole as u64) / 16 + 1;
-            state.keystream =
-                encrypt_block(&self.cipher, &(state.base + counter as u128).to_be_bytes());
+            state.keystream = self.encrypt_block(&(state.base + counter as u128).to_be_bytes());
             for (b, k) in tail.iter_mut().zip(&state.keystream) {
                 *b ^= k;
             }
@@ -177,7 +176,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
             .absorb_padded(&mut hash, &state.pending[..state.pending_len]);
         let mut hv = self.hash.finish_len(hash, state.ad_len as u64, state.len);
         let mut pair = [hv, state.base.to_be_bytes()];
-        ecb_encrypt_blocks(&self.cipher, &mut pair);
+        self.encrypt_pair(&mut pair);
         let tau = xor(&pair[0], &pair[1]);
         hv.zeroize();
         pair.zeroize();

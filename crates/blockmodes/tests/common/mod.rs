@@ -64,6 +64,12 @@ impl rand_core::TryRng for SeededRng {
 
 impl rand_core::TryCryptoRng for SeededRng {}
 
+/// The vectors of `vectors/negative/<name>.json` (every one `invalid`: the
+/// independent Go reference's tamperings of valid vectors; scheme `name`).
+pub fn load_negative(name: &str) -> Vec<Value> {
+    load(&format!("negative/{name}"))
+}
+
 /// The set `name` of `tests/data/xcbc-long.json`, the cross-check vectors
 /// of `tests/data/xcbc_ref.py` (a Python transcription of the spec that
 /// reproduces every shared vector): long messages, several segments,

@@ -13,9 +13,9 @@
 //!   48-bit limbs `Y = y0 + y1 2^48`, gathered from two overlapping 64-byte
 //!   loads (bytes 0..64 and 32..96) by one masked two-source byte permute
 //!   each (`vpermt2b`, AVX-512 VBMI) that also reverses the big-endian bytes.
-//! * Every power `K^e` and `K^e 2^48 mod p` is precomputed at key setup in
-//!   three 48-bit limbs, one array per limb, so lane `l` of a vector load is
-//!   the power of chunk `l`: `Y K^e = y0 K^e + y1 (K^e 2^48)` is six 48x48-bit
+//! * Every power `K^e` and `K^e 2^48 mod p` (`e` = 1 to 128) is precomputed
+//!   at key setup in three 48-bit limbs, one array per limb, so lane `l` of
+//!   a vector load is the power of chunk `l`: `Y K^e = y0 K^e + y1 (K^e 2^48)` is six 48x48-bit
 //!   products, each split by IFMA into its low 52 bits and its high bits:
 //!   **12 multiply-adds per 8 chunks**, into 12 accumulators (one per
 //!   limb pair and half: each takes one multiply-add per 96 bytes, so the
@@ -27,6 +27,12 @@
 //! * The last (partial) vector of an input is read with masked byte loads:
 //!   bytes past the end are neither read nor accessed, and the zero padding
 //!   of `A||0*` / `sigma||0*` comes from the masked-off lanes.
+//! * [`Stream`] is the same arithmetic fed from registers, for the fused
+//!   CWC kernel (`aesni/cwc.rs`, which holds the `unsafe` of that loop):
+//!   192 bytes of ciphertext at a time as three registers, double groups of
+//!   128 chunks (one scalar step per 1536 bytes), the last group's powers
+//!   from `K^c` for its `c` chunks. Its methods are safe functions compiled
+//!   for the features a [`Powers`] proves.
 //!
 //! No branch or table index depends on K_h or on the data: the only
 //! branches and indices are on the input length.
@@ -48,9 +54,9 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64,
-    _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8, _mm512_reduce_add_epi64,
-    _mm512_set_epi64, _mm512_setzero_si512, _mm512_slli_epi64,
+    __m512i, __mmask64, _mm512_add_epi64, _mm512_loadu_si512, _mm512_madd52hi_epu64,
+    _mm512_madd52lo_epu64, _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8,
+    _mm512_reduce_add_epi64, _mm512_set_epi64, _mm512_setzero_si512, _mm512_slli_epi64,
 };
 
 use zeroize::Zeroize;
@@ -70,9 +76,17 @@ const LANES: usize = 8;
 /// Bytes per vector of chunks.
 const VEC_BYTES: usize = LANES * CHUNK_BYTES;
 
-/// Entries of a limb array: the group's powers and one vector of zeros, so a
-/// vector load at any offset a short group uses stays inside the array.
-const TABLE: usize = GROUP_CHUNKS + LANES;
+/// Chunks of a double group of [`Stream`] (the powers go up to `K^128`).
+pub(crate) const DOUBLE_CHUNKS: usize = 2 * GROUP_CHUNKS;
+
+/// Entries of a limb array: the powers `K^128 .. K^1` and two vectors of
+/// zeros, so a vector load at any offset a short group uses (up to 15
+/// entries past its last chunk: [`Stream::absorb192_at`]) stays inside the
+/// array and reads zero powers past its chunks.
+const TABLE: usize = DOUBLE_CHUNKS + 2 * LANES;
+
+/// The entry of `K^GROUP_CHUNKS`, where [`absorb_avx512`]'s groups start.
+const SINGLE_AT: usize = DOUBLE_CHUNKS - GROUP_CHUNKS;
 
 /// Bytes 0..6 of every 64-bit lane: the 48 bits of a limb.
 const LIMB_BYTES: u64 = 0x3f3f_3f3f_3f3f_3f3f;
@@ -84,13 +98,15 @@ const MASK31: u128 = (1 << 31) - 1;
 #[derive(Clone, Zeroize)]
 #[repr(C, align(64))]
 pub(crate) struct Powers {
-    /// `k[j][i]`: limb j (48 bits, j = 0, 1, 2) of `K^(GROUP_CHUNKS - i)`;
-    /// 0 for `i >= GROUP_CHUNKS`.
+    /// `k[j][i]`: limb j (48 bits, j = 0, 1, 2) of `K^(DOUBLE_CHUNKS - i)`;
+    /// 0 for `i >= DOUBLE_CHUNKS`. A group of `g <= 64` chunks takes the
+    /// entries from `DOUBLE_CHUNKS - g` (`K^g .. K^1`), a double group of
+    /// [`Stream`] all 128.
     k: [[u64; TABLE]; 3],
-    /// The same for `K^(GROUP_CHUNKS - i) 2^48 mod p`.
+    /// The same for `K^(DOUBLE_CHUNKS - i) 2^48 mod p`.
     k48: [[u64; TABLE]; 3],
-    /// `K^g` for `g = 0..=GROUP_CHUNKS`, canonical (`S <- S K^g + G`).
-    scalar: [u128; GROUP_CHUNKS + 1],
+    /// `K^g` for `g = 0..=DOUBLE_CHUNKS`, canonical (`S <- S K^g + G`).
+    scalar: [u128; DOUBLE_CHUNKS + 1],
 }
 
 cpufeatures::new!(cpu_ifma, "avx512f", "avx512bw", "avx512ifma", "avx512vbmi");
@@ -116,14 +132,14 @@ impl Powers {
         let mut s = Self {
             k: [[0; TABLE]; 3],
             k48: [[0; TABLE]; 3],
-            scalar: [0; GROUP_CHUNKS + 1],
+            scalar: [0; DOUBLE_CHUNKS + 1],
         };
         let mut p = 1u128; // K^g
         s.scalar[0] = p;
-        for g in 1..=GROUP_CHUNKS {
+        for g in 1..=DOUBLE_CHUNKS {
             p = mul127(p, k);
             s.scalar[g] = p;
-            let i = GROUP_CHUNKS - g;
+            let i = DOUBLE_CHUNKS - g;
             let mut l = limbs48(p);
             let mut l48 = limbs48(mul127(p, 1 << 48));
             for j in 0..3 {
@@ -162,14 +178,14 @@ fn absorb_avx512(pw: &Powers, s: u128, data: &[u8]) -> u128 {
         let (vecs, _) = group.as_chunks::<VEC_BYTES>();
         for (b, v) in vecs.iter().enumerate() {
             let (y0, y1) = gather.full(v);
-            acc.mul_add(pw, LANES * b, y0, y1);
+            acc.mul_add(pw, SINGLE_AT + LANES * b, y0, y1);
         }
         s = step(pw, s, GROUP_CHUNKS, acc.value());
     }
     if !rest.is_empty() {
-        // a short group of g chunks uses K^g .. K^1: entries 64 - g ..
+        // a short group of g chunks uses K^g .. K^1: entries 128 - g ..
         let g = rest.len().div_ceil(CHUNK_BYTES);
-        let first = GROUP_CHUNKS - g;
+        let first = DOUBLE_CHUNKS - g;
         let mut acc = Acc::new();
         let (vecs, tail) = rest.as_chunks::<VEC_BYTES>();
         for (b, v) in vecs.iter().enumerate() {
@@ -183,6 +199,115 @@ fn absorb_avx512(pw: &Powers, s: u128, data: &[u8]) -> u128 {
         s = step(pw, s, g, acc.value());
     }
     s
+}
+
+/// CWC-HASH fed from registers instead of memory: the fused CWC kernel
+/// (`aesni/cwc.rs`) hands over each 192 bytes of sigma as the three
+/// registers its last AES round produced, while its next rounds run. Whole
+/// groups only: double groups of 128 chunks (1536 bytes: one scalar step
+/// per double group, `S <- S K^128 + G`, half the per-group work of
+/// [`absorb_avx512`]) or single groups of 64; the same running value as
+/// [`absorb_avx512`] over the same bytes.
+pub(crate) struct Stream<'a> {
+    pw: &'a Powers,
+    /// `vpermt2b` indices of `y0` and `y1` for the first 96 bytes of three
+    /// registers (from the first two) and for the second (from the last
+    /// two).
+    even: (__m512i, __m512i),
+    odd: (__m512i, __m512i),
+    /// [`LIMB_BYTES`], opaque to the compiler so it stays a mask register
+    /// (as a constant it becomes a `vpandq` after every permute).
+    limb: __mmask64,
+    acc: Acc,
+    s: u128,
+}
+
+/// `vpermt2b` indices for 8 chunks at byte `offset` of two registers
+/// (`offset + 96 <= 128`): byte `b < 6` of lane `l` takes byte
+/// `offset + 12 l + first + 5 - b` (big-endian to little-endian).
+const fn permutation_at(first: usize, offset: usize) -> [u64; LANES] {
+    let mut lanes = [0u64; LANES];
+    let mut l = 0;
+    while l < LANES {
+        let mut b = 0;
+        while b < 6 {
+            let index = offset + CHUNK_BYTES * l + first + 5 - b;
+            lanes[l] |= (index as u64) << (8 * b);
+            b += 1;
+        }
+        l += 1;
+    }
+    lanes
+}
+
+impl<'a> Stream<'a> {
+    /// Continue from the running value `s` (`<= 2^127`).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn new(pw: &'a Powers, s: u128) -> Self {
+        Self {
+            pw,
+            even: (vector(permutation_at(6, 0)), vector(permutation_at(0, 0))),
+            odd: (vector(permutation_at(6, 32)), vector(permutation_at(0, 32))),
+            limb: core::hint::black_box(LIMB_BYTES),
+            acc: Acc::new(),
+            s: reduce127(s),
+        }
+    }
+
+    /// Absorb 192 bytes (16 chunks), vectors `FIRST` and `FIRST + 1` of a
+    /// double group (`FIRST` is 0, 2, .., 14 in that order, then
+    /// [`end_double`](Self::end_double)): `r[0]` holds bytes 0..64, `r[1]`
+    /// 64..128, `r[2]` 128..192.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    pub(crate) fn absorb192<const FIRST: usize>(&mut self, r: [__m512i; 3]) {
+        const { assert!(FIRST.is_multiple_of(2) && FIRST + 2 <= DOUBLE_CHUNKS / LANES) };
+        self.absorb192_at(r, LANES * FIRST);
+    }
+
+    /// Absorb 192 bytes (16 chunks) as in [`absorb192`](Self::absorb192),
+    /// their powers from table entry `entry` (`entry <= 128`; the
+    /// chunk at entry `e` is multiplied by `K^(128 - e)`, and by zero past
+    /// entry 127): a group of `c < 128` chunks at the end of the input
+    /// starts at entry `128 - c`, and its bytes past the input must be zero
+    /// (they are padding or, with zero powers, ignored). Each vector's limbs
+    /// are two `vpermt2b` from two of the registers.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    pub(crate) fn absorb192_at(&mut self, r: [__m512i; 3], entry: usize) {
+        // Read the powers from the key schedule here (as `absorb_avx512`
+        // does per group): without the barrier the compiler hoists them out
+        // of the caller's loop into a copy on the stack.
+        let pw = core::hint::black_box(self.pw);
+        let m = self.limb;
+        let y0 = _mm512_maskz_permutex2var_epi8(m, r[0], self.even.0, r[1]);
+        let y1 = _mm512_maskz_permutex2var_epi8(m, r[0], self.even.1, r[1]);
+        self.acc.mul_add(pw, entry, y0, y1);
+        let y0 = _mm512_maskz_permutex2var_epi8(m, r[1], self.odd.0, r[2]);
+        let y1 = _mm512_maskz_permutex2var_epi8(m, r[1], self.odd.1, r[2]);
+        self.acc.mul_add(pw, entry + LANES, y0, y1);
+    }
+
+    /// End a double group (vectors 0 to 15): `S <- S K^128 + G`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    pub(crate) fn end_double(&mut self) {
+        self.end_group(DOUBLE_CHUNKS);
+    }
+
+    /// End a group of `chunks` (1 ..= 128) chunks: `S <- S K^chunks + G`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    pub(crate) fn end_group(&mut self, chunks: usize) {
+        self.s = step(self.pw, self.s, chunks, self.acc.value());
+        self.acc = Acc::new();
+    }
+
+    /// The running value after the whole groups absorbed (canonical).
+    pub(crate) fn finish(self) -> u128 {
+        self.s
+    }
 }
 
 /// `S K^g + G mod p`, canonical (`s` canonical, `group <= 2^127`).
@@ -347,7 +472,9 @@ impl Acc {
     /// per limb pair. So by weight, per lane: `2^0`: lo0 + hi2 2^21
     /// (`2^148 = 2^21 mod p`) `< 2^56 + 2^52`, `2^48`: lo1 + hi0 2^4 and
     /// `2^96`: lo2 + hi1 2^4, each `< 2^56 + 2^52`; over 8 lanes each sum is
-    /// `< 2^60`: no lane or sum overflows 64 bits.
+    /// `< 2^60`: no lane or sum overflows 64 bits. A double group of
+    /// [`Stream`] (128 chunks, 16 per lane) doubles each bound: `< 2^61`
+    /// over 8 lanes, and `g` below stays `< 2^128`.
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn value(&self) -> u128 {

@@ -1,0 +1,451 @@
+//! CWC-CTR and CWC-HASH in one pass (VAES-512 with AVX-512 IFMA): the
+//! counter-mode kernel of `ctr.rs` whose AES rounds run interleaved with
+//! the hash's multiply-adds over the ciphertext it produced one step
+//! before, taken from registers (never reloaded from memory).
+//!
+//! # Why interleaved
+//!
+//! On the Sapphire Rapids this was written on, `vaesenc` on zmm registers
+//! issues on one port (port 0) and `vpmadd52*` on two (ports 0 and 5): a
+//! loop holding both keeps both ports busy. Run one after the other in
+//! strides (encipher a stride, then hash it, each at its own full speed),
+//! the two hardly overlap: the scheduler fills with AES rounds waiting for
+//! port 0 and the hash's instructions behind them cannot issue until they
+//! drain (measured: the strided form costs the sum of its parts; see
+//! `docs/performance.md`).
+//!
+//! # The loop
+//!
+//! Each step enciphers three registers of four counter blocks (192 bytes)
+//! and, after its third round, hashes the previous step's three output
+//! registers (16 chunks, `cwc::hash::ifma::Stream`); the last step's
+//! output is hashed alone. The hash runs in double groups of 128 chunks
+//! (1536 bytes, 8 steps: one scalar step `S <- S K^128 + G` each); what is
+//! left after them (under 1536 bytes) is one last group of `c` chunks
+//! whose powers start at `K^c`, its last step's registers loaded, stored
+//! and hashed with byte masks (nothing past the message is read or
+//! written, and the keystream past it is zeroed before it is hashed). The
+//! whole message is one pass: no tail runs on its own.
+
+use core::arch::x86_64::*;
+
+use cipher::inout::InOutBuf;
+
+use super::ctr::vec_be;
+use super::schedule::load;
+use super::{AesKey, Level};
+use crate::arith::gf128::Block;
+use crate::cwc::hash::CHUNK_BYTES;
+use crate::cwc::hash::ifma::{DOUBLE_CHUNKS, Powers, Stream};
+
+/// Registers (of four blocks) per step: three, whose 192 bytes the hash
+/// takes in one call (16 chunks).
+const V: usize = 3;
+
+/// Bytes per step.
+const STEP_BYTES: usize = 64 * V;
+
+/// Bytes and steps of a double group (128 chunks).
+const DOUBLE: usize = DOUBLE_CHUNKS * CHUNK_BYTES;
+const DOUBLE_STEPS: usize = DOUBLE / STEP_BYTES;
+
+const _: () = assert!(DOUBLE_STEPS == 8 && DOUBLE.is_multiple_of(STEP_BYTES));
+
+impl AesKey {
+    /// CWC-CTR and CWC-HASH over its output in one pass: `io`'s output
+    /// becomes its input xor the keystream from the counter block `cb` (as
+    /// [`ctr32`](Self::ctr32)), and the hash's running value `s` absorbs
+    /// the output padded with zero bytes to a multiple of 12 (as
+    /// `Powers::absorb` would, read back). Returns the new running value;
+    /// `None`, doing nothing, unless the key runs on VAES-512.
+    pub(crate) fn ctr32_hash(
+        &self,
+        cb: u128,
+        io: InOutBuf<'_, '_, u8>,
+        pw: &Powers,
+        s: u128,
+    ) -> Option<u128> {
+        if self.level != Level::Vaes512 {
+            return None;
+        }
+        let len = io.len();
+        if len == 0 {
+            return Some(s);
+        }
+        let (src, dst) = io.into_raw();
+        let keys = &self.enc.k.0;
+        // SAFETY: the key's level is Vaes512, so `detect` found AVX-512F,
+        // AVX-512BW, VAES and VPCLMULQDQ; a `Powers` exists only where its
+        // constructor found AVX-512F, BW, IFMA and VBMI. `src` and `dst`
+        // come from one `InOutBuf` (equal or disjoint) of `len` bytes.
+        Some(unsafe {
+            match self.rounds {
+                10 => kernel::<10>(keys, cb, src, dst, len, pw, s),
+                12 => kernel::<12>(keys, cb, src, dst, len, pw, s),
+                _ => kernel::<14>(keys, cb, src, dst, len, pw, s),
+            }
+        })
+    }
+}
+
+/// The counter state of `ctr.rs`'s VAES kernel: the counter blocks of the
+/// next register with their counters as little-endian dwords, the step
+/// between registers, the byte swap.
+struct Counters {
+    c: __m512i,
+    four: __m512i,
+    swap: __m512i,
+}
+
+/// The byte masks of the three registers of the step at byte `at` of a
+/// message of `len` bytes (`at < len`).
+#[inline]
+fn masks(at: usize, len: usize) -> [u64; V] {
+    core::array::from_fn(|v| {
+        let n = (len - at).saturating_sub(64 * v).min(64);
+        if n == 64 { !0 } else { (1u64 << n) - 1 }
+    })
+}
+
+/// The one-pass kernel over a message of `len >= 1` bytes.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX-512BW, VAES, VPCLMULQDQ, AVX-512 IFMA
+/// and AVX-512 VBMI; `src` and `dst` valid for `len` bytes, equal or
+/// disjoint.
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
+unsafe fn kernel<const NR: usize>(
+    keys: &[Block; 15],
+    cb: u128,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    pw: &Powers,
+    s: u128,
+) -> u128 {
+    let mut k = [_mm512_setzero_si512(); 15];
+    for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+        *kr = _mm512_broadcast_i32x4(load(b));
+    }
+    let swap = _mm512_broadcast_i32x4(_mm_set_epi8(
+        12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    ));
+    let mut ctr = Counters {
+        c: _mm512_add_epi32(
+            _mm512_shuffle_epi8(_mm512_broadcast_i32x4(vec_be(cb)), swap),
+            _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0),
+        ),
+        four: _mm512_set_epi32(4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0),
+        swap,
+    };
+    let mut hash = Stream::new(pw, s);
+    let doubles = len / DOUBLE;
+    let rest = len - doubles * DOUBLE; // under 1536 bytes: one last group
+    let rest_steps = rest.div_ceil(STEP_BYTES);
+    let rest_chunks = rest.div_ceil(CHUNK_BYTES);
+    // The last group's quarter u is hashed from table entry `e0 + 16 u`.
+    let e0 = DOUBLE_CHUNKS - rest_chunks;
+    // Step q enciphers bytes 192 q .. and hashes step q - 1's output.
+    let mut q = 0;
+    let mut y = if doubles > 0 {
+        // SAFETY: step 0 is whole (len >= 1536).
+        unsafe { step::<NR, NONE>(&k, &mut ctr, src, dst, &mut hash, None) }
+    } else {
+        // SAFETY: the masks hold the bytes below len.
+        unsafe { step_masked::<NR>(&k, &mut ctr, src, dst, masks(0, len), &mut hash, None) }
+    };
+    macro_rules! next {
+        ($first:literal) => {
+            q += 1;
+            // SAFETY: step q lies inside the doubles, below len.
+            y = unsafe {
+                step::<NR, $first>(
+                    &k,
+                    &mut ctr,
+                    src.add(q * STEP_BYTES),
+                    dst.add(q * STEP_BYTES),
+                    &mut hash,
+                    Some(&y),
+                )
+            };
+        };
+    }
+    // Step q (after the doubles) of the last group, hashing `prev` from
+    // table entry `entry`.
+    macro_rules! next_rest {
+        ($entry:expr) => {
+            q += 1;
+            let at = q * STEP_BYTES;
+            // SAFETY: at < len; the masks hold the bytes below len, the
+            // others are not accessed (`wrapping_add` past the end).
+            y = unsafe {
+                step_masked::<NR>(
+                    &k,
+                    &mut ctr,
+                    src.wrapping_add(at),
+                    dst.wrapping_add(at),
+                    masks(at, len),
+                    &mut hash,
+                    Some((&y, $entry)),
+                )
+            };
+        };
+    }
+    for d in 0..doubles {
+        next!(0);
+        next!(2);
+        next!(4);
+        next!(6);
+        next!(8);
+        next!(10);
+        next!(12);
+        if d + 1 < doubles {
+            next!(14);
+        } else if rest_steps > 0 {
+            next_rest!(8 * 14);
+        } else {
+            hash.absorb192::<14>(y);
+        }
+        hash.end_double();
+    }
+    if rest_steps > 0 {
+        for u in 1..rest_steps {
+            next_rest!(e0 + 16 * (u - 1));
+        }
+        hash.absorb192_at(y, e0 + 16 * (rest_steps - 1));
+        hash.end_group(rest_chunks);
+    }
+    hash.finish()
+}
+
+/// What a step hashes: nothing, or vectors `HASH` and `HASH + 1` of the
+/// current double group (0, 2, .., 14).
+const NONE: usize = usize::MAX;
+
+/// One whole step: three registers of counter blocks enciphered and xored
+/// into the 192 bytes at `src` (stored at `dst`) and returned; `prev` (the
+/// previous step's output) absorbed after the third round as vectors
+/// `HASH`, `HASH + 1` of its double group.
+///
+/// # Safety
+/// `src` and `dst` valid for `STEP_BYTES` bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
+unsafe fn step<const NR: usize, const HASH: usize>(
+    k: &[__m512i; 15],
+    ctr: &mut Counters,
+    src: *const u8,
+    dst: *mut u8,
+    hash: &mut Stream<'_>,
+    prev: Option<&[__m512i; V]>,
+) -> [__m512i; V] {
+    let mut x = counters(k, ctr);
+    rounds(&mut x, &k[1..4]);
+    if let Some(p) = prev {
+        match HASH {
+            0 => hash.absorb192::<0>(*p),
+            2 => hash.absorb192::<2>(*p),
+            4 => hash.absorb192::<4>(*p),
+            6 => hash.absorb192::<6>(*p),
+            8 => hash.absorb192::<8>(*p),
+            10 => hash.absorb192::<10>(*p),
+            12 => hash.absorb192::<12>(*p),
+            14 => hash.absorb192::<14>(*p),
+            _ => {}
+        }
+    }
+    rounds(&mut x, &k[4..NR]);
+    let mut y = [_mm512_setzero_si512(); V];
+    for (v, (xv, yv)) in x.iter().zip(y.iter_mut()).enumerate() {
+        // SAFETY: the caller's: bytes 64 v .. 64 v + 64 are valid.
+        let m = unsafe { _mm512_loadu_si512(src.add(64 * v).cast()) };
+        *yv = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, k[NR]));
+        // SAFETY: as for the load.
+        unsafe { _mm512_storeu_si512(dst.add(64 * v).cast(), *yv) };
+    }
+    y
+}
+
+/// As [`step`], register `v`'s bytes limited to `masks[v]`: only those
+/// are loaded and stored, and the returned registers are zero outside
+/// them; `prev` is absorbed from table entry `prev.1`.
+///
+/// # Safety
+/// The bytes in `masks[v]` of the 64 from `src + 64 v` (and `dst`) are
+/// valid; no other byte is accessed.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
+unsafe fn step_masked<const NR: usize>(
+    k: &[__m512i; 15],
+    ctr: &mut Counters,
+    src: *const u8,
+    dst: *mut u8,
+    masks: [u64; V],
+    hash: &mut Stream<'_>,
+    prev: Option<(&[__m512i; V], usize)>,
+) -> [__m512i; V] {
+    let mut x = counters(k, ctr);
+    rounds(&mut x, &k[1..4]);
+    if let Some((p, entry)) = prev {
+        hash.absorb192_at(*p, entry);
+    }
+    rounds(&mut x, &k[4..NR]);
+    let mut y = [_mm512_setzero_si512(); V];
+    for (v, (xv, yv)) in x.iter().zip(y.iter_mut()).enumerate() {
+        // SAFETY: the caller's: the bytes in `masks[v]` are valid, the
+        // others are not accessed.
+        let m = unsafe { _mm512_maskz_loadu_epi8(masks[v], src.wrapping_add(64 * v).cast()) };
+        let c = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, k[NR]));
+        // SAFETY: as for the load.
+        unsafe { _mm512_mask_storeu_epi8(dst.wrapping_add(64 * v).cast(), masks[v], c) };
+        // past the message: keystream, never hashed (zero padding instead)
+        *yv = _mm512_maskz_mov_epi8(masks[v], c);
+    }
+    y
+}
+
+/// The next three registers of counter blocks, xored with `K0`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn counters(k: &[__m512i; 15], ctr: &mut Counters) -> [__m512i; V] {
+    core::array::from_fn(|_| {
+        let x = _mm512_xor_si512(_mm512_shuffle_epi8(ctr.c, ctr.swap), k[0]);
+        ctr.c = _mm512_add_epi32(ctr.c, ctr.four);
+        x
+    })
+}
+
+/// AES rounds with the keys `keys` on the three registers.
+#[inline]
+#[target_feature(enable = "avx512f,vaes")]
+fn rounds(x: &mut [__m512i; V], keys: &[__m512i]) {
+    for kr in keys {
+        for xv in x.iter_mut() {
+            *xv = _mm512_aesenc_epi128(*xv, *kr);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The one-pass kernel against CTR written out with the `aes` crate and
+    //! CWC-HASH on its portable path, every key size, every length to
+    //! 3200 bytes and beyond the double groups.
+
+    use cipher::{BlockCipherEncrypt, KeyInit};
+
+    use super::*;
+    use crate::cwc::hash::{CwcHash, HashState};
+
+    /// splitmix64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn bytes(&mut self, n: usize) -> Vec<u8> {
+            (0..n).map(|_| self.next() as u8).collect()
+        }
+    }
+
+    /// `data` xor `E_K(cb + t)` block by block (the `aes` crate).
+    fn ctr_reference(key: &[u8], cb: u128, data: &[u8]) -> Vec<u8> {
+        let mut out = data.to_vec();
+        for (t, chunk) in out.chunks_mut(16).enumerate() {
+            let c = (cb & !u128::from(u32::MAX)) | u128::from((cb as u32).wrapping_add(t as u32));
+            let mut b = cipher::Block::<aes::Aes128>::from(c.to_be_bytes());
+            match key.len() {
+                16 => aes::Aes128::new_from_slice(key)
+                    .expect("key")
+                    .encrypt_block(&mut b),
+                24 => aes::Aes192::new_from_slice(key)
+                    .expect("key")
+                    .encrypt_block(&mut b),
+                _ => aes::Aes256::new_from_slice(key)
+                    .expect("key")
+                    .encrypt_block(&mut b),
+            }
+            for (x, k) in chunk.iter_mut().zip(b) {
+                *x ^= k;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn one_pass_matches_ctr_and_the_portable_hash() {
+        if super::super::detect() != Some(Level::Vaes512) {
+            eprintln!("no VAES-512: one-pass kernel not tested");
+            return;
+        }
+        let mut rng = Rng(0x0ce_9a55);
+        let mut lengths: Vec<usize> = (0..=3200).collect();
+        lengths.extend([4607, 4608, 4609, 6143, 6144, 16_384 + 7, 40_000]);
+        for key_len in [16usize, 24, 32] {
+            let key = rng.bytes(key_len);
+            let k = AesKey::new(&key).expect("key");
+            let h = CwcHash::from_key_block(&rng.bytes(16).try_into().expect("16"));
+            let Some(pw) = h.ifma_powers() else {
+                eprintln!("no AVX-512 IFMA: one-pass kernel not tested");
+                return;
+            };
+            let portable = h.clone().portable();
+            // the AES-NI level has no one-pass kernel
+            let narrow = AesKey::with_level(&key, Level::AesNi).expect("key");
+            assert_eq!(
+                narrow.ctr32_hash(1, InOutBuf::from(&mut [0u8; 800][..]), pw, 0),
+                None
+            );
+            for &len in &lengths {
+                let data = rng.bytes(len);
+                let ad = rng.bytes(len % 41);
+                // counter blocks clear of the 32-bit wrap (CWC never reaches it)
+                let cb = u128::from(rng.next()) << 64 | u128::from(rng.next() >> 34);
+                let expected = ctr_reference(&key, cb, &data);
+                // the hash so far: A, on the portable path
+                let mut st = HashState::default();
+                portable.absorb_padded(&mut st, &ad);
+                let s0 = st.s;
+                portable.absorb_padded(&mut st, &expected);
+                let want = portable.finish_int(st, ad.len() as u64, len as u64);
+                // in place, and from one buffer into another
+                let mut buf = data.clone();
+                let s = k.ctr32_hash(cb, InOutBuf::from(&mut buf[..]), pw, s0);
+                assert_eq!(buf, expected, "AES-{} len {len}: in place", 8 * key_len);
+                let got = h.finish_int(
+                    HashState {
+                        s: s.expect("VAES-512"),
+                    },
+                    ad.len() as u64,
+                    len as u64,
+                );
+                assert_eq!(got, want, "AES-{} len {len}: hash", 8 * key_len);
+                let mut out = vec![0x5au8; len + 64];
+                let s = k.ctr32_hash(
+                    cb,
+                    InOutBuf::new(&data, &mut out[..len]).expect("len"),
+                    pw,
+                    s0,
+                );
+                assert_eq!(&out[..len], &expected[..], "len {len}: buffer to buffer");
+                assert!(
+                    out[len..].iter().all(|&b| b == 0x5a),
+                    "len {len}: past the end"
+                );
+                let got = h.finish_int(
+                    HashState {
+                        s: s.expect("VAES-512"),
+                    },
+                    ad.len() as u64,
+                    len as u64,
+                );
+                assert_eq!(got, want, "len {len}: hash, buffer to buffer");
+            }
+        }
+    }
+}

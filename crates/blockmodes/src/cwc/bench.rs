@@ -1,0 +1,191 @@
+//! A quick standalone measurement of CWC on the fused kernels (an ignored
+//! test: it needs a release build to mean anything):
+//!
+//! ```sh
+//! cargo test --release -p blockmodes --lib cwc::bench -- --ignored --nocapture
+//! ```
+//!
+//! AES-128, one core, in place, empty associated data. Each round times
+//! every variant once, in turn, so a noisy neighbour hits them alike; the
+//! figures are the medians and minima over the rounds. (A variant right
+//! after scalar code pays the AVX-512 warm-up in some rounds: the portable
+//! hash runs last.)
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use cipher::inout::InOutBuf;
+use cipher::{BlockCipherEncrypt, KeyInit};
+
+use super::hash::{CwcHash, HashState};
+use super::*;
+use crate::aesni::AesKey;
+
+type Variant<'a> = (String, Box<dyn FnMut(&mut [u8]) + 'a>);
+
+/// CWC encryption by strides of `stride` bytes on the fused key, without
+/// the one-pass kernel: `ctr32`, then the memory-fed hash of the stride.
+fn seal_strided(key: &AesKey, hash: &CwcHash, base: u128, buf: &mut [u8], stride: usize) -> Block {
+    let len = buf.len();
+    let mut st = HashState::default();
+    let mut pad = [0; 16];
+    let mut done = 0;
+    while done < len {
+        let end = len.min(done + stride);
+        let extra = (done == 0).then_some(base);
+        let p = key.ctr32(
+            base + 1 + (done / 16) as u128,
+            InOutBuf::from(&mut buf[done..end]),
+            extra,
+        );
+        if done == 0 {
+            pad = p;
+        }
+        if end < len {
+            hash.absorb_chunks(&mut st, &buf[done..end]);
+        } else {
+            hash.absorb_padded(&mut st, &buf[done..end]);
+        }
+        done = end;
+    }
+    let r = key.encrypt_be(hash.finish_int(st, 0, len as u64));
+    crate::arith::gf128::xor(&r, &pad)
+}
+
+#[test]
+#[ignore = "benchmark: run with --release -- --ignored --nocapture"]
+fn bench_cwc_fused() {
+    if crate::aesni::detect().is_none() {
+        println!("no AES-NI: nothing to measure");
+        return;
+    }
+    let key = [0x42u8; 16];
+    let aes = aes::Aes128::new(&key.into());
+    let k = AesKey::new(&key).expect("key");
+    let cwc = CwcAes128::new_from_slice(&key).expect("key");
+    let prev = crate::backend::force(crate::backend::Backend::Generic);
+    let generic = CwcAes128::new_from_slice(&key).expect("key");
+    crate::backend::force(prev);
+    let hash = cwc.hasher();
+    let portable = hash.clone().portable();
+    let base = counter_base(&[0x11; 11]).expect("nonce");
+    for bytes in [64usize, 256, 1024, 4096, 16384] {
+        let mut variants: Vec<Variant<'_>> = vec![
+            (
+                "aes crate ecb".into(),
+                Box::new(|b: &mut [u8]| {
+                    let (blocks, _) = b.as_chunks_mut::<16>();
+                    aes.encrypt_blocks(Array::cast_slice_from_core_mut(blocks));
+                }),
+            ),
+            (
+                "ctr32 alone".into(),
+                Box::new(|b: &mut [u8]| {
+                    k.ctr32(7, InOutBuf::from(b), None);
+                }),
+            ),
+            (
+                "hash alone (IFMA)".into(),
+                Box::new(|b: &mut [u8]| {
+                    black_box(hash.hash(&[], b).expect("len"));
+                }),
+            ),
+            (
+                "Cwc encrypt, fused".into(),
+                Box::new(|b: &mut [u8]| {
+                    black_box(
+                        cwc.encrypt_in_place_detached(&[0x11; 11], &[], b)
+                            .expect("ok"),
+                    );
+                }),
+            ),
+            (
+                "Cwc encrypt, fused, 64-byte AD".into(),
+                Box::new(|b: &mut [u8]| {
+                    let t = cwc.encrypt_in_place_detached(&[0x11; 11], &[5; 64], b);
+                    black_box(t.expect("ok"));
+                }),
+            ),
+            (
+                "Cwc encrypt, generic".into(),
+                Box::new(|b: &mut [u8]| {
+                    let t = generic.encrypt_in_place_detached(&[0x11; 11], &[], b);
+                    black_box(t.expect("ok"));
+                }),
+            ),
+        ];
+        for stride in [768usize, 1536, 6144, 16384] {
+            let k = &k;
+            variants.push((
+                format!("strided {stride} (ctr32, then hash)"),
+                Box::new(move |b: &mut [u8]| {
+                    black_box(seal_strided(k, hash, base, b, stride));
+                }),
+            ));
+        }
+        variants.push((
+            "hash alone (portable)".into(),
+            Box::new(|b: &mut [u8]| {
+                black_box(portable.hash(&[], b).expect("len"));
+            }),
+        ));
+        let mut buf = vec![0x33u8; bytes];
+        let reps = (262_144 / bytes).max(1);
+        let rounds = 201;
+        let mut ns: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); variants.len()];
+        for round in 0..rounds + 20 {
+            for (v, (_, f)) in variants.iter_mut().enumerate() {
+                let t = Instant::now();
+                for _ in 0..reps {
+                    f(black_box(&mut buf));
+                }
+                let dt = t.elapsed().as_nanos() as f64 / reps as f64;
+                if round >= 20 {
+                    ns[v].push(dt);
+                }
+            }
+        }
+        println!("\n{bytes} B, {reps} calls per sample, {rounds} rounds:");
+        println!(
+            "{:<40} {:>10} {:>8} {:>8} {:>8} {:>8}",
+            "variant", "median ns", "GB/s", "x ecb", "min ns", "x ecb"
+        );
+        let stats: Vec<(f64, f64)> = ns
+            .iter_mut()
+            .map(|s| {
+                s.sort_by(f64::total_cmp);
+                (s[s.len() / 2], s[0])
+            })
+            .collect();
+        let (base_med, base_min) = stats[0];
+        for ((name, _), (med, min)) in variants.iter().zip(&stats) {
+            println!(
+                "{name:<40} {med:>10.1} {:>8.2} {:>8.2} {min:>8.1} {:>8.2}",
+                bytes as f64 / med,
+                base_med / med,
+                base_min / min
+            );
+        }
+    }
+}
+
+/// Key setup (`CwcAes128::new_from_slice`: the AES key, K_h, the hash's
+/// power tables), median of 2001 calls.
+#[test]
+#[ignore = "benchmark: run with --release -- --ignored --nocapture"]
+fn bench_cwc_key_setup() {
+    let mut ns: Vec<f64> = (0..2001u32)
+        .map(|i| {
+            let key = [i as u8; 16];
+            let t = Instant::now();
+            black_box(CwcAes128::new_from_slice(black_box(&key)).expect("key"));
+            t.elapsed().as_nanos() as f64
+        })
+        .collect();
+    ns.sort_by(f64::total_cmp);
+    println!(
+        "CwcAes128::new_from_slice: median {:.0} ns, min {:.0} ns",
+        ns[ns.len() / 2],
+        ns[0]
+    );
+}

@@ -1,0 +1,155 @@
+//! CWC on the fused AES kernels (x86-64 with AES-NI; see `crate::backend`):
+//! CWC-CTR with the counter blocks made in registers and the keystream
+//! xored into the data in the last AES round (no batch buffer, no padding
+//! to a batch), and CWC-HASH over its output while it is still in
+//! registers or the first-level cache: the message is read once.
+//!
+//! * With the hash on AVX-512 IFMA and the key on VAES-512, the whole
+//!   message goes through `AesKey::ctr32_hash` (`aesni/cwc.rs`): one loop
+//!   that hashes each 192 bytes of ciphertext from the registers the last
+//!   AES round left them in, between the rounds of the next 192 bytes (the
+//!   AES rounds and the multiply-adds issue on different ports; run one
+//!   after the other they do not overlap: see `docs/performance.md`).
+//! * Otherwise (AES-NI alone, a CPU without IFMA, the portable hash),
+//!   strides of [`FUSED_STRIDE`] bytes through `AesKey::ctr32`
+//!   (`aesni/ctr.rs`), each hashed right after it is written.
+//!
+//! The MAC pad `E_K(10^7 || N || 0^32)` is one block independent of the
+//! pass (or rides along with the first counter blocks on the strided
+//! path); `E_K(CWC-HASH)` is one block. Blocks the kernels take are passed
+//! as big-endian integers, never through memory (see `aesni/ctr.rs`).
+//!
+//! Decryption keeps the order of `Cwc::decrypt_inout`: the whole of sigma
+//! is hashed and the tag checked before any keystream is xored in (see
+//! `mod.rs`); only the CTR pass runs on the fused kernel.
+
+use cipher::inout::InOutBuf;
+use zeroize::Zeroize;
+
+use super::hash::{CwcHash, HashState};
+use crate::aesni::AesKey;
+use crate::arith::gf128::{Block, xor};
+
+/// Bytes of sigma per stride where the one-pass kernel does not run:
+/// enciphered, then hashed while in the first-level cache. A multiple of
+/// 16 (whole counter blocks) and of the hash's stride (whole groups of both
+/// hash paths, `hash::STRIDE_BYTES`). Measured (16 KiB, AES-128, the IFMA
+/// hash fed from memory): strides of 768 / 1536 / 3072 / 6144 / 16384
+/// bytes 1704 / 1496 / 1434 / 1403 / 1416 ns.
+pub(super) const FUSED_STRIDE: usize = 8 * super::hash::STRIDE_BYTES;
+
+const _: () = assert!(
+    FUSED_STRIDE.is_multiple_of(16) && FUSED_STRIDE.is_multiple_of(super::hash::STRIDE_BYTES)
+);
+
+/// The expanded key (zeroized on drop).
+#[derive(Clone)]
+pub(super) struct Fused {
+    key: AesKey,
+}
+
+impl Fused {
+    pub(super) fn new(key: AesKey) -> Self {
+        Self { key }
+    }
+
+    /// `E_K(block)`.
+    pub(super) fn encrypt_block(&self, block: &Block) -> Block {
+        self.key.encrypt_be(u128::from_be_bytes(*block))
+    }
+
+    /// CWC-CTR from counter `first` (`1 <= first`, the run's counters below
+    /// 2^32: lengths are checked): `io`'s output = its input xor the
+    /// keystream.
+    pub(super) fn ctr(&self, base: u128, first: u64, io: InOutBuf<'_, '_, u8>) {
+        self.key.ctr32(base + u128::from(first), io, None);
+    }
+
+    /// CWC-CTR and CWC-MAC together: `io`'s output becomes sigma; returns
+    /// the full 16-byte tau. Lengths already checked.
+    pub(super) fn seal(
+        &self,
+        hash: &CwcHash,
+        base: u128,
+        ad: &[u8],
+        mut io: InOutBuf<'_, '_, u8>,
+    ) -> Block {
+        let len = io.len();
+        let mut st = HashState::default();
+        if !ad.is_empty() {
+            hash.absorb_padded(&mut st, ad);
+        }
+        // The whole message in one pass where the hash runs on IFMA and the
+        // key on VAES-512; the MAC pad 10^7 || N || 0^32 then a block of
+        // its own (independent of the pass, so it overlaps it).
+        let one_pass = hash
+            .ifma_powers()
+            .and_then(|pw| self.key.ctr32_hash(base + 1, io.reborrow(), pw, st.s));
+        let mut pad = match one_pass {
+            Some(s) => {
+                st.s = s;
+                self.key.encrypt_be(base)
+            }
+            None => self.strided(hash, base, &mut st, io),
+        };
+        let mut hv = hash.finish_int(st, ad.len() as u64, len as u64);
+        let mut r = self.key.encrypt_be(hv);
+        let tau = xor(&r, &pad);
+        hv.zeroize();
+        r.zeroize();
+        pad.zeroize();
+        tau
+    }
+
+    /// CWC-CTR in strides of [`FUSED_STRIDE`] bytes, each hashed (from
+    /// memory, in the first-level cache) right after it is written; the
+    /// MAC pad enciphered with the first stride's counter blocks (in the
+    /// same round loop for a short message). Returns the MAC pad.
+    fn strided(
+        &self,
+        hash: &CwcHash,
+        base: u128,
+        st: &mut HashState,
+        io: InOutBuf<'_, '_, u8>,
+    ) -> Block {
+        let (mut counter, mut rest) = (1u128, io);
+        let mut pad = None;
+        while rest.len() > FUSED_STRIDE {
+            let (mut head, tail) = rest.split_at(FUSED_STRIDE);
+            let p = self.key.ctr32(
+                base + counter,
+                head.reborrow(),
+                pad.is_none().then_some(base),
+            );
+            pad.get_or_insert(p);
+            hash.absorb_chunks(st, head.get_out());
+            counter += (FUSED_STRIDE / 16) as u128;
+            rest = tail;
+        }
+        let p = self.key.ctr32(
+            base + counter,
+            rest.reborrow(),
+            pad.is_none().then_some(base),
+        );
+        hash.absorb_padded(st, rest.get_out());
+        pad.unwrap_or(p)
+    }
+
+    /// CWC-MAC over `sigma`: the full 16-byte tau. The MAC pad's cipher
+    /// call comes first, independent of the hash it then overlaps.
+    pub(super) fn mac(&self, hash: &CwcHash, base: u128, ad: &[u8], sigma: &[u8]) -> Block {
+        let mut pad = self.key.encrypt_be(base);
+        let mut st = HashState::default();
+        if !ad.is_empty() {
+            hash.absorb_padded(&mut st, ad);
+        }
+        hash.absorb_padded(&mut st, sigma);
+        let mut hv = hash.finish_int(st, ad.len() as u64, sigma.len() as u64);
+        let mut r = self.key.encrypt_be(hv);
+        let tau = xor(&r, &pad);
+        hv.zeroize();
+        r.zeroize();
+        pad.zeroize();
+        tau
+    }
+}
