@@ -4,7 +4,9 @@
 //! fused path, every AES key size and every back end this CPU runs: the
 //! outputs, tags and verdicts are identical. Modes: OCB 1.0, PMAC, XEX,
 //! XECB$-MAC, XCBC$-XOR and pXCBC$-XOR (r0 from a seeded generator, the
-//! same on every path). On a CPU without AES-NI only
+//! same on every path), CWC (one-shot, in place, on-line), EME (one unit
+//! and runs of units), EME2 (with associated data) and EtE (AES-128). On a
+//! CPU without AES-NI only
 //! the generic path exists and the target checks it against itself.
 #![no_main]
 use blockmodes::backend::{self, Backend};
@@ -186,13 +188,111 @@ fn gligor_donescu<C: Aes>(b: Backend, key: &[u8], seed: u64, seg: usize, msg: &[
     out
 }
 
+/// CWC: the sealing of `msg` under the associated data `ad`, its
+/// decryption, the decryption of the arbitrary bytes `msg`, the sealing in
+/// place (detached tag) and by the on-line encryptor split at `cut`.
+fn cwc<C: Aes>(b: Backend, key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8], cut: usize) -> Outputs {
+    use blockmodes::cwc::Cwc;
+    let cwc = keyed(b, || Cwc::<C>::new_from_slice(key).unwrap());
+    let sealed = cwc.encrypt(nonce, ad, msg).unwrap();
+    assert_eq!(
+        cwc.decrypt(nonce, ad, &sealed).unwrap(),
+        msg,
+        "{b:?}: CWC round trip"
+    );
+    let mut out = vec![sealed.clone(), bytes(cwc.decrypt(nonce, ad, msg))];
+    let mut inplace = msg.to_vec();
+    let tag = cwc
+        .encrypt_in_place_detached(nonce, ad, &mut inplace)
+        .unwrap();
+    inplace.extend_from_slice(&tag);
+    assert_eq!(inplace, sealed, "{b:?}: in place and one-shot differ");
+    let mut online = Vec::new();
+    let mut enc = cwc.encryptor(nonce, ad).unwrap();
+    let cut = cut.min(msg.len());
+    enc.update(&msg[..cut], &mut online).unwrap();
+    enc.update(&msg[cut..], &mut online).unwrap();
+    let tag = enc.finish(&mut online);
+    online.extend_from_slice(&tag);
+    assert_eq!(online, sealed, "{b:?}: on-line and one-shot differ");
+    out.push(online);
+    out
+}
+
+/// The wide-block ciphers: EME on `msg` as one unit (16..2048 bytes) and as
+/// units of `unit` bytes, EME2 (key K_AD ‖ K_ECB ‖ K) with `ad`, EtE over
+/// AES-128 when `key` is 16 bytes; both directions, refusals included.
+fn wide<C: Aes>(
+    b: Backend,
+    key: &[u8],
+    tweak: &[u8; 16],
+    ad: &[u8],
+    unit: usize,
+    msg: &[u8],
+) -> Outputs {
+    use blockmodes::eme::Eme;
+    use blockmodes::eme2::Eme2;
+    use blockmodes::ete::EteEmeAes128;
+    let k2 = [&tweak[..], &tweak[..], key].concat();
+    let (eme, eme2, ete) = keyed(b, || {
+        (
+            Eme::<C>::new_from_slice(key).unwrap(),
+            Eme2::<C>::new_from_slice(&k2).unwrap(),
+            (key.len() == 16).then(|| EteEmeAes128::new_from_slice(key).unwrap()),
+        )
+    });
+    let one = &msg[..msg.len().min(2048)];
+    let units = &msg[..msg.len() / unit * unit];
+    let mut out = Vec::new();
+    for enc in [true, false] {
+        let mut a = one.to_vec();
+        let r = if enc {
+            eme.encrypt(tweak, &mut a)
+        } else {
+            eme.decrypt(tweak, &mut a)
+        };
+        a.extend_from_slice(format!("{r:?}").as_bytes());
+        let mut u = units.to_vec();
+        if !u.is_empty() {
+            let first = u64::from_le_bytes(tweak[..8].try_into().unwrap()).into();
+            let r = if enc {
+                eme.encrypt_units(first, unit, &mut u)
+            } else {
+                eme.decrypt_units(first, unit, &mut u)
+            };
+            u.extend_from_slice(format!("{r:?}").as_bytes());
+        }
+        let mut w = msg.to_vec();
+        let r = if enc {
+            eme2.encrypt(ad, &mut w)
+        } else {
+            eme2.decrypt(ad, &mut w)
+        };
+        w.extend_from_slice(format!("{r:?}").as_bytes());
+        out.extend([a, u, w]);
+        if let Some(ete) = &ete {
+            let mut e = one.to_vec();
+            let r = if enc {
+                ete.encrypt(tweak, &mut e)
+            } else {
+                ete.decrypt(tweak, &mut e)
+            };
+            e.extend_from_slice(format!("{r:?}").as_bytes());
+            out.push(e);
+        }
+    }
+    out
+}
+
 fn all<C: Aes>(inp: &mut Input, key: &[u8]) -> Vec<(Backend, Outputs)> {
-    let mode = inp.byte() % 4;
+    let mode = inp.byte() % 6;
     let nonce: [u8; 16] = inp.array();
     let cut = inp.u16() as usize;
     let first = u64::from(inp.u16()) << (inp.byte() % 49);
     let unit = 16 * (1 + inp.byte() as usize % 32);
-    let msg = inp.rest();
+    let ad_len = inp.byte() as usize;
+    let rest = inp.rest();
+    let (ad, msg) = rest.split_at(ad_len.min(rest.len()));
     backend::available()
         .iter()
         .map(|&b| {
@@ -200,6 +300,8 @@ fn all<C: Aes>(inp: &mut Input, key: &[u8]) -> Vec<(Backend, Outputs)> {
                 0 => ocb1::<C>(b, key, &nonce, msg, cut),
                 1 => pmac::<C>(b, key, msg, cut),
                 3 => gligor_donescu::<C>(b, key, first, unit, msg),
+                4 => cwc::<C>(b, key, &nonce[..11], ad, msg, cut),
+                5 => wide::<C>(b, key, &nonce, ad, unit, msg),
                 _ => xex::<C>(b, key, &nonce, first, unit, msg),
             };
             (b, out)
