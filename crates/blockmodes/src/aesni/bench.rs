@@ -88,6 +88,34 @@ fn bench_against_aes_crate() {
             }),
         )
     }
+    /// `name` deciphering units of `unit` bytes.
+    fn units_dec<'a, D: crate::sector::DataUnitCipher>(
+        name: &'static str,
+        d: &'a D,
+        unit: usize,
+    ) -> Variant<'a> {
+        (
+            name,
+            Box::new(move |b: &mut [Block]| {
+                let d_ = b.as_flattened_mut();
+                let u = d_.len().min(unit);
+                d.decrypt_units(0, u, d_).expect("units");
+                black_box(d_);
+            }),
+        )
+    }
+    /// One kernel call per chunk of `m` blocks.
+    fn piece<'a>(name: &'static str, m: usize, f: impl Fn(&mut [Block]) + 'a) -> Variant<'a> {
+        (
+            name,
+            Box::new(move |b: &mut [Block]| {
+                for u in b.chunks_mut(m) {
+                    f(u);
+                }
+                black_box(b);
+            }),
+        )
+    }
     for &bytes in &sizes {
         let n = bytes / 16;
         // A message of n padded blocks: its ciphertext decrypts into n blocks.
@@ -174,6 +202,59 @@ fn bench_against_aes_crate() {
             units("EtE units of 512 B, fused", &ete_fused, 512),
             units("EtE units of 2048 B, generic", &ete_generic, 2048),
             units("EtE units of 2048 B, fused", &ete_fused, 2048),
+            units_dec("Eme<Aes128> units of 2048 B, fused, dec", &eme_fused, 2048),
+            units_dec("EtE units of 2048 B, fused, dec", &ete_fused, 2048),
+            units_dec("EtE units of 512 B, fused, dec", &ete_fused, 512),
+            piece("wb ecb 128-block units", 128, |u: &mut [Block]| {
+                wide.ecb(Dir::Encrypt, Io::InPlace(u))
+            }),
+            piece("wb eme first 128", 128, |u: &mut [Block]| {
+                black_box(wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+            }),
+            piece("wb eme last 128", 128, |u: &mut [Block]| {
+                wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u))
+            }),
+            piece("wb eme first 128 dec", 128, |u: &mut [Block]| {
+                black_box(wide.wide_first(Dir::Decrypt, &xex_z, Io::InPlace(u)));
+            }),
+            piece("wb eme last 128 dec", 128, |u: &mut [Block]| {
+                wide.wide_last(Dir::Decrypt, &r, &xex_z, Io::InPlace(u))
+            }),
+            piece("wb eme first+mid 128", 128, |u: &mut [Block]| {
+                black_box(wide.wide_first_mid(Dir::Encrypt, &xex_z, &r, &r, u));
+            }),
+            piece("wb ete first 128 (2 ciphers)", 128, |u: &mut [Block]| {
+                black_box(ste.first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+            }),
+            piece("wb ete last 128", 128, |u: &mut [Block]| {
+                ste.last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u))
+            }),
+            piece("wb ete first 128 dec", 128, |u: &mut [Block]| {
+                black_box(ste.first(Dir::Decrypt, &xex_z, Io::InPlace(u)));
+            }),
+            piece(
+                "wb ete last 128 dec (2 ciphers)",
+                128,
+                |u: &mut [Block]| ste.last(Dir::Decrypt, &r, &xex_z, Io::InPlace(u)),
+            ),
+            piece("wb ete first+mid 128", 128, |u: &mut [Block]| {
+                black_box(ste.first_mid(Dir::Encrypt, &xex_z, &r, &r, u));
+            }),
+            piece("wb ete first 32 (2 ciphers)", 32, |u: &mut [Block]| {
+                black_box(ste.first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+            }),
+            piece("wb ete last 32", 32, |u: &mut [Block]| {
+                ste.last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u))
+            }),
+            piece("wb ete first+mid 32", 32, |u: &mut [Block]| {
+                black_box(ste.first_mid(Dir::Encrypt, &xex_z, &r, &r, u));
+            }),
+            piece("wb eme first+mid 32", 32, |u: &mut [Block]| {
+                black_box(wide.wide_first_mid(Dir::Encrypt, &xex_z, &r, &r, u));
+            }),
+            piece("wb eme last 32", 32, |u: &mut [Block]| {
+                wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u))
+            }),
             (
                 "eme kernels 512 (no middle)",
                 Box::new(|b: &mut [Block]| {

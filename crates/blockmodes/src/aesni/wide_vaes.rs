@@ -65,6 +65,23 @@ pub(super) unsafe fn dispatch_ste(dir: Dir, pass: Pass, job: &WideJob<'_>) -> Bl
     }
 }
 
+/// `$body` for each register index `$v` in `0 .. $n` (`$n <= 8`), written
+/// out: LLVM left the EtE batches' per-register loops rolled (a runtime
+/// index into `Powers::reg`, the registers through the stack).
+macro_rules! each_reg {
+    ($n:expr, |$v:ident| $body:block) => {
+        each_reg!(@ $n, $v, $body, 0 1 2 3 4 5 6 7)
+    };
+    (@ $n:expr, $v:ident, $body:block, $($i:literal)*) => {
+        $(
+            if $i < $n {
+                let $v: usize = $i;
+                $body
+            }
+        )*
+    };
+}
+
 /// Blocks per full batch.
 const BATCH: usize = 32;
 
@@ -74,49 +91,62 @@ struct Consts {
     kl: __m512i,
     k0_ecb: __m512i,
     kl_ecb: __m512i,
+    /// `kl_ecb xor k0`: enciphering, F_ecb's last round key with F_wide's
+    /// first folded in (the L_j of the first pass xored in per block).
+    kl_ecb_k0: __m512i,
+    /// StE's swap on plain values (K and H).
     swap: Swap,
+    /// The swap on values that carry `k0` already (K xor k0 and H xor k0):
+    /// enciphering, F_wide's input after its first round key.
+    swap_k0: Swap,
     poly: __m512i,
 }
 
-/// StE's swap of K and H: a lane equals K when both 64-bit halves do, i.e.
-/// when `v = K` and `v' = K'` in both halves (`v'` the lane with its halves
-/// swapped): one compare into a mask, and a second compare under that mask;
-/// the same for H, and the lanes of either mask get `K xor H` by a masked
-/// xor. No branch, no table index. (Measured against `disk::simd`'s
-/// `swap_xor` form, xors, `vpternlogq`, `vpminuq` and `vptestnmq`: EtE's
-/// first pass 1688 -> 1599 ns, 16 KiB: the compares run beside the rounds.)
+/// StE's swap of K and H, on a value that may carry a known constant c
+/// (`probe = x xor c`, the targets `K xor c` and `H xor c`): a lane equals
+/// a target when both 64-bit halves do, i.e. when `v = T` and `v' = T'`
+/// in both halves (`v'` the lane with its halves swapped): one compare
+/// into a mask, and a second compare under that mask; the same for H. The
+/// lanes of either mask get `D = K xor H` by one masked xor. No branch, no
+/// table index. The constant lets the first round key ride in the value
+/// compared (one xor less per swap). (Two masked xors instead of `kor`,
+/// off the AES port: LLVM made them a zero-masked move and two xors, and
+/// deciphering was slower: EtE-2048 2854 -> 3087 ns; `kadd`, p5: no.)
 struct Swap {
     k: __m512i,
     h: __m512i,
     ks: __m512i,
     hs: __m512i,
-    kh: __m512i,
+    d: __m512i,
 }
 
 impl Swap {
+    /// The swap on values carrying `c`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    fn new(k: &Block, h: &Block) -> Self {
+    fn new(k: &Block, h: &Block, c: __m512i) -> Self {
         let (k, h) = (
             _mm512_broadcast_i32x4(load(k)),
             _mm512_broadcast_i32x4(load(h)),
         );
+        let (kc, hc) = (_mm512_xor_si512(k, c), _mm512_xor_si512(h, c));
         Self {
-            k,
-            h,
-            ks: _mm512_shuffle_epi32::<_MM_PERM_BADC>(k),
-            hs: _mm512_shuffle_epi32::<_MM_PERM_BADC>(h),
-            kh: _mm512_xor_si512(k, h),
+            k: kc,
+            h: hc,
+            ks: _mm512_shuffle_epi32::<_MM_PERM_BADC>(kc),
+            hs: _mm512_shuffle_epi32::<_MM_PERM_BADC>(hc),
+            d: _mm512_xor_si512(k, h),
         }
     }
 
+    /// `out xor D` in the lanes where `probe` is a target, `out` elsewhere.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    fn apply(&self, v: __m512i) -> __m512i {
-        let vs = _mm512_shuffle_epi32::<_MM_PERM_BADC>(v);
-        let mk = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(v, self.k), vs, self.ks);
-        let mh = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(v, self.h), vs, self.hs);
-        _mm512_mask_xor_epi64(v, mk | mh, v, self.kh)
+    fn apply(&self, probe: __m512i, out: __m512i) -> __m512i {
+        let vs = _mm512_shuffle_epi32::<_MM_PERM_BADC>(probe);
+        let mk = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(probe, self.k), vs, self.ks);
+        let mh = _mm512_mask_cmpeq_epi64_mask(_mm512_cmpeq_epi64_mask(probe, self.h), vs, self.hs);
+        _mm512_mask_xor_epi64(out, mk | mh, out, self.d)
     }
 }
 
@@ -180,12 +210,16 @@ unsafe fn kernel<const NR: usize, const DEC: bool, const LAST: bool, const STE: 
         k[r] = _mm512_broadcast_i32x4(load(&job.keys[r]));
     }
     let poly = _mm512_set1_epi64(0x87);
+    let k0 = _mm512_broadcast_i32x4(load(job.k0));
+    let kl_ecb = _mm512_broadcast_i32x4(load(job.kl_ecb));
     let c = Consts {
-        k0: _mm512_broadcast_i32x4(load(job.k0)),
+        k0,
         kl: _mm512_broadcast_i32x4(load(job.kl)),
         k0_ecb: _mm512_broadcast_i32x4(load(job.k0_ecb)),
-        kl_ecb: _mm512_broadcast_i32x4(load(job.kl_ecb)),
-        swap: Swap::new(job.sk, job.sh),
+        kl_ecb,
+        kl_ecb_k0: _mm512_xor_si512(kl_ecb, k0),
+        swap: Swap::new(job.sk, job.sh, _mm512_setzero_si512()),
+        swap_k0: Swap::new(job.sk, job.sh, k0),
         poly,
     };
     let mut pw = Powers::new(job.m, poly);
@@ -334,12 +368,12 @@ unsafe fn batch<
     let layer_before = STE && !DEC && !LAST;
     let layer_after = STE && DEC && LAST;
     let mut x = [_mm512_setzero_si512(); V];
-    for (v, xv) in x.iter_mut().enumerate() {
+    each_reg!(V, |v| {
         // SAFETY: the caller's.
         let m = unsafe { load_reg::<V>(src, v, mask) };
-        *xv = if layer_before {
+        x[v] = if layer_before {
             // F_ecb's input: sw(P) xor Δ_ecb xor K0.
-            _mm512_xor_si512(c.swap.apply(m), c.k0_ecb)
+            c.swap.apply(m, _mm512_xor_si512(m, c.k0_ecb))
         } else {
             let pre = if LAST {
                 pw.reg(v, c.poly)
@@ -347,74 +381,81 @@ unsafe fn batch<
                 // SAFETY: the caller's.
                 unsafe { load_reg::<V>(l, v, mask) }
             };
+            let x0 = _mm512_ternarylogic_epi64::<0x96>(m, pre, c.k0);
             if STE && !DEC {
-                _mm512_xor_si512(c.swap.apply(_mm512_xor_si512(m, pre)), c.k0)
+                // F_wide's input sw(m xor pre) xor K0 (Δ_wide in K0): the
+                // swap on x0 = m xor pre xor K0 against K, H xor K0.
+                c.swap_k0.apply(x0, x0)
             } else {
-                _mm512_ternarylogic_epi64::<0x96>(m, pre, c.k0)
+                x0
             }
         };
-    }
+    });
     if layer_before {
         rounds::<V, NR, false>(&mut x, k);
-        for (v, xv) in x.iter_mut().enumerate() {
+        each_reg!(V, |v| {
             // SAFETY: the caller's.
             let lj = unsafe { load_reg::<V>(l, v, mask) };
-            // F_ecb(P) xor L_j (Δ_ecb and L_j in the last round's key),
-            // then F_wide's input: sw(.) xor Δ_wide xor K0.
-            let u = last_round::<false>(*xv, _mm512_xor_si512(c.kl_ecb, lj));
-            *xv = _mm512_xor_si512(c.swap.apply(u), c.k0);
-        }
+            // u = F_ecb(P) xor L_j xor K0 (Δ_ecb, L_j and F_wide's K0 in
+            // the last round's key), then F_wide's input sw(.) xor K0:
+            // the swap on u against K, H xor K0.
+            let u = last_round::<false>(x[v], _mm512_xor_si512(c.kl_ecb_k0, lj));
+            x[v] = c.swap_k0.apply(u, u);
+        });
     }
     rounds::<V, NR, DEC>(&mut x, k);
     let mut y = [_mm512_setzero_si512(); V];
-    for (v, (yv, xv)) in y.iter_mut().zip(x.iter()).enumerate() {
+    each_reg!(V, |v| {
         let post = if LAST {
             // SAFETY: the caller's.
             Some(unsafe { load_reg::<V>(l, v, mask) })
         } else {
             None
         };
-        *yv = if STE && DEC {
-            // F_wide^-1: sw(E^-1(c xor Δ) xor Δ), then the post-whitening.
-            let s = c.swap.apply(last_round::<true>(*xv, c.kl));
-            match post {
+        y[v] = if STE && DEC {
+            // F_wide^-1: sw(E^-1(c xor Δ) xor Δ) (Δ in the last round's
+            // key), then the post-whitening.
+            let s0 = last_round::<true>(x[v], c.kl);
+            let out = match post {
                 Some(p) if layer_after => {
-                    // F_ecb^-1's input: s xor L_j xor Δ_ecb xor K0.
-                    _mm512_ternarylogic_epi64::<0x96>(s, p, c.k0_ecb)
+                    // F_ecb^-1's input: sw(s0) xor L_j xor Δ_ecb xor K0.
+                    _mm512_ternarylogic_epi64::<0x96>(s0, p, c.k0_ecb)
                 }
-                Some(p) => _mm512_xor_si512(s, p),
-                None => s,
-            }
+                Some(p) => _mm512_xor_si512(s0, p),
+                None => s0,
+            };
+            c.swap.apply(s0, out)
         } else {
             let kl = match post {
                 Some(p) => _mm512_xor_si512(c.kl, p),
                 None => c.kl,
             };
-            last_round::<DEC>(*xv, kl)
+            last_round::<DEC>(x[v], kl)
         };
-    }
+    });
     if layer_after {
         rounds::<V, NR, true>(&mut y, k);
-        for yv in y.iter_mut() {
-            *yv = c.swap.apply(last_round::<true>(*yv, c.kl_ecb));
-        }
+        each_reg!(V, |v| {
+            let s0 = last_round::<true>(y[v], c.kl_ecb);
+            y[v] = c.swap.apply(s0, s0);
+        });
     }
-    for (v, yv) in y.iter().enumerate() {
+    each_reg!(V, |v| {
         if !LAST {
             let s = if v + 1 == V {
-                _mm512_maskz_mov_epi64(mask, *yv)
+                _mm512_maskz_mov_epi64(mask, y[v])
             } else {
-                *yv
+                y[v]
             };
             *acc = _mm512_xor_si512(*acc, s);
         }
         let p = dst.wrapping_add(4 * v);
         if v + 1 == V {
             // SAFETY: the caller's: the lanes in `mask` are valid.
-            unsafe { _mm512_mask_storeu_epi64(p.cast(), mask, *yv) }
+            unsafe { _mm512_mask_storeu_epi64(p.cast(), mask, y[v]) }
         } else {
             // SAFETY: the caller's: a full register.
-            unsafe { _mm512_storeu_si512(p.cast(), *yv) }
+            unsafe { _mm512_storeu_si512(p.cast(), y[v]) }
         }
-    }
+    });
 }
