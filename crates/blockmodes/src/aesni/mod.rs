@@ -48,7 +48,10 @@
 //!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
 //!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
 //!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
-//!   (`xmm_gd.rs`) nothing more;
+//!   (`xmm_gd.rs`) nothing more; [`AesKey::xcbc_chains`] (`vaes_chains.rs`,
+//!   VAES-512 with VBMI only), pXCBC encryption's independent segment
+//!   chains sixteen at a time in lock step, `y = E(z xor x) + i r0^(s)`
+//!   with the check block's sum while the rounds run;
 //! * [`AesKey::ctr32`] (`ctr.rs`): counter mode with a 32-bit big-endian
 //!   counter in the last four bytes (CWC-CTR), any number of bytes, the
 //!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
