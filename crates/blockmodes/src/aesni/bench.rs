@@ -41,6 +41,9 @@ fn bench_against_aes_crate() {
     let xex_z: Vec<Block> = (0..1024u32).map(|i| [i as u8; 16]).collect();
     let ocb = crate::ocb1::Ocb1Aes128::new_from_slice(&key).expect("key");
     let mut gd_out: Vec<Block> = Vec::new();
+    let mut chains_out: Vec<Block> = Vec::new();
+    let mut chains_out2: Vec<Block> = Vec::new();
+    let (mut px_out_fused, mut px_out_generic) = (Vec::new(), Vec::new());
     let xecb = crate::xecb::XecbMacStateful::<aes::Aes128>::new_from_slice(&key).expect("key");
     let xcbc = crate::xcbc::XcbcXor::<aes::Aes128>::new_from_slice(&[0x42; 32]).expect("key");
     let px = |generic: bool| {
@@ -357,6 +360,59 @@ fn bench_against_aes_crate() {
                 }),
             ),
             (
+                "PxcbcXor S = 16 encrypt_with_r0 (fused)",
+                Box::new(|b: &mut [Block]| {
+                    use crate::xcbc::hazmat::EncryptWithR0;
+                    let n = b.len();
+                    let m = &b.as_flattened()[..16 * (n - 1)];
+                    let mut out = core::mem::take(&mut px_out_fused);
+                    out.resize(px_fused.ciphertext_len(m.len()).expect("len"), 0);
+                    px_fused
+                        .encrypt_with_r0_into(&[3; 16], m, &mut out)
+                        .expect("encrypt");
+                    px_out_fused = black_box(out);
+                }),
+            ),
+            (
+                "PxcbcXor S = 16 encrypt_with_r0 (generic)",
+                Box::new(|b: &mut [Block]| {
+                    use crate::xcbc::hazmat::EncryptWithR0;
+                    let n = b.len();
+                    let m = &b.as_flattened()[..16 * (n - 1)];
+                    let mut out = core::mem::take(&mut px_out_generic);
+                    out.resize(px_fused.ciphertext_len(m.len()).expect("len"), 0);
+                    px_generic
+                        .encrypt_with_r0_into(&[3; 16], m, &mut out)
+                        .expect("encrypt");
+                    px_out_generic = black_box(out);
+                }),
+            ),
+            (
+                "xcbc_chains kernel (16 chains)",
+                Box::new(|b: &mut [Block]| {
+                    let n = b.len() / 16;
+                    let (mut z, mut sums) = ([[1; 16]; CHAIN_BATCH], [[2; 16]; CHAIN_BATCH]);
+                    chains_out.resize(b.len() + 16, [0; 16]);
+                    let src: Vec<&[Block]> = b.chunks(n).collect();
+                    let mut dst: Vec<&mut [Block]> = chains_out.chunks_mut(n + 1).collect();
+                    wide.xcbc_chains(7, 1, &src, &mut dst, true, &mut z, &mut sums);
+                    black_box(z);
+                }),
+            ),
+            (
+                "xcbc_chains kernel (16 chains, 16+1 rounds per call)",
+                Box::new(|b: &mut [Block]| {
+                    let (mut z, mut sums) = ([[1; 16]; CHAIN_BATCH], [[2; 16]; CHAIN_BATCH]);
+                    chains_out2.resize(b.len() + b.len() / 16, [0; 16]);
+                    for (g, o) in b.chunks(256).zip(chains_out2.chunks_mut(272)) {
+                        let src: Vec<&[Block]> = g.chunks(16).collect();
+                        let mut dst: Vec<&mut [Block]> = o.chunks_mut(17).collect();
+                        wide.xcbc_chains(7, 1, &src, &mut dst, true, &mut z, &mut sums);
+                    }
+                    black_box(z);
+                }),
+            ),
+            (
                 "3 dependent single blocks (OCB's floor)",
                 Box::new(|b: &mut [Block]| {
                     let x = wide.encrypt_block(&b[0]);
@@ -440,5 +496,132 @@ fn bench_against_aes_crate() {
                 base_min / min
             );
         }
+    }
+}
+
+/// `V` zmm registers of independent CBC-like chains (four chains per
+/// register: `z = E(z xor x)`, AES-128), the blocks of one round of all
+/// chains contiguous in `buf`, each round's outputs stored back: what
+/// bounds pXCBC's lock-step encryption (the AES latency times the rounds
+/// against the throughput of the one 512-bit AES port).
+///
+/// # Safety
+/// The CPU must have AVX-512F and VAES; `buf.len()` a multiple of `4 V`.
+#[target_feature(enable = "avx512f,vaes")]
+unsafe fn zmm_chains<const V: usize>(keys: &[Block; 15], buf: &mut [Block]) {
+    use core::arch::x86_64::*;
+    let k: [__m512i; 11] =
+        core::array::from_fn(|r| _mm512_broadcast_i32x4(schedule::load(&keys[r])));
+    let mut z = [_mm512_setzero_si512(); V];
+    for round in buf.chunks_exact_mut(4 * V) {
+        let p = round.as_mut_ptr();
+        for (v, zv) in z.iter_mut().enumerate() {
+            // SAFETY: block 4 v .. 4 v + 3 of the round.
+            let x = unsafe { _mm512_loadu_si512(p.add(4 * v).cast()) };
+            *zv = _mm512_ternarylogic_epi64::<0x96>(*zv, x, k[0]);
+        }
+        for kr in &k[1..10] {
+            for zv in z.iter_mut() {
+                *zv = _mm512_aesenc_epi128(*zv, *kr);
+            }
+        }
+        for (v, zv) in z.iter_mut().enumerate() {
+            *zv = _mm512_aesenclast_epi128(*zv, k[10]);
+            // SAFETY: as above.
+            unsafe { _mm512_storeu_si512(p.add(4 * v).cast(), *zv) };
+        }
+    }
+}
+
+/// As [`zmm_chains`] with one chain per xmm register.
+///
+/// # Safety
+/// The CPU must have AES-NI; `buf.len()` a multiple of `V`.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn xmm_chains<const V: usize>(keys: &[Block; 15], buf: &mut [Block]) {
+    use core::arch::x86_64::*;
+    let k: [__m128i; 11] = core::array::from_fn(|r| schedule::load(&keys[r]));
+    let mut z = [_mm_setzero_si128(); V];
+    for round in buf.chunks_exact_mut(V) {
+        for (zv, b) in z.iter_mut().zip(round.iter()) {
+            *zv = _mm_xor_si128(_mm_xor_si128(*zv, schedule::load(b)), k[0]);
+        }
+        for kr in &k[1..10] {
+            for zv in z.iter_mut() {
+                *zv = _mm_aesenc_si128(*zv, *kr);
+            }
+        }
+        for (zv, b) in z.iter_mut().zip(round.iter_mut()) {
+            *zv = _mm_aesenclast_si128(*zv, k[10]);
+            *b = schedule::store(*zv);
+        }
+    }
+}
+
+/// What bounds S-chain encryption: chains in flight against ECB
+/// (16 KiB, AES-128). Run with `--release -- --ignored --nocapture`.
+#[test]
+#[ignore = "benchmark: run with --release -- --ignored --nocapture"]
+fn bench_chain_bound() {
+    if !cpu_vaes512::get() {
+        println!("no VAES-512");
+        return;
+    }
+    let key = AesKey::new(&[0x42u8; 16]).expect("key");
+    let keys = key.enc.k.0;
+    let mut variants: Vec<Variant<'_>> = vec![(
+        "aesni ecb (widest)",
+        Box::new(|b: &mut [Block]| key.ecb(Dir::Encrypt, Io::InPlace(b))),
+    )];
+    macro_rules! zmm {
+        ($($v:literal),*) => {$(
+            variants.push((
+                concat!("zmm chains: ", $v, " regs = ", $v, "x4 chains"),
+                // SAFETY: VAES-512 checked above; 1024 blocks is a multiple of 4 V.
+                Box::new(|b: &mut [Block]| unsafe {
+                    let n = b.len() / (4 * $v) * (4 * $v);
+                    zmm_chains::<$v>(&keys, &mut b[..n])
+                }),
+            ));
+        )*};
+    }
+    macro_rules! xmm {
+        ($($v:literal),*) => {$(
+            variants.push((
+                concat!("xmm chains: ", $v),
+                // SAFETY: AES-NI checked above.
+                Box::new(|b: &mut [Block]| unsafe {
+                    let n = b.len() / $v * $v;
+                    xmm_chains::<$v>(&keys, &mut b[..n])
+                }),
+            ));
+        )*};
+    }
+    zmm!(1, 2, 3, 4, 5, 6, 8);
+    xmm!(4, 6, 8, 12);
+    let mut buf = vec![[0x33u8; 16]; 1024];
+    let rounds = 201;
+    let mut ns: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
+    for round in 0..rounds + 10 {
+        for (v, (_, f)) in variants.iter_mut().enumerate() {
+            let t = Instant::now();
+            for _ in 0..16 {
+                f(black_box(&mut buf));
+            }
+            if round >= 10 {
+                ns[v].push(t.elapsed().as_nanos() as f64 / 16.0);
+            }
+        }
+    }
+    let med: Vec<f64> = ns
+        .iter_mut()
+        .map(|s| {
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        })
+        .collect();
+    println!("16 KiB, AES-128, medians over {rounds} rounds");
+    for ((name, _), m) in variants.iter().zip(&med) {
+        println!("{name:<40} {m:>9.1} ns {:>6.2} x ecb", med[0] / m);
     }
 }

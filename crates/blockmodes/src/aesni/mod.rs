@@ -48,7 +48,10 @@
 //!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
 //!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
 //!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
-//!   (`xmm_gd.rs`) nothing more;
+//!   (`xmm_gd.rs`) nothing more; [`AesKey::xcbc_chains`] (`vaes_chains.rs`,
+//!   VAES-512 with VBMI only), pXCBC encryption's independent segment
+//!   chains sixteen at a time in lock step, `y = E(z xor x) + i r0^(s)`
+//!   with the check block's sum while the rounds run;
 //! * [`AesKey::ctr32`] (`ctr.rs`): counter mode with a 32-bit big-endian
 //!   counter in the last four bytes (CWC-CTR), any number of bytes, the
 //!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
@@ -107,6 +110,7 @@ mod schedule;
 #[cfg(test)]
 mod tests;
 mod vaes;
+mod vaes_chains;
 mod vaes_gd;
 mod wide;
 mod wide_vaes;
@@ -114,6 +118,11 @@ mod wide_xmm;
 mod xmm;
 mod xmm_gd;
 
+pub(crate) use vaes_chains::CHAINS;
+
+/// The most chains one [`AesKey::xcbc_chains`] call runs ([`CHAINS`] at a
+/// time).
+pub(crate) const CHAIN_BATCH: usize = 4 * CHAINS;
 pub(crate) use wide::SteXex;
 
 use cipher::array::Array;
@@ -214,6 +223,29 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) 
     if same {
         crate::backend::count_fused_key();
     }
+    same.then_some(k)
+}
+
+/// A second key for a mode whose first key `first` is on the fused path
+/// (XCBC's f' beside f): the key bytes `key` of the same cipher `C`, on
+/// `first`'s back end, if `C` and the expanded key agree on `E_K(0^128)`
+/// (as in [`key_for`]). Not counted apart by
+/// [`crate::backend::fused_keys`]: it rides with `first`.
+pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
+    first: &AesKey,
+    key: &[u8],
+    cipher: &C,
+) -> Option<AesKey> {
+    use subtle::ConstantTimeEq;
+    if key.len() != 4 * (first.rounds - 6) {
+        return None;
+    }
+    let k = AesKey::with_level(key, first.level)?;
+    let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
+    let mut ours = k.encrypt_block(&[0; 16]);
+    let same = bool::from(theirs.ct_eq(&ours));
+    theirs.zeroize();
+    ours.zeroize();
     same.then_some(k)
 }
 
@@ -529,6 +561,93 @@ impl AesKey {
             first,
         };
         self.run_gd::<true>(&job)
+    }
+
+    /// Whether [`xcbc_chains`](Self::xcbc_chains) runs on this key
+    /// (VAES-512 with AVX-512 VBMI).
+    pub(crate) fn has_chains(&self) -> bool {
+        self.vbmi
+    }
+
+    /// XCBC encryption of up to [`CHAIN_BATCH`] independent chains
+    /// (pXCBC's segments, Gligor–Donescu section 4), [`CHAINS`] at a time
+    /// in lock step: for each chain l < `src.len()` (and `dst.len()`) and
+    /// round t < n, `x = src[l][t]`, `sums[l] ^= x`,
+    /// `z[l] = E_K(z[l] xor x)`, `dst[l][t] = z[l] + (first + t) (r0 + l)`
+    /// (mod 2^128, big-endian blocks); with `check`, one more round with
+    /// `x = sums[l]` (the check block) into `dst[l][n]`. n is the shortest
+    /// `src[l]` (and at most the shortest `dst[l]` less the check round).
+    /// `z` and `sums` carry the chains from one call to the next. Returns
+    /// false, doing nothing, unless [`has_chains`](Self::has_chains).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn xcbc_chains(
+        &self,
+        r0: u128,
+        first: u128,
+        src: &[&[Block]],
+        dst: &mut [&mut [Block]],
+        check: bool,
+        z: &mut [Block; CHAIN_BATCH],
+        sums: &mut [Block; CHAIN_BATCH],
+    ) -> bool {
+        if !self.vbmi {
+            return false;
+        }
+        let lanes = src.len().min(dst.len()).min(CHAIN_BATCH);
+        let min_src = src[..lanes].iter().map(|s| s.len()).min().unwrap_or(0);
+        let min_dst = dst[..lanes].iter().map(|d| d.len()).min().unwrap_or(0);
+        let n = min_src.min(min_dst.saturating_sub(usize::from(check)));
+        let check = check && min_dst > n;
+        if lanes == 0 || n + usize::from(check) == 0 {
+            return true;
+        }
+        let groups = src[..lanes]
+            .chunks(CHAINS)
+            .zip(dst[..lanes].chunks_mut(CHAINS));
+        let states = z
+            .chunks_exact_mut(CHAINS)
+            .zip(sums.chunks_exact_mut(CHAINS));
+        for (q, ((src, dst), (z, sums))) in groups.zip(states).enumerate() {
+            let mut job = vaes_chains::ChainsJob {
+                keys: &self.enc.k.0,
+                src: core::array::from_fn(|l| src.get(l).map_or(core::ptr::null(), |s| s.as_ptr())),
+                dst: core::array::from_fn(|l| {
+                    dst.get_mut(l)
+                        .map_or(core::ptr::null_mut(), |d| d.as_mut_ptr())
+                }),
+                lanes: src.len(),
+                n,
+                check,
+                r0: r0.wrapping_add((CHAINS * q) as u128),
+                first,
+                z: z.try_into().expect("CHAINS blocks"),
+                sums: sums.try_into().expect("CHAINS blocks"),
+            };
+            macro_rules! go {
+                ($nr:literal) => {
+                    // SAFETY: `vbmi` is set only for a VAES-512 key on a CPU
+                    // with AVX-512 VBMI (`with_level`), so AVX-512F/BW, VBMI
+                    // and VAES are present; the group's chains have at
+                    // least n source and n + check output blocks (above),
+                    // the outputs are `&mut` slices (disjoint from each
+                    // other and the inputs); V registers hold the lanes.
+                    unsafe {
+                        match job.lanes.div_ceil(4) {
+                            1 => vaes_chains::run::<$nr, 1>(&mut job),
+                            2 => vaes_chains::run::<$nr, 2>(&mut job),
+                            3 => vaes_chains::run::<$nr, 3>(&mut job),
+                            _ => vaes_chains::run::<$nr, 4>(&mut job),
+                        }
+                    }
+                };
+            }
+            match self.rounds {
+                10 => go!(10),
+                12 => go!(12),
+                _ => go!(14),
+            }
+        }
+        true
     }
 
     /// Dispatch a Gligor–Donescu job to the back end and the round count:

@@ -68,17 +68,17 @@ const fn join_idx(second: bool) -> [u8; 64] {
 }
 
 #[repr(C, align(64))]
-struct Idx([u8; 64]);
+pub(super) struct Idx([u8; 64]);
 
-static SPLIT_LO: Idx = Idx(split_idx(false));
-static SPLIT_HI: Idx = Idx(split_idx(true));
-static JOIN_A: Idx = Idx(join_idx(false));
-static JOIN_B: Idx = Idx(join_idx(true));
+pub(super) static SPLIT_LO: Idx = Idx(split_idx(false));
+pub(super) static SPLIT_HI: Idx = Idx(split_idx(true));
+pub(super) static JOIN_A: Idx = Idx(join_idx(false));
+pub(super) static JOIN_B: Idx = Idx(join_idx(true));
 
 /// A table of indices as a vector.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn idx(t: &'static Idx) -> __m512i {
+pub(super) fn idx(t: &'static Idx) -> __m512i {
     // SAFETY: `t` is 64 bytes, aligned to 64.
     unsafe { _mm512_load_si512(t.0.as_ptr().cast()) }
 }
@@ -104,7 +104,7 @@ struct Off {
 /// `a + b` mod 2^128 on split halves.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn add128(alo: __m512i, ahi: __m512i, blo: __m512i, bhi: __m512i) -> (__m512i, __m512i) {
+pub(super) fn add128(alo: __m512i, ahi: __m512i, blo: __m512i, bhi: __m512i) -> (__m512i, __m512i) {
     let lo = _mm512_add_epi64(alo, blo);
     let carry = _mm512_cmplt_epu64_mask(lo, blo);
     let hi = _mm512_add_epi64(ahi, bhi);

@@ -24,6 +24,10 @@ pub(crate) struct Keys<C> {
     /// the single blocks r0 = f^-1(y0), r0 = f(ctr).
     #[cfg(target_arch = "x86_64")]
     fused: Option<crate::aesni::AesKey>,
+    /// f' on the fused AES kernels (two-key form, beside `fused`): the
+    /// z0^(s) of pXCBC's segments through one ECB call.
+    #[cfg(target_arch = "x86_64")]
+    fused_prime: Option<crate::aesni::AesKey>,
 }
 
 impl<C: BlockCipher128> Keys<C> {
@@ -34,6 +38,8 @@ impl<C: BlockCipher128> Keys<C> {
             f_prime: Some(f_prime),
             #[cfg(target_arch = "x86_64")]
             fused: None,
+            #[cfg(target_arch = "x86_64")]
+            fused_prime: None,
         }
     }
 
@@ -44,6 +50,8 @@ impl<C: BlockCipher128> Keys<C> {
             f_prime: None,
             #[cfg(target_arch = "x86_64")]
             fused: None,
+            #[cfg(target_arch = "x86_64")]
+            fused_prime: None,
         }
     }
 
@@ -114,11 +122,25 @@ impl<C: BlockCipher128> Keys<C> {
             expected: 2 * k,
             got: key.len(),
         };
-        Ok(Self::two(
+        let keys = Self::two(
             C::new_from_slice(k1).map_err(bad)?,
             C::new_from_slice(k2).map_err(bad)?,
         )
-        .with_fused(k1))
+        .with_fused(k1);
+        #[cfg(target_arch = "x86_64")]
+        let keys = {
+            let fp = keys.f_prime.as_ref();
+            let fused_prime = keys
+                .fused
+                .as_ref()
+                .zip(fp)
+                .and_then(|(f, fp)| crate::aesni::companion_key(f, k2, fp));
+            Self {
+                fused_prime,
+                ..keys
+            }
+        };
+        Ok(keys)
     }
 
     /// One-key form from K.
@@ -156,6 +178,21 @@ impl<C: BlockCipher128> Keys<C> {
             #[inline(always)]
             fn after(&mut self, start: usize, blocks: &[Block]) {
                 self.out[start..start + blocks.len()].copy_from_slice(blocks);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let fused = match &self.f_prime {
+                Some(_) => self.fused_prime.as_ref().map(|k| (k, r0_first)),
+                None => self.fused.as_ref().map(|k| (k, r0_first.wrapping_add(1))),
+            };
+            if let Some((k, first)) = fused {
+                // The counter blocks r0^(s) (+ 1), enciphered in place.
+                for (j, b) in out.iter_mut().enumerate() {
+                    *b = to_block(first.wrapping_add(j as u128));
+                }
+                k.ecb(crate::aesni::Dir::Encrypt, crate::aesni::Io::InPlace(out));
+                return;
             }
         }
         let (cipher, first) = match &self.f_prime {

@@ -51,8 +51,7 @@ pub(super) fn seal<C: BlockCipher128 + Sync>(
     let stream = Stream::new(msg);
     let threads = threads_for(msg.len(), layout.segments);
     if threads <= 1 {
-        let simd = Avx512::detect();
-        encrypt_segments(simd, keys, r0, &stream, layout, 0, layout.segments, body);
+        encrypt_range(keys, r0, &stream, layout, 0, layout.segments, body);
         return len;
     }
     #[cfg(feature = "rayon")]
@@ -83,8 +82,182 @@ fn seal_par<C: BlockCipher128 + Sync>(
         rest = tail;
     }
     parts.into_par_iter().for_each(|(a, b, part)| {
-        encrypt_segments(Avx512::detect(), keys, r0, stream, layout, a, b, part);
+        encrypt_range(keys, r0, stream, layout, a, b, part);
     });
+}
+
+/// Encrypt segments `first..end` (0-based) into `body`, which starts at
+/// segment `first`: on the fused AES kernels where f has them
+/// ([`encrypt_segments_fused`]), else through the cipher's parallel
+/// backend ([`encrypt_segments`]).
+fn encrypt_range<C: BlockCipher128>(
+    keys: &Keys<C>,
+    r0: u128,
+    stream: &Stream,
+    layout: &Layout,
+    first: usize,
+    end: usize,
+    body: &mut [u8],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(k) = keys.fused().filter(|k| k.has_chains()) {
+        encrypt_segments_fused(k, keys, r0, stream, layout, first, end, body);
+        return;
+    }
+    let simd = Avx512::detect();
+    encrypt_segments(simd, keys, r0, stream, layout, first, end, body);
+}
+
+/// [`encrypt_range`] on the fused kernels: up to
+/// [`CHAIN_BATCH`](crate::aesni::CHAIN_BATCH) segments of one length n_s
+/// per call, in lock step (`AesKey::xcbc_chains`: segment s's chain with r0^(s) = r0 + s,
+/// z0^(s), i from 1, its check block `z0^(s) xor x_1 xor ... xor x_{n_s}`
+/// summed while the rounds run). The rounds are cut where a chain's x is
+/// not a message block: x_1 of segment 1 (the length block) and the
+/// message's padded last block, each taken from a block of its own.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
+    key: &crate::aesni::AesKey,
+    keys: &Keys<C>,
+    r0: u128,
+    stream: &Stream,
+    layout: &Layout,
+    first: usize,
+    end: usize,
+    body: &mut [u8],
+) {
+    use crate::aesni::CHAIN_BATCH;
+    let (body, _) = body.as_chunks_mut::<16>();
+    let mut z = [[0u8; 16]; CHAIN_BATCH];
+    let mut sums = [[0u8; 16]; CHAIN_BATCH];
+    let mut g = first;
+    while g < end {
+        // Only the message's last segment may be shorter than the others.
+        let n_s = layout.seg_len(g);
+        let mut lanes = CHAIN_BATCH.min(end - g);
+        if layout.seg_len(g + lanes - 1) != n_s {
+            lanes -= 1;
+        }
+        // z0^(s) for s = g + 1 .. (one parallel call of f'), Σ = z0^(s).
+        keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z[..lanes]);
+        sums[..lanes].copy_from_slice(&z[..lanes]);
+        let at = layout.seg_offset(g) - layout.seg_offset(first);
+        let group = Group {
+            stream,
+            layout,
+            g,
+            lanes,
+            n_s,
+        };
+        for (a, b) in group.cuts() {
+            group.run(key, r0, a, b, &mut body[at..], &mut z, &mut sums);
+        }
+        g += lanes;
+    }
+    wipe(&mut z);
+    wipe(&mut sums);
+}
+
+/// The most blocks of a segment taken from a copy (the one holding the
+/// length block, the one holding the padded block) when its rounds run
+/// in one kernel call.
+#[cfg(target_arch = "x86_64")]
+const EDGE: usize = 64;
+
+/// Segments `g .. g + lanes` (0-based), all of n_s blocks.
+#[cfg(target_arch = "x86_64")]
+struct Group<'a, 'b> {
+    stream: &'a Stream<'b>,
+    layout: &'a Layout,
+    g: usize,
+    lanes: usize,
+    n_s: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Group<'_, '_> {
+    /// The round ranges of one kernel call each: all n_s rounds at once
+    /// when n_s <= [`EDGE`] (a lane whose x are not all message blocks
+    /// takes them from a copy), else round 0 alone when x_1 of segment 1
+    /// is the length block, round n_s - 1 alone when the message's last
+    /// segment (its padded block) is in the group.
+    fn cuts(&self) -> impl Iterator<Item = (usize, usize)> {
+        let n = self.n_s;
+        let short = n <= EDGE;
+        let at_len = usize::from(self.g == 0 && !short);
+        let at_pad = if self.g + self.lanes == self.layout.segments && !short {
+            n - 1
+        } else {
+            n
+        };
+        let points = [0, at_len.min(at_pad), at_pad.max(at_len), n];
+        (0..3)
+            .map(move |c| (points[c], points[c + 1]))
+            .filter(|(a, b)| a < b)
+    }
+
+    /// Rounds `a .. b` (b = n_s: and the check round) of every lane, the
+    /// outputs into `body` (which starts at segment g's ciphertext).
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        key: &crate::aesni::AesKey,
+        r0: u128,
+        a: usize,
+        b: usize,
+        body: &mut [Block],
+        z: &mut [Block; crate::aesni::CHAIN_BATCH],
+        sums: &mut [Block; crate::aesni::CHAIN_BATCH],
+    ) {
+        use crate::aesni::CHAIN_BATCH as CHAINS;
+        let s = self.layout.s;
+        let msg = self.stream.msg.as_chunks::<16>().0;
+        let padded = self.layout.blocks - 1;
+        let check = b == self.n_s;
+        let count = b - a;
+        // The lanes whose blocks include the length block (plaintext
+        // block 0) or the padded block: from copies (`cuts` keeps them
+        // within EDGE blocks).
+        let mut edges = [[[0u8; 16]; EDGE]; 2];
+        let ends = [0, self.lanes - 1];
+        for (e, l) in edges.iter_mut().zip(ends) {
+            let j = (self.g + l) * s + a;
+            if j == 0 || j + count > padded {
+                for (k, x) in e[..count.min(EDGE)].iter_mut().enumerate() {
+                    *x = self.stream.block(j + k);
+                }
+            }
+        }
+        // Lane l's x of rounds a .. b: plaintext blocks j .. j + count.
+        let src: [&[Block]; CHAINS] = core::array::from_fn(|l| {
+            let j = (self.g + l) * s + a;
+            if l >= self.lanes {
+                &[][..]
+            } else if j == 0 {
+                &edges[0][..count]
+            } else if j + count > padded {
+                &edges[1][..count]
+            } else {
+                &msg[j - 1..j - 1 + count]
+            }
+        });
+        let mut segs = body.chunks_mut(s + 1);
+        let mut dst: [&mut [Block]; CHAINS] =
+            core::array::from_fn(|l| match segs.next().filter(|_| l < self.lanes) {
+                Some(seg) => &mut seg[a..b + usize::from(check)],
+                None => &mut [][..],
+            });
+        let lanes = self.lanes;
+        // r0^(s) of lane 0 (s = g + 1), i = a + 1.
+        let r0s = r0.wrapping_add(self.g as u128 + 1);
+        let first = a as u128 + 1;
+        let done = key.xcbc_chains(r0s, first, &src[..lanes], &mut dst[..lanes], check, z, sums);
+        debug_assert!(done);
+        for e in edges.iter_mut() {
+            wipe(e);
+        }
+    }
 }
 
 /// Encrypt segments `first..end` (0-based) into `body`, which starts at
