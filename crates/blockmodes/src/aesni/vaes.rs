@@ -88,6 +88,11 @@ struct GrayState {
     x_unit: usize,
     /// Blocks into the current stretch of 32.
     x_k: usize,
+    /// `E_K(N_s)` of the units 0..4 (their nonces' group), made in the
+    /// kernel's registers: the first units' offsets wait for no store and
+    /// reload of the table (at 512 bytes, the wait for `E_K(N)` through
+    /// the table took 21 ns, 88 cycles, in `aesni::bench`).
+    en0: __m512i,
 }
 
 /// Blocks per full batch.
@@ -96,9 +101,11 @@ const BATCH: usize = 32;
 /// XEX over whole units from unit `job.unit0` (at most [`super::XEX_UNITS`]
 /// of them): the units' `E_K(N_s)` first, the nonces `N_s = (unit0 + s)`
 /// big-endian made in registers (four per register) and enciphered into a
-/// local table (no store of a nonce for the cipher to wait on), then the
-/// units with their deltas made in registers ([`SRC_XEX`]); the table is
-/// wiped before returning.
+/// local table (no store of a nonce for the cipher to wait on) from unit 4
+/// on, then the units with their deltas made in registers ([`SRC_XEX`]),
+/// whose kernel makes units 0..4's `E_K(N)` itself, in registers (no
+/// store and reload before the first round); the table is wiped before
+/// returning.
 ///
 /// # Safety
 /// As [`dispatch`].
@@ -114,10 +121,11 @@ unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
     }
     // Groups of up to eight registers (32 nonces), their rounds interleaved.
     let regs = units.div_ceil(4);
+    // Group 0 (units 0..4) is made in the kernel's registers (`en0`).
     let mut r0 = if cfg!(test) && job.src_kind == SRC_XEX_BARE {
         regs
     } else {
-        0
+        1
     };
     while r0 < regs {
         macro_rules! group {
@@ -171,9 +179,7 @@ unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
 }
 
 /// `E_K(N_s)` into `en[s]` for the units s of registers `r0 .. r0 + V`
-/// (four per register): `N_s = unit0 + s` as a 16-byte big-endian integer,
-/// made in registers (a 128-bit sum: the low halves, and a carry into the
-/// high half where the low one wrapped).
+/// (four per register), see [`xex_nonce_regs`].
 ///
 /// # Safety
 /// `en` valid for `4 (r0 + V)` blocks, 64-byte aligned.
@@ -185,6 +191,24 @@ unsafe fn xex_nonces<const V: usize, const NR: usize>(
     ek: &[__m512i; 15],
     en: *mut Block,
 ) {
+    for (r, e) in xex_nonce_regs::<V, NR>(unit0, r0, ek).iter().enumerate() {
+        // SAFETY: the caller's: register r0 + r, four blocks of `en`.
+        unsafe { _mm512_store_si512(en.add(4 * (r0 + r)).cast(), *e) };
+    }
+}
+
+/// `E_K(N_s)` for the units s of registers `r0 .. r0 + V` (four per
+/// register, lane l of register r the unit `4 (r0 + r) + l`): `N_s =
+/// unit0 + s` as a 16-byte big-endian integer, made in registers (a
+/// 128-bit sum: the low halves, and a carry into the high half where the
+/// low one wrapped).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+fn xex_nonce_regs<const V: usize, const NR: usize>(
+    unit0: u128,
+    r0: usize,
+    ek: &[__m512i; 15],
+) -> [__m512i; V] {
     let rev = rev_bytes();
     let (lo, hi) = (unit0 as u64 as i64, (unit0 >> 64) as u64 as i64);
     let base = _mm512_set_epi64(hi, lo, hi, lo, hi, lo, hi, lo);
@@ -204,11 +228,10 @@ unsafe fn xex_nonces<const V: usize, const NR: usize>(
             *xr = _mm512_aesenc_epi128(*xr, *kr);
         }
     }
-    for (r, xr) in x.iter().enumerate() {
-        let e = _mm512_aesenclast_epi128(*xr, ek[NR]);
-        // SAFETY: the caller's: register r0 + r, four blocks of `en`.
-        unsafe { _mm512_store_si512(en.add(4 * (r0 + r)).cast(), e) };
+    for xr in x.iter_mut() {
+        *xr = _mm512_aesenclast_epi128(*xr, ek[NR]);
     }
+    x
 }
 
 /// The loop over batches.
@@ -239,7 +262,17 @@ unsafe fn kernel<
         x_left: 0,
         x_unit: 0,
         x_k: 0,
+        en0: _mm512_setzero_si512(),
     };
+    if SRC == SRC_XEX && job.n > 0 {
+        let mut ek = k;
+        if DEC {
+            for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+                *kr = _mm512_broadcast_i32x4(load(b));
+            }
+        }
+        st.en0 = xex_nonce_regs::<1, NR>(job.unit0, 0, &ek)[0];
+    }
     let mut acc = _mm512_setzero_si512();
     let n = job.n;
     let mut i = 0;
@@ -418,10 +451,14 @@ unsafe fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bo
 /// As [`offsets`]; `job.z` 64-byte aligned and valid for the four blocks
 /// from `4 floor(q / 4)` (`kernel_xex`'s table).
 #[inline(always)]
-unsafe fn xex_en(job: &Job<'_>, q: usize, rev: __m512i) -> __m512i {
+unsafe fn xex_en(job: &Job<'_>, en0: __m512i, q: usize, rev: __m512i) -> __m512i {
     // SAFETY: the caller's.
     unsafe {
-        let four = _mm512_load_si512(job.z.add(q & !3).cast());
+        let four = if q < 4 {
+            en0
+        } else {
+            _mm512_load_si512(job.z.add(q & !3).cast())
+        };
         let l = (2 * (q & 3)) as i64;
         let idx = _mm512_add_epi64(
             _mm512_set_epi64(1, 0, 1, 0, 1, 0, 1, 0),
@@ -457,7 +494,7 @@ unsafe fn xex_registers<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &m
         let poly = _mm512_set1_epi64(0x87);
         for zv in z.iter_mut() {
             if st.x_left == 0 {
-                let e = xex_en(job, st.x_unit, rev);
+                let e = xex_en(job, st.en0, st.x_unit, rev);
                 // E x^1, E x^2, E x^3, E x^4 in the four lanes; then x^5..8.
                 st.xd = times_x_lanes_clmul::<1>(e, poly);
                 st.xd4 = times_x_lanes_clmul::<5>(e, poly);
@@ -504,7 +541,7 @@ unsafe fn xex_stretch<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &mut
         let rev = rev_bytes();
         let poly = _mm512_set1_epi64(0x87);
         if st.x_left == 0 {
-            let e = xex_en(job, st.x_unit, rev);
+            let e = xex_en(job, st.en0, st.x_unit, rev);
             st.xd = times_x_lanes_clmul::<1>(e, poly);
             st.xd4 = times_x_lanes_clmul::<5>(e, poly);
             st.x_unit += 1;
