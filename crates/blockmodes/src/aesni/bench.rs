@@ -193,6 +193,20 @@ fn bench_against_aes_crate() {
                     black_box(wide.xex_units(Dir::Encrypt, 7, m, Io::InPlace(b)));
                 }),
             ),
+            (
+                "aesni xex_units bound: free deltas",
+                Box::new(|b: &mut [Block]| {
+                    let m = b.len().min(32);
+                    wide.xex_units_bound(SRC_XEX_FREE, 7, m, Io::InPlace(b));
+                }),
+            ),
+            (
+                "aesni xex_units bound: free deltas, no E_K(N)",
+                Box::new(|b: &mut [Block]| {
+                    let m = b.len().min(32);
+                    wide.xex_units_bound(SRC_XEX_BARE, 7, m, Io::InPlace(b));
+                }),
+            ),
             units("Xex<Aes128> units of 512 B, generic", &xex_generic, 512),
             units("Xex<Aes128> units of 512 B, fused", &xex_fused, 512),
             units("Eme<Aes128> units of 512 B, generic", &eme_generic, 512),

@@ -470,6 +470,20 @@ impl AesKey {
         true
     }
 
+    /// Benchmarks only: [`xex_units`](Self::xex_units) with the source kind
+    /// `kind` ([`SRC_XEX_FREE`], [`SRC_XEX_BARE`]: wrong output, the cost
+    /// bounds of the kernel).
+    #[cfg(test)]
+    fn xex_units_bound(&self, kind: u8, first: u128, m: usize, io: Io<'_, '_>) {
+        let (src, dst, n) = io.raw();
+        let units = (n / m).min(XEX_UNITS);
+        let mut job = self.job(Dir::Encrypt, src, dst, units * m, None);
+        job.src_kind = kind;
+        job.m = m;
+        job.unit0 = first;
+        self.run_on(Level::Vaes512, Dir::Encrypt, Shape::Whiten, &job);
+    }
+
     /// `E_K(block)` for one block (AES-NI, one xmm register).
     pub(crate) fn encrypt_block(&self, block: &Block) -> Block {
         let keys = &self.enc.k.0;
@@ -867,6 +881,11 @@ const SRC_SLICE: u8 = 1;
 const SRC_GRAY: u8 = 2;
 /// XEX data units, deltas made in registers (VAES-512 only).
 const SRC_XEX: u8 = 3;
+/// Benchmarks only (`bench.rs`, the bounds of XEX's kernel): as
+/// [`SRC_XEX`] with every delta a constant (no cost), with the prologue of
+/// the units' `E_K(N)` (`SRC_XEX_FREE`) and without (`SRC_XEX_BARE`).
+const SRC_XEX_FREE: u8 = 4;
+const SRC_XEX_BARE: u8 = 5;
 
 /// Sum: none, the inputs, the cipher outputs.
 const SUM_NONE: u8 = 0;

@@ -394,6 +394,101 @@ fn xex_units_match_the_definition() {
     }
 }
 
+/// XEX's whole-call kernel at every unit count 1..=70 (past a call's 64;
+/// the table of `E_K(N)` is read only in the groups of four the kernel
+/// wrote), against the definition (`E_K(N_s) x^(j+1)` by repeated BE
+/// doubling, the `aes` crate): every key size, units of 4 blocks (the
+/// general offsets), 32 (a batch per unit) and 64, unit numbers across
+/// the 2^64 carry and up to 2^128 - 1, both directions, in place and
+/// buffer to buffer.
+#[test]
+fn xex_units_every_unit_count() {
+    use crate::arith::gf128::double_be;
+    if detect() != Some(Level::Vaes512) {
+        return;
+    }
+    let mut rng = Rng(0x7e8);
+    for key_len in [16usize, 24, 32] {
+        let mut key = vec![0u8; key_len];
+        rng.fill(&mut key);
+        let ours = AesKey::new(&key).expect("key");
+        let reference = Reference::new(&key);
+        for m in [4usize, 32, 64] {
+            for units in 1..=70usize {
+                let input = rng.blocks(m * units);
+                let first = if units % 2 == 0 {
+                    (1u128 << 64) - 1 - u128::from(rng.next() % 70)
+                } else {
+                    u128::MAX - 69 + u128::from(rng.next() % (71 - units as u64))
+                };
+                for dir in [Dir::Encrypt, Dir::Decrypt] {
+                    let mut expected = input.clone();
+                    for (s, unit) in expected.chunks_mut(m).take(XEX_UNITS).enumerate() {
+                        let n = (first + s as u128).to_be_bytes();
+                        let mut z = double_be(&reference.apply(Dir::Encrypt, &n));
+                        for b in unit.iter_mut() {
+                            *b = xor(&reference.apply(dir, &xor(b, &z)), &z);
+                            z = double_be(&z);
+                        }
+                    }
+                    let what = format!("AES-{} m {m} units {units} {dir:?}", key_len * 8);
+                    let mut buf = input.clone();
+                    assert!(ours.xex_units(dir, first, m, Io::InPlace(&mut buf)));
+                    assert_eq!(buf, expected, "{what}, in place");
+                    let mut out = vec![[0u8; 16]; input.len()];
+                    assert!(ours.xex_units(dir, first, m, Io::B2b(&input, &mut out)));
+                    let done = XEX_UNITS.min(units) * m;
+                    assert_eq!(out[..done], expected[..done], "{what}, buffer to buffer");
+                    assert!(out[done..].iter().all(|b| *b == [0; 16]), "{what}: past 64");
+                }
+            }
+        }
+    }
+}
+
+/// The unit-start doubling of XEX's kernel by carry-less multiplies
+/// (`times_x_lanes_clmul`) equals the one by shifts (`times_x_lanes`) and
+/// the definition (`d x^(E + l)` by repeated BE doubling) on random and
+/// all-ones lanes.
+#[test]
+fn times_x_lanes_by_clmul() {
+    use crate::arith::gf128::double_be;
+    use core::arch::x86_64::*;
+    if detect() != Some(Level::Vaes512) {
+        return;
+    }
+    let mut rng = Rng(0x7e9);
+    for t in 0..200 {
+        let d = if t == 0 { [0xff; 16] } else { rng.block() };
+        let mut got = [[0u8; 16]; 8];
+        // SAFETY: the CPU has VAES-512 (AVX-512F/BW, VAES, VPCLMULQDQ), the
+        // functions' features; the stores write 64 bytes into `got`.
+        unsafe {
+            // Lanes as 128-bit integers: the block's bytes reversed.
+            let mut rev = d;
+            rev.reverse();
+            let v = _mm512_broadcast_i32x4(schedule::load(&rev));
+            let poly = _mm512_set1_epi64(0x87);
+            let a = vaes::times_x_lanes_clmul::<1>(v, poly);
+            let b = vaes::times_x_lanes_clmul::<5>(v, poly);
+            assert_eq!(
+                schedule::store(_mm512_extracti32x4_epi32::<3>(a)),
+                schedule::store(_mm512_extracti32x4_epi32::<3>(vaes::times_x_lanes::<1>(
+                    v, poly
+                ))),
+            );
+            _mm512_storeu_si512(got.as_mut_ptr().cast(), a);
+            _mm512_storeu_si512(got[4..].as_mut_ptr().cast(), b);
+        }
+        let mut want = d;
+        for g in got.iter_mut() {
+            want = double_be(&want);
+            g.reverse();
+            assert_eq!(*g, want, "lane of {d:02x?}");
+        }
+    }
+}
+
 /// `first + t` times `r0` as a block (the reference's offsets, one u128
 /// multiplication per block).
 fn times_r0(r0: u128, first: u128, t: usize) -> u128 {

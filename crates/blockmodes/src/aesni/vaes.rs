@@ -9,7 +9,10 @@
 use core::arch::x86_64::*;
 
 use super::schedule::{load, store};
-use super::{Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SRC_XEX, SUM_IN, SUM_NONE, SUM_OUT, Shape};
+use super::{
+    Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SRC_XEX, SRC_XEX_BARE, SRC_XEX_FREE, SUM_IN, SUM_NONE,
+    SUM_OUT, Shape,
+};
 use crate::arith::gf128::Block;
 
 /// Run `job` with `NR` rounds.
@@ -31,6 +34,10 @@ pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job
                 kernel::<NR, true, SRC_NONE, false, SUM_NONE, true>(job)
             }
             (Dir::Encrypt, Shape::Whiten, SRC_XEX) => kernel_xex::<NR, false>(job),
+            #[cfg(test)]
+            (Dir::Encrypt, Shape::Whiten, SRC_XEX_FREE | SRC_XEX_BARE) => {
+                kernel_xex::<NR, false>(job)
+            }
             (Dir::Decrypt, Shape::Whiten, SRC_XEX) => kernel_xex::<NR, true>(job),
             (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
                 kernel::<NR, false, SRC_SLICE, true, SUM_NONE, true>(job)
@@ -81,6 +88,11 @@ struct GrayState {
     x_unit: usize,
     /// Blocks into the current stretch of 32.
     x_k: usize,
+    /// `E_K(N_s)` of the units 0..4 (their nonces' group), made in the
+    /// kernel's registers: the first units' offsets wait for no store and
+    /// reload of the table (at 512 bytes, the wait for `E_K(N)` through
+    /// the table took 21 ns, 88 cycles, in `aesni::bench`).
+    en0: __m512i,
 }
 
 /// Blocks per full batch.
@@ -89,15 +101,19 @@ const BATCH: usize = 32;
 /// XEX over whole units from unit `job.unit0` (at most [`super::XEX_UNITS`]
 /// of them): the units' `E_K(N_s)` first, the nonces `N_s = (unit0 + s)`
 /// big-endian made in registers (four per register) and enciphered into a
-/// local table (no store of a nonce for the cipher to wait on), then the
-/// units with their deltas made in registers ([`SRC_XEX`]); the table is
-/// wiped before returning.
+/// local table (no store of a nonce for the cipher to wait on) from unit 4
+/// on, then the units with their deltas made in registers ([`SRC_XEX`]),
+/// whose kernel makes units 0..4's `E_K(N)` itself, in registers (no
+/// store and reload before the first round); the table is wiped before
+/// returning.
 ///
 /// # Safety
 /// As [`dispatch`].
 #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
 unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
-    let mut en = super::Aligned([[0u8; 16]; super::XEX_UNITS]);
+    // Not zeroed (a 1 KiB memset, a library call, at every call): the
+    // kernel reads only the groups of four that `xex_nonces` wrote.
+    let mut en = super::Aligned([core::mem::MaybeUninit::<Block>::uninit(); super::XEX_UNITS]);
     let units = job.n.checked_div(job.m).unwrap_or(0).min(super::XEX_UNITS);
     let mut ek = [_mm512_setzero_si512(); 15];
     for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
@@ -105,12 +121,17 @@ unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
     }
     // Groups of up to eight registers (32 nonces), their rounds interleaved.
     let regs = units.div_ceil(4);
-    let mut r0 = 0;
+    // Group 0 (units 0..4) is made in the kernel's registers (`en0`).
+    let mut r0 = if cfg!(test) && job.src_kind == SRC_XEX_BARE {
+        regs
+    } else {
+        1
+    };
     while r0 < regs {
         macro_rules! group {
             ($v:literal) => {
                 // SAFETY: registers r0 .. r0 + $v hold units below 64.
-                unsafe { xex_nonces::<$v, NR>(job.unit0, r0, &ek, en.0.as_mut_ptr()) }
+                unsafe { xex_nonces::<$v, NR>(job.unit0, r0, &ek, en.0.as_mut_ptr().cast()) }
             };
         }
         match regs - r0 {
@@ -131,7 +152,7 @@ unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
         dst: job.dst,
         n: units * job.m,
         src_kind: SRC_XEX,
-        z: en.0.as_ptr(),
+        z: en.0.as_ptr().cast(),
         gray: None,
         first: 0,
         w: [0; 16],
@@ -141,7 +162,13 @@ unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
         unit0: job.unit0,
     };
     // SAFETY: the caller's; `j.z` holds `units` blocks, one per unit.
-    let r = unsafe { kernel::<NR, DEC, SRC_XEX, true, SUM_NONE, true>(&j) };
+    let r = unsafe {
+        if !cfg!(test) || job.src_kind == SRC_XEX {
+            kernel::<NR, DEC, SRC_XEX, true, SUM_NONE, true>(&j)
+        } else {
+            kernel::<NR, DEC, SRC_XEX_FREE, true, SUM_NONE, true>(&j)
+        }
+    };
     j.z = core::ptr::null();
     for c in en.0.chunks_exact_mut(4).take(regs) {
         // SAFETY: four blocks of `en`, 64-byte aligned.
@@ -152,9 +179,7 @@ unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
 }
 
 /// `E_K(N_s)` into `en[s]` for the units s of registers `r0 .. r0 + V`
-/// (four per register): `N_s = unit0 + s` as a 16-byte big-endian integer,
-/// made in registers (a 128-bit sum: the low halves, and a carry into the
-/// high half where the low one wrapped).
+/// (four per register), see [`xex_nonce_regs`].
 ///
 /// # Safety
 /// `en` valid for `4 (r0 + V)` blocks, 64-byte aligned.
@@ -166,6 +191,24 @@ unsafe fn xex_nonces<const V: usize, const NR: usize>(
     ek: &[__m512i; 15],
     en: *mut Block,
 ) {
+    for (r, e) in xex_nonce_regs::<V, NR>(unit0, r0, ek).iter().enumerate() {
+        // SAFETY: the caller's: register r0 + r, four blocks of `en`.
+        unsafe { _mm512_store_si512(en.add(4 * (r0 + r)).cast(), *e) };
+    }
+}
+
+/// `E_K(N_s)` for the units s of registers `r0 .. r0 + V` (four per
+/// register, lane l of register r the unit `4 (r0 + r) + l`): `N_s =
+/// unit0 + s` as a 16-byte big-endian integer, made in registers (a
+/// 128-bit sum: the low halves, and a carry into the high half where the
+/// low one wrapped).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+fn xex_nonce_regs<const V: usize, const NR: usize>(
+    unit0: u128,
+    r0: usize,
+    ek: &[__m512i; 15],
+) -> [__m512i; V] {
     let rev = rev_bytes();
     let (lo, hi) = (unit0 as u64 as i64, (unit0 >> 64) as u64 as i64);
     let base = _mm512_set_epi64(hi, lo, hi, lo, hi, lo, hi, lo);
@@ -185,11 +228,10 @@ unsafe fn xex_nonces<const V: usize, const NR: usize>(
             *xr = _mm512_aesenc_epi128(*xr, *kr);
         }
     }
-    for (r, xr) in x.iter().enumerate() {
-        let e = _mm512_aesenclast_epi128(*xr, ek[NR]);
-        // SAFETY: the caller's: register r0 + r, four blocks of `en`.
-        unsafe { _mm512_store_si512(en.add(4 * (r0 + r)).cast(), e) };
+    for xr in x.iter_mut() {
+        *xr = _mm512_aesenclast_epi128(*xr, ek[NR]);
     }
+    x
 }
 
 /// The loop over batches.
@@ -220,7 +262,17 @@ unsafe fn kernel<
         x_left: 0,
         x_unit: 0,
         x_k: 0,
+        en0: _mm512_setzero_si512(),
     };
+    if SRC == SRC_XEX && job.n > 0 {
+        let mut ek = k;
+        if DEC {
+            for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+                *kr = _mm512_broadcast_i32x4(load(b));
+            }
+        }
+        st.en0 = xex_nonce_regs::<1, NR>(job.unit0, 0, &ek)[0];
+    }
     let mut acc = _mm512_setzero_si512();
     let n = job.n;
     let mut i = 0;
@@ -342,6 +394,10 @@ unsafe fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bo
             // round takes `K0 xor K_last`.
             bk0 = [_mm512_xor_si512(k0, kl); V];
             bkl = [_mm512_setzero_si512(); V];
+        } else if SRC == SRC_XEX_FREE {
+            z = [st.rkl; V];
+            bk0 = [_mm512_xor_si512(k0, kl); V];
+            bkl = [_mm512_setzero_si512(); V];
         } else if SRC == SRC_GRAY {
             let Some(t) = job.gray else {
                 return (z, bk0, bkl);
@@ -395,10 +451,14 @@ unsafe fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bo
 /// As [`offsets`]; `job.z` 64-byte aligned and valid for the four blocks
 /// from `4 floor(q / 4)` (`kernel_xex`'s table).
 #[inline(always)]
-unsafe fn xex_en(job: &Job<'_>, q: usize, rev: __m512i) -> __m512i {
+unsafe fn xex_en(job: &Job<'_>, en0: __m512i, q: usize, rev: __m512i) -> __m512i {
     // SAFETY: the caller's.
     unsafe {
-        let four = _mm512_load_si512(job.z.add(q & !3).cast());
+        let four = if q < 4 {
+            en0
+        } else {
+            _mm512_load_si512(job.z.add(q & !3).cast())
+        };
         let l = (2 * (q & 3)) as i64;
         let idx = _mm512_add_epi64(
             _mm512_set_epi64(1, 0, 1, 0, 1, 0, 1, 0),
@@ -434,10 +494,10 @@ unsafe fn xex_registers<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &m
         let poly = _mm512_set1_epi64(0x87);
         for zv in z.iter_mut() {
             if st.x_left == 0 {
-                let e = xex_en(job, st.x_unit, rev);
+                let e = xex_en(job, st.en0, st.x_unit, rev);
                 // E x^1, E x^2, E x^3, E x^4 in the four lanes; then x^5..8.
-                st.xd = times_x_lanes::<1>(e, poly);
-                st.xd4 = times_x_lanes::<5>(e, poly);
+                st.xd = times_x_lanes_clmul::<1>(e, poly);
+                st.xd4 = times_x_lanes_clmul::<5>(e, poly);
                 st.x_unit += 1;
                 st.x_left = job.m;
                 st.x_k = 0;
@@ -481,9 +541,9 @@ unsafe fn xex_stretch<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &mut
         let rev = rev_bytes();
         let poly = _mm512_set1_epi64(0x87);
         if st.x_left == 0 {
-            let e = xex_en(job, st.x_unit, rev);
-            st.xd = times_x_lanes::<1>(e, poly);
-            st.xd4 = times_x_lanes::<5>(e, poly);
+            let e = xex_en(job, st.en0, st.x_unit, rev);
+            st.xd = times_x_lanes_clmul::<1>(e, poly);
+            st.xd4 = times_x_lanes_clmul::<5>(e, poly);
             st.x_unit += 1;
             st.x_left = job.m;
         } else {
@@ -527,6 +587,22 @@ pub(super) fn times_x(d: __m512i, k: usize, poly: __m512i) -> __m512i {
     let shifted = _mm512_or_si512(_mm512_sll_epi64(d, kl), _mm512_srl_epi64(up, kr));
     let top = _mm512_srl_epi64(_mm512_bsrli_epi128::<8>(d), kr); // hi >> (64 - k)
     _mm512_xor_si512(shifted, _mm512_clmulepi64_epi128::<0x00>(top, poly))
+}
+
+/// `d x^(E + l)` in lane `l` (0..=3), `E + 3 < 64` (lanes as 128-bit
+/// integers, BE): by carry-less multiplies only, none of the bit shifts
+/// that share the 512-bit AES unit's port: with `d = hi x^64 + lo`,
+/// `lo x^k` is one product (a 128-bit result), `H = hi x^k` another, and
+/// `H x^64 = H_lo x^64 + H_hi (x^7 + x^2 + x + 1)` (a byte shift and a
+/// third product).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+pub(super) fn times_x_lanes_clmul<const E: i64>(d: __m512i, poly: __m512i) -> __m512i {
+    let xk = _mm512_set_epi64(0, 1 << (E + 3), 0, 1 << (E + 2), 0, 1 << (E + 1), 0, 1 << E);
+    let low = _mm512_clmulepi64_epi128::<0x00>(d, xk); // lo x^k
+    let high = _mm512_clmulepi64_epi128::<0x01>(d, xk); // H = hi x^k
+    let folded = _mm512_clmulepi64_epi128::<0x01>(high, poly); // H_hi (x^7 + x^2 + x + 1)
+    _mm512_ternarylogic_epi64::<0x96>(low, _mm512_bslli_epi128::<8>(high), folded)
 }
 
 /// `d x^(E + l)` in lane `l` (0..=3), `E + 3 < 64`, as [`times_x`].
