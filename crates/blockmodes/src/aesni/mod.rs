@@ -741,6 +741,44 @@ impl AesKey {
         self.run(dir, shape, &job)
     }
 
+    /// PMAC's tag of a short message, `E_K(Σ xor x)` with `Σ` over `input`
+    /// from block 1 on (`Z[t] = gamma_(1+t) L`, the table's first group),
+    /// in one AES-NI function (a message's whole cost at 64 bytes is two
+    /// dependent cipher calls; the job and dispatch of [`Self::sigma`] and a
+    /// second call were a fifth of it). `None` from [`XMM_BELOW`] blocks on:
+    /// the caller takes [`Self::sigma`].
+    pub(crate) fn sigma_tag(&self, table: &GrayTable, input: &[Block], x: &Block) -> Option<Block> {
+        let keys = &self.enc.k.0;
+        let z = table.low.0[1..].as_ptr();
+        let src = input.as_ptr();
+        macro_rules! go {
+            ($nr:literal) => {
+                // SAFETY: an `AesKey` exists only where `detect` found AES-NI
+                // and SSE2; `src` holds V blocks and `z` (the table's
+                // entries 1..) at least 67.
+                unsafe {
+                    match input.len() {
+                        0 => xmm::sigma_tag::<$nr, 0>(keys, src, z, x),
+                        1 => xmm::sigma_tag::<$nr, 1>(keys, src, z, x),
+                        2 => xmm::sigma_tag::<$nr, 2>(keys, src, z, x),
+                        3 => xmm::sigma_tag::<$nr, 3>(keys, src, z, x),
+                        4 => xmm::sigma_tag::<$nr, 4>(keys, src, z, x),
+                        5 => xmm::sigma_tag::<$nr, 5>(keys, src, z, x),
+                        6 => xmm::sigma_tag::<$nr, 6>(keys, src, z, x),
+                        7 => xmm::sigma_tag::<$nr, 7>(keys, src, z, x),
+                        _ => return None,
+                    }
+                }
+            };
+        }
+        const _: () = assert!(XMM_BELOW == 8);
+        Some(match self.rounds {
+            10 => go!(10),
+            12 => go!(12),
+            _ => go!(14),
+        })
+    }
+
     /// `E_K(in[0] xor Z[0]) xor E_K(in[1] xor Z[1]) xor ...` (PMAC's Σ);
     /// nothing is stored.
     pub(crate) fn sigma(&self, offsets: Offsets<'_>, input: &[Block]) -> Block {

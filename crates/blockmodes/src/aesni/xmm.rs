@@ -71,6 +71,55 @@ pub(super) fn encrypt_one<const NR: usize>(keys: &[Block; 15], block: &Block) ->
     store(_mm_aesenclast_si128(x, load(&keys[NR])))
 }
 
+/// PMAC's tag of a short message in one function: `E_K(Σ xor x)` with
+/// `Σ = E_K(in[0] xor Z[0]) xor ... xor E_K(in[V-1] xor Z[V-1])`, the `V`
+/// blocks interleaved, the keys read from `keys` (no copy, no job), the
+/// tag's rounds right after. (`Σ`'s last round key and the tag's first are
+/// folded: `x xor K0` is xored with the `aesenclast` outputs.)
+///
+/// # Safety
+/// `src` and `z` valid for `V` blocks.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+pub(super) unsafe fn sigma_tag<const NR: usize, const V: usize>(
+    keys: &[Block; 15],
+    src: *const Block,
+    z: *const Block,
+    x: &Block,
+) -> Block {
+    let k0 = load(&keys[0]);
+    let mut s = [_mm_setzero_si128(); V];
+    for (v, sv) in s.iter_mut().enumerate() {
+        // SAFETY: the caller's: blocks v of `src` and `z` are valid.
+        let (m, zv) = unsafe {
+            (
+                _mm_loadu_si128(src.wrapping_add(v).cast()),
+                _mm_loadu_si128(z.wrapping_add(v).cast()),
+            )
+        };
+        *sv = _mm_xor_si128(_mm_xor_si128(m, zv), k0);
+    }
+    #[allow(clippy::needless_range_loop)]
+    for r in 1..NR {
+        let kr = load(&keys[r]);
+        for sv in s.iter_mut() {
+            *sv = _mm_aesenc_si128(*sv, kr);
+        }
+    }
+    let kl = load(&keys[NR]);
+    let mut acc = _mm_xor_si128(load(x), k0);
+    for sv in s.iter_mut() {
+        acc = _mm_xor_si128(acc, _mm_aesenclast_si128(*sv, kl));
+        *sv = _mm_setzero_si128();
+    }
+    core::hint::black_box(&s);
+    #[allow(clippy::needless_range_loop)]
+    for r in 1..NR {
+        acc = _mm_aesenc_si128(acc, load(&keys[r]));
+    }
+    store(_mm_aesenclast_si128(acc, kl))
+}
+
 /// The loop over batches.
 ///
 /// # Safety

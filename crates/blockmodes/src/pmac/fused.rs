@@ -26,6 +26,12 @@ impl Fused {
         self.key.encrypt_block(block)
     }
 
+    /// `E_K(Σ xor x)` for a message whose blocks before the last are
+    /// `body`, if it is short enough for the one-function kernel.
+    pub(super) fn short_tag(&self, body: &[Block], x: &Block) -> Option<Block> {
+        self.key.sigma_tag(&self.table, body, x)
+    }
+
     /// As `super::sigma_of`: `Y[first] xor ... ` over `head` (if any), then
     /// `body`.
     pub(super) fn sigma(&self, first: u64, head: Option<&Block>, body: &[Block]) -> Block {

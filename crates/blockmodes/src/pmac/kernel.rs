@@ -12,10 +12,24 @@ pub(super) fn full_tag<C: BlockCipher128>(
     sigma: &Block,
     last: &[u8],
 ) -> Block {
-    let mut x = match <&Block>::try_from(last) {
-        // |M[m]| = n: X[m] = Σ ⊕ M[m] ⊕ L(-1), as whole-block xors.
-        Ok(full) => xor(&xor(sigma, full), &keys.l_inv),
-        // pad(M[m]) = M[m] 10*: X[m] = Σ ⊕ pad(M[m]).
+    let mut tail = last_term(keys, last);
+    let mut x = xor(sigma, &tail);
+    let y = match keys.fused() {
+        #[cfg(target_arch = "x86_64")]
+        Some(f) => f.encrypt_block(&x),
+        _ => oracle::encrypt_block(cipher, &x),
+    };
+    crate::oracle::scratch::wipe(core::slice::from_mut(&mut x));
+    crate::oracle::scratch::wipe(core::slice::from_mut(&mut tail));
+    y
+}
+
+/// `X[m] ⊕ Σ`: `M[m] ⊕ L(-1)` when `|M[m]| = n`, else `pad(M[m]) = M[m] 10*`
+/// (`last` at most 16 bytes; its length is public, its bytes are not
+/// branched on).
+pub(super) fn last_term(keys: &Keys, last: &[u8]) -> Block {
+    match <&Block>::try_from(last) {
+        Ok(full) => xor(full, &keys.l_inv),
         Err(_) => {
             let mut padded = [0u8; 16];
             for (p, b) in padded.iter_mut().zip(last) {
@@ -24,18 +38,9 @@ pub(super) fn full_tag<C: BlockCipher128>(
             if let Some(first_pad_byte) = padded.get_mut(last.len()) {
                 *first_pad_byte = 0x80;
             }
-            let x = xor(sigma, &padded);
-            crate::oracle::scratch::wipe(core::slice::from_mut(&mut padded));
-            x
+            padded
         }
-    };
-    let y = match keys.fused() {
-        #[cfg(target_arch = "x86_64")]
-        Some(f) => f.encrypt_block(&x),
-        _ => oracle::encrypt_block(cipher, &x),
-    };
-    crate::oracle::scratch::wipe(core::slice::from_mut(&mut x));
-    y
+    }
 }
 
 /// Streaming absorption: fill the held-back block; once more input follows
