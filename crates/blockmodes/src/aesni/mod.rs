@@ -707,6 +707,57 @@ impl AesKey {
         extra: &mut Block,
     ) -> Block {
         let (src, dst, n) = io.raw();
+        // A short OCB 1.0 message's blocks (Z[1..], the sum of the M[i],
+        // Y[m] alongside) in one function: no job, no dispatch.
+        if let (Dir::Encrypt, true, Offsets::Gray { table, first: 1, r }) = (dir, sum, &offsets) {
+            let keys = &self.enc.k.0;
+            let low = table.low.0[1..].as_ptr();
+            macro_rules! go {
+                ($nr:literal) => {
+                    // SAFETY: an `AesKey` exists only where `detect` found
+                    // AES-NI and SSE2; `src` and `dst` hold `n` blocks
+                    // (`Io::raw`), `low` 67.
+                    unsafe {
+                        match n {
+                            0 => Some(xmm::whiten_sum_short::<$nr, 0>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            1 => Some(xmm::whiten_sum_short::<$nr, 1>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            2 => Some(xmm::whiten_sum_short::<$nr, 2>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            3 => Some(xmm::whiten_sum_short::<$nr, 3>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            4 => Some(xmm::whiten_sum_short::<$nr, 4>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            5 => Some(xmm::whiten_sum_short::<$nr, 5>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            6 => Some(xmm::whiten_sum_short::<$nr, 6>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            7 => Some(xmm::whiten_sum_short::<$nr, 7>(
+                                keys, src, dst, low, r, extra,
+                            )),
+                            _ => None,
+                        }
+                    }
+                };
+            }
+            const _: () = assert!(XMM_BELOW == 8);
+            let short = match self.rounds {
+                10 => go!(10),
+                12 => go!(12),
+                _ => go!(14),
+            };
+            if let Some(sum) = short {
+                return sum;
+            }
+        }
         let shape = if sum { Shape::WhitenSum } else { Shape::Whiten };
         let mut job = self.job(dir, src, dst, n, Some(&offsets));
         if job.n == 0 || job.n >= XMM_BELOW {

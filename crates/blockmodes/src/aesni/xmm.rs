@@ -120,6 +120,63 @@ pub(super) unsafe fn sigma_tag<const NR: usize, const V: usize>(
     store(_mm_aesenclast_si128(acc, kl))
 }
 
+/// OCB 1.0's blocks of a short message in one function (encryption):
+/// `C[i] = E_K(M[i] xor Z[i]) xor Z[i]` for `V` blocks with
+/// `Z[i] = gamma_i L xor R` from `low` (the table's entries `1..`), the
+/// sum of the `M[i]` returned, and `extra = E_K(extra)` (Y[m]) in the same
+/// round loop; the keys read in place (no copy, no job).
+///
+/// # Safety
+/// `src`, `dst` and `low` valid for `V` blocks (`src` may equal `dst`).
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+pub(super) unsafe fn whiten_sum_short<const NR: usize, const V: usize>(
+    keys: &[Block; 15],
+    src: *const Block,
+    dst: *mut Block,
+    low: *const Block,
+    r: &Block,
+    extra: &mut Block,
+) -> Block {
+    let k0 = load(&keys[0]);
+    let rr = load(r);
+    let mut z = [_mm_setzero_si128(); V];
+    let mut s = [_mm_setzero_si128(); V];
+    let mut sum = _mm_setzero_si128();
+    for v in 0..V {
+        // SAFETY: the caller's: block v of `src` and of `low` is valid.
+        let (m, g) = unsafe {
+            (
+                _mm_loadu_si128(src.wrapping_add(v).cast()),
+                _mm_loadu_si128(low.wrapping_add(v).cast()),
+            )
+        };
+        z[v] = _mm_xor_si128(g, rr);
+        sum = _mm_xor_si128(sum, m);
+        s[v] = _mm_xor_si128(_mm_xor_si128(m, z[v]), k0);
+    }
+    let mut e = _mm_xor_si128(load(extra), k0);
+    #[allow(clippy::needless_range_loop)]
+    for r in 1..NR {
+        let kr = load(&keys[r]);
+        for sv in s.iter_mut() {
+            *sv = _mm_aesenc_si128(*sv, kr);
+        }
+        e = _mm_aesenc_si128(e, kr);
+    }
+    let kl = load(&keys[NR]);
+    for v in 0..V {
+        let c = _mm_aesenclast_si128(s[v], _mm_xor_si128(z[v], kl));
+        // SAFETY: the caller's: block v of `dst` is valid.
+        unsafe { _mm_storeu_si128(dst.wrapping_add(v).cast(), c) };
+        s[v] = _mm_setzero_si128();
+        z[v] = _mm_setzero_si128();
+    }
+    core::hint::black_box((&s, &z));
+    *extra = store(_mm_aesenclast_si128(e, kl));
+    store(sum)
+}
+
 /// The loop over batches.
 ///
 /// # Safety
