@@ -122,31 +122,10 @@ fn xex<C: Aes>(
 }
 
 /// The fuzzer's r0 source: a fixed splitmix64 stream from the input, the
-/// same on every path (not a real RNG: only for comparing paths).
-struct Seeded(u64);
-
-impl blockmodes::rand_core::TryRng for Seeded {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        self.try_next_u64().map(|x| x as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Ok(z ^ (z >> 31))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for chunk in dst.chunks_mut(8) {
-            let x = self.try_next_u64()?.to_le_bytes();
-            chunk.copy_from_slice(&x[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-
-impl blockmodes::rand_core::TryCryptoRng for Seeded {}
+/// same on every path (the integration tests' `SeededRng`).
+#[path = "../../crates/blockmodes/tests/common/seeded.rs"]
+mod seeded;
+use seeded::SeededRng as Seeded;
 
 /// Any result as bytes (an error as its debug text), for comparing paths.
 fn bytes<T: AsRef<[u8]>>(r: Result<T, blockmodes::Error>) -> Vec<u8> {
