@@ -426,24 +426,7 @@ mod tests {
         }
     }
 
-    /// splitmix64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn bytes(&mut self, n: usize) -> Vec<u8> {
-            (0..n).map(|_| self.next() as u8).collect()
-        }
-        fn block(&mut self) -> Block {
-            self.bytes(16).try_into().expect("16 bytes")
-        }
-    }
+    use crate::aesni::tests::Rng;
 
     /// `E_K(b)` with the `aes` crate.
     fn aes_block(key: &[u8], b: &Block) -> Block {

@@ -337,21 +337,7 @@ mod tests {
     use super::*;
     use crate::cwc::hash::{CwcHash, HashState};
 
-    /// splitmix64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn bytes(&mut self, n: usize) -> Vec<u8> {
-            (0..n).map(|_| self.next() as u8).collect()
-        }
-    }
+    use crate::aesni::tests::Rng;
 
     /// `data` xor `E_K(cb + t)` block by block (the `aes` crate).
     fn ctr_reference(key: &[u8], cb: u128, data: &[u8]) -> Vec<u8> {

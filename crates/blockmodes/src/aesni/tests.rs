@@ -95,23 +95,29 @@ fn bad_key_lengths_are_refused() {
     }
 }
 
-/// splitmix64: a small deterministic generator for keys and data.
-struct Rng(u64);
+/// splitmix64: a small deterministic generator for keys and data (the
+/// backend's unit tests share it: `ctr.rs`, `cwc.rs`).
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    fn fill(&mut self, buf: &mut [u8]) {
+    pub(super) fn fill(&mut self, buf: &mut [u8]) {
         for b in buf {
             *b = self.next() as u8;
         }
     }
-    fn block(&mut self) -> Block {
+    pub(super) fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let mut v = vec![0u8; n];
+        self.fill(&mut v);
+        v
+    }
+    pub(super) fn block(&mut self) -> Block {
         let mut b = [0u8; 16];
         self.fill(&mut b);
         b
