@@ -325,3 +325,28 @@ impl core::fmt::Debug for SteXex {
         f.debug_struct("SteXex").finish_non_exhaustive()
     }
 }
+
+/// The arms of a back end's pass dispatch (`wide_vaes.rs`, `wide_xmm.rs`):
+/// that module's own `kernel` for the direction and pass, with
+/// `wide_xmm::middle` after it where the pass also runs the middle step
+/// (`FirstMid`), and `store` of the block the pass returns. `$nr`: the
+/// rounds; `$ste`: the pass carries StE's layer (EtE).
+macro_rules! pass_arms {
+    ($dir:expr, $pass:expr, $job:expr, $nr:tt, $ste:tt) => {
+        match ($dir, $pass) {
+            (Dir::Encrypt, Pass::First) => store(kernel::<$nr, false, false, $ste>($job)),
+            (Dir::Decrypt, Pass::First) => store(kernel::<$nr, true, false, $ste>($job)),
+            (Dir::Encrypt, Pass::FirstMid) => {
+                let sp = kernel::<$nr, false, false, $ste>($job);
+                super::wide_xmm::middle::<$nr, false, $ste>(sp, $job)
+            }
+            (Dir::Decrypt, Pass::FirstMid) => {
+                let sp = kernel::<$nr, true, false, $ste>($job);
+                super::wide_xmm::middle::<$nr, true, $ste>(sp, $job)
+            }
+            (Dir::Encrypt, Pass::Last) => store(kernel::<$nr, false, true, $ste>($job)),
+            (Dir::Decrypt, Pass::Last) => store(kernel::<$nr, true, true, $ste>($job)),
+        }
+    };
+}
+pub(super) use pass_arms;

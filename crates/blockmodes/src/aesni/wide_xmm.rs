@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 
 use super::Dir;
 use super::schedule::{load, store};
-use super::wide::{Pass, WideJob};
+use super::wide::{Pass, WideJob, pass_arms};
 use crate::arith::gf128::Block;
 
 /// Run a plain (E_K) pass with `NR` rounds.
@@ -19,22 +19,7 @@ use crate::arith::gf128::Block;
 pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, pass: Pass, job: &WideJob<'_>) -> Block {
     // SAFETY (every arm): the caller's guarantees, passed on (`FirstMid`:
     // in place, PCLMULQDQ present).
-    unsafe {
-        match (dir, pass) {
-            (Dir::Encrypt, Pass::First) => store(kernel::<NR, false, false, false>(job)),
-            (Dir::Decrypt, Pass::First) => store(kernel::<NR, true, false, false>(job)),
-            (Dir::Encrypt, Pass::FirstMid) => {
-                let sp = kernel::<NR, false, false, false>(job);
-                middle::<NR, false, false>(sp, job)
-            }
-            (Dir::Decrypt, Pass::FirstMid) => {
-                let sp = kernel::<NR, true, false, false>(job);
-                middle::<NR, true, false>(sp, job)
-            }
-            (Dir::Encrypt, Pass::Last) => store(kernel::<NR, false, true, false>(job)),
-            (Dir::Decrypt, Pass::Last) => store(kernel::<NR, true, true, false>(job)),
-        }
-    }
+    unsafe { pass_arms!(dir, pass, job, NR, false) }
 }
 
 /// Run an EtE pass (StE over XEX-AES-128: 10 rounds).
@@ -45,22 +30,7 @@ pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, pass: Pass, job: &WideJ
 pub(super) unsafe fn dispatch_ste(dir: Dir, pass: Pass, job: &WideJob<'_>) -> Block {
     // SAFETY (every arm): the caller's guarantees, passed on (`FirstMid`:
     // in place, PCLMULQDQ present).
-    unsafe {
-        match (dir, pass) {
-            (Dir::Encrypt, Pass::First) => store(kernel::<10, false, false, true>(job)),
-            (Dir::Decrypt, Pass::First) => store(kernel::<10, true, false, true>(job)),
-            (Dir::Encrypt, Pass::FirstMid) => {
-                let sp = kernel::<10, false, false, true>(job);
-                middle::<10, false, true>(sp, job)
-            }
-            (Dir::Decrypt, Pass::FirstMid) => {
-                let sp = kernel::<10, true, false, true>(job);
-                middle::<10, true, true>(sp, job)
-            }
-            (Dir::Encrypt, Pass::Last) => store(kernel::<10, false, true, true>(job)),
-            (Dir::Decrypt, Pass::Last) => store(kernel::<10, true, true, true>(job)),
-        }
-    }
+    unsafe { pass_arms!(dir, pass, job, 10, true) }
 }
 
 /// Blocks per full batch.
