@@ -116,6 +116,7 @@ mod wide;
 mod wide_vaes;
 mod wide_xmm;
 mod xmm;
+mod xmm_chain;
 mod xmm_gd;
 
 pub(crate) use vaes_chains::CHAINS;
@@ -494,6 +495,30 @@ impl AesKey {
                 10 => xmm::encrypt_one::<10>(keys, block),
                 12 => xmm::encrypt_one::<12>(keys, block),
                 _ => xmm::encrypt_one::<14>(keys, block),
+            }
+        }
+    }
+
+    /// XCBC's encryption chain over `n` blocks `x(0) .. x(n - 1)` from
+    /// `z0`, then, if `CHECK`, the check block (the contract of
+    /// `gligor_donescu::chain::encrypt_blocks`): `out[i - 1] = y_i`, `n +
+    /// CHECK` blocks. One AES-NI function, the keys in registers.
+    pub(crate) fn xcbc_chain<const CHECK: bool>(
+        &self,
+        r0: u128,
+        z0: &Block,
+        n: usize,
+        x: impl Fn(usize) -> Block,
+        out: &mut [Block],
+    ) {
+        let keys = &self.enc.k.0;
+        // SAFETY: an `AesKey` exists only where `detect` found AES-NI and
+        // SSE2, the features of `xcbc_chain`.
+        unsafe {
+            match self.rounds {
+                10 => xmm_chain::xcbc_chain::<10, CHECK>(keys, r0, z0, n, x, out),
+                12 => xmm_chain::xcbc_chain::<12, CHECK>(keys, r0, z0, n, x, out),
+                _ => xmm_chain::xcbc_chain::<14, CHECK>(keys, r0, z0, n, x, out),
             }
         }
     }

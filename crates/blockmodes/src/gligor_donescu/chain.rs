@@ -23,12 +23,13 @@ use super::offsets::{BATCH, Offsets, wipe, xor_in_and_sum};
 use super::simd::Avx512;
 use crate::oracle::scratch::with_scratch;
 
+use super::keys::Keys;
 use super::padding::last_block;
 
 /// Encrypt the padded `msg` (and, if `CHECK`, its check block) with r0 and
 /// z0; `out` receives `y_1 .. y_n (y_{n+1})`, exactly `(n + CHECK) * 16` bytes.
 pub(crate) fn encrypt<C: BlockCipher128, const CHECK: bool>(
-    f: &C,
+    keys: &Keys<C>,
     r0: u128,
     z0: &Block,
     msg: &[u8],
@@ -39,7 +40,7 @@ pub(crate) fn encrypt<C: BlockCipher128, const CHECK: bool>(
     let mut last = last_block(msg);
     let n = full.len() + 1;
     let x = |i: usize| full.get(i).copied().unwrap_or(last);
-    encrypt_blocks::<C, CHECK>(f, r0, z0, n, x, out);
+    encrypt_blocks::<C, CHECK>(keys, r0, z0, n, x, out);
     last.zeroize();
 }
 
@@ -47,7 +48,7 @@ pub(crate) fn encrypt<C: BlockCipher128, const CHECK: bool>(
 /// pXCBC segment read from its stream) and, if `CHECK`, the check block
 /// `z0 xor x_1 xor ... xor x_n`: `out[i - 1] = y_i`, `n + CHECK` blocks.
 pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
-    f: &C,
+    keys: &Keys<C>,
     r0: u128,
     z0: &Block,
     n: usize,
@@ -56,6 +57,12 @@ pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
 ) {
     let rounds = n + CHECK as usize;
     debug_assert_eq!(out.len(), rounds);
+    // On f's fused AES key: the whole chain in one AES-NI function.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(k) = keys.fused() {
+        k.xcbc_chain::<CHECK>(r0, z0, n, x, out);
+        return;
+    }
     let mut work = EncChain::<_, CHECK> {
         x,
         n,
@@ -65,7 +72,7 @@ pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
         r0,
         offset: 0,
     };
-    encrypt_chain(f, rounds, &mut work);
+    encrypt_chain(&keys.f, rounds, &mut work);
     work.wipe();
 }
 

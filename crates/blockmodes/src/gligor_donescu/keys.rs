@@ -154,6 +154,11 @@ impl<C: BlockCipher128> Keys<C> {
     /// z0 = f'(r0), or f(r0 + 1) in the one-key form.
     #[inline]
     pub(crate) fn z0(&self, r0: u128) -> Block {
+        // f' on its fused key (two-key form): no `aes` crate backend call.
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused_prime {
+            return k.encrypt_block(&to_block(r0));
+        }
         match &self.f_prime {
             Some(fp) => encrypt_block(fp, &to_block(r0)),
             None => self.f_encrypt(&to_block(r0.wrapping_add(1))),

@@ -645,7 +645,7 @@ fn seal<C: BlockCipher128, const CHECK: bool>(
     let (head, body) = out[..len].split_at_mut(16);
     head.copy_from_slice(header);
     let mut z0 = keys.z0(r0);
-    chain::encrypt::<C, CHECK>(&keys.f, r0, &z0, msg, body);
+    chain::encrypt::<C, CHECK>(keys, r0, &z0, msg, body);
     z0.zeroize();
     len
 }

@@ -319,7 +319,7 @@ pub(super) fn encrypt_one_segment<C: BlockCipher128>(
     let mut z0 = keys.z0(r0s);
     let first = seg * layout.s;
     let x = |i: usize| stream.block(first + i);
-    chain::encrypt_blocks::<C, true>(&keys.f, r0s, &z0, layout.seg_len(seg), x, out);
+    chain::encrypt_blocks::<C, true>(keys, r0s, &z0, layout.seg_len(seg), x, out);
     z0.zeroize();
     r0s.zeroize();
 }

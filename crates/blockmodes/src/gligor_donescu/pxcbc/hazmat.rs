@@ -192,7 +192,7 @@ fn update<C: BlockCipher128Dec>(
         let mut r0s = r0.wrapping_add(segment as u128); // r0^(s) = r0 + s
         let mut z0 = keys.z0(r0s);
         let (out, _) = seg_ct.as_chunks_mut::<16>();
-        chain::encrypt_blocks::<C, true>(&keys.f, r0s, &z0, n_s, x, out);
+        chain::encrypt_blocks::<C, true>(keys, r0s, &z0, n_s, x, out);
         z0.zeroize();
         r0s.zeroize();
         Ok(())
