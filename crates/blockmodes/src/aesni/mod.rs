@@ -32,6 +32,9 @@
 //!   (OCB 1.0, PMAC);
 //! * [`AesKey::sigma`]: `E(in[t] xor Z[t])` xored together, nothing stored
 //!   (PMAC's Σ);
+//! * [`AesKey::ocb_blocks`]: OCB 1.0's full blocks from index 1 with the
+//!   Checksum's sum and `Y[m]`, in one function up to [`OCB_MID`] blocks
+//!   (AES-NI under [`XMM_BELOW`], VAES-512 above);
 //! * [`AesKey::xex_units`]: XEX over whole data units with everything in
 //!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
 //!   x^(j+1)` made in registers), VAES-512;
