@@ -32,6 +32,9 @@
 //!   (OCB 1.0, PMAC);
 //! * [`AesKey::sigma`]: `E(in[t] xor Z[t])` xored together, nothing stored
 //!   (PMAC's Σ);
+//! * [`AesKey::ocb_blocks`]: OCB 1.0's full blocks from index 1 with the
+//!   Checksum's sum and `Y[m]`, in one function up to [`OCB_MID`] blocks
+//!   (AES-NI under [`XMM_BELOW`], VAES-512 above);
 //! * [`AesKey::xex_units`]: XEX over whole data units with everything in
 //!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
 //!   x^(j+1)` made in registers), VAES-512;
@@ -409,6 +412,40 @@ pub(crate) struct AesKey {
     vbmi: bool,
 }
 
+/// `match $n { k => $go!(pre.., k), .., _ => $other }` for the literals
+/// `k` listed: a kernel's block or register count as a const generic.
+macro_rules! count_match {
+    ($n:expr, $go:ident!$pre:tt, [$($k:literal)*], $other:expr) => {
+        match $n {
+            $($k => count_match!(@call $go $pre $k),)*
+            _ => $other,
+        }
+    };
+    (@call $go:ident ($($pre:tt),*) $k:literal) => {
+        $go!($($pre,)* $k)
+    };
+}
+
+/// `$go!(NR, DEC)` for a key's round count (10, 12, else 14) and
+/// direction (`$dec`: decryption).
+macro_rules! by_rounds_dir {
+    ($rounds:expr, $dec:expr, $go:ident) => {
+        match ($rounds, $dec) {
+            (10, false) => $go!(10, false),
+            (10, true) => $go!(10, true),
+            (12, false) => $go!(12, false),
+            (12, true) => $go!(12, true),
+            (_, false) => $go!(14, false),
+            (_, true) => $go!(14, true),
+        }
+    };
+}
+
+/// Most full blocks of an OCB 1.0 message that [`AesKey::ocb_blocks`] runs
+/// in one VAES-512 function (`vaes::ocb_mid`): blocks 1 ..= 63, the first
+/// Gray-code group (no step of the group base).
+pub(crate) const OCB_MID: usize = 63;
+
 impl AesKey {
     /// Expand a 16-, 24- or 32-byte key; `None` for any other length or if
     /// this CPU has no AES-NI.
@@ -446,6 +483,14 @@ impl AesKey {
     /// The back end this key runs on.
     pub(crate) fn level(&self) -> Level {
         self.level
+    }
+
+    /// The round keys of `dir` (the inverse cipher's for decryption).
+    fn keys(&self, dir: Dir) -> &[Block; 15] {
+        match dir {
+            Dir::Encrypt => &self.enc.k.0,
+            Dir::Decrypt => &self.dec.k.0,
+        }
     }
 
     /// XEX over data units of `m` blocks (`m` a multiple of 4) numbered
@@ -732,57 +777,6 @@ impl AesKey {
         extra: &mut Block,
     ) -> Block {
         let (src, dst, n) = io.raw();
-        // A short OCB 1.0 message's blocks (Z[1..], the sum of the M[i],
-        // Y[m] alongside) in one function: no job, no dispatch.
-        if let (Dir::Encrypt, true, Offsets::Gray { table, first: 1, r }) = (dir, sum, &offsets) {
-            let keys = &self.enc.k.0;
-            let low = table.low.0[1..].as_ptr();
-            macro_rules! go {
-                ($nr:literal) => {
-                    // SAFETY: an `AesKey` exists only where `detect` found
-                    // AES-NI and SSE2; `src` and `dst` hold `n` blocks
-                    // (`Io::raw`), `low` 67.
-                    unsafe {
-                        match n {
-                            0 => Some(xmm::whiten_sum_short::<$nr, 0>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            1 => Some(xmm::whiten_sum_short::<$nr, 1>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            2 => Some(xmm::whiten_sum_short::<$nr, 2>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            3 => Some(xmm::whiten_sum_short::<$nr, 3>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            4 => Some(xmm::whiten_sum_short::<$nr, 4>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            5 => Some(xmm::whiten_sum_short::<$nr, 5>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            6 => Some(xmm::whiten_sum_short::<$nr, 6>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            7 => Some(xmm::whiten_sum_short::<$nr, 7>(
-                                keys, src, dst, low, r, extra,
-                            )),
-                            _ => None,
-                        }
-                    }
-                };
-            }
-            const _: () = assert!(XMM_BELOW == 8);
-            let short = match self.rounds {
-                10 => go!(10),
-                12 => go!(12),
-                _ => go!(14),
-            };
-            if let Some(sum) = short {
-                return sum;
-            }
-        }
         let shape = if sum { Shape::WhitenSum } else { Shape::Whiten };
         let mut job = self.job(dir, src, dst, n, Some(&offsets));
         if job.n == 0 || job.n >= XMM_BELOW {
@@ -792,6 +786,84 @@ impl AesKey {
         }
         job.extra = extra;
         self.run_on(Level::AesNi, dir, shape, &job)
+    }
+
+    /// OCB 1.0's full blocks from index 1 (`ocb1/fused.rs`):
+    /// `out[t] = E_K(in[t] xor Z[1 + t]) xor Z[1 + t]` (or `E_K^-1`),
+    /// `Z[i] = gamma_i L xor R` from `table`, returning the xor of the
+    /// plaintext blocks (the Checksum's), and `*y = E_K(*y)` (`Y[m]`,
+    /// encryption whatever `dir`). A message of under [`XMM_BELOW`] blocks
+    /// (`xmm::whiten_sum_short`), and on VAES-512 one of at most
+    /// [`OCB_MID`] (`vaes::ocb_mid`), runs in one function with the keys read
+    /// in place: no job, no dispatch, no key copies.
+    pub(crate) fn ocb_blocks(
+        &self,
+        dir: Dir,
+        table: &GrayTable,
+        r: &Block,
+        io: Io<'_, '_>,
+        y: &mut Block,
+    ) -> Block {
+        let (src, dst, n) = io.raw();
+        let (keys, enc) = (self.keys(dir), &self.enc.k.0);
+        let low = table.low.0[1..].as_ptr();
+        let dec = dir == Dir::Decrypt;
+        macro_rules! short {
+            ($nr:literal, $dec:literal, $v:literal) => {
+                // SAFETY: an `AesKey` exists only where `detect` found AES-NI
+                // and SSE2; `src` and `dst` hold `n` = V blocks (`Io::raw`),
+                // `low` 67.
+                unsafe { xmm::whiten_sum_short::<$nr, $dec, $v>(keys, enc, src, dst, low, r, y) }
+            };
+        }
+        macro_rules! mid {
+            ($nr:literal, $dec:literal, $a:literal, $b:literal) => {
+                // SAFETY: the key's level is VAES-512 (checked by the
+                // caller below), so `detect` found AVX-512F/BW and VAES;
+                // `src` and `dst` hold `n` blocks, 4 (A + B - 1) < n <=
+                // 4 (A + B) <= 64, and `low` 67.
+                unsafe { vaes::ocb_mid::<$nr, $dec, $a, $b>(keys, enc, src, dst, n, low, r, y) }
+            };
+        }
+        macro_rules! mid_a {
+            ($nr:literal, $dec:literal, $a:literal) => {
+                mid!($nr, $dec, $a, 0)
+            };
+        }
+        macro_rules! mid_b {
+            ($nr:literal, $dec:literal, $b:literal) => {
+                mid!($nr, $dec, 8, $b)
+            };
+        }
+        const _: () = assert!(XMM_BELOW == 8 && OCB_MID < 64);
+        if n < XMM_BELOW {
+            macro_rules! go {
+                ($nr:literal, $dec:literal) => {
+                    count_match!(n, short!($nr, $dec), [0 1 2 3 4 5 6 7], unreachable!())
+                };
+            }
+            return by_rounds_dir!(self.rounds, dec, go);
+        }
+        if n <= OCB_MID && self.level == Level::Vaes512 {
+            // Registers of four blocks: one batch of up to 8, then the rest.
+            let regs = n.div_ceil(4);
+            macro_rules! go {
+                ($nr:literal, $dec:literal) => {
+                    if regs <= 8 {
+                        count_match!(regs, mid_a!($nr, $dec), [2 3 4 5 6 7 8], unreachable!())
+                    } else {
+                        let b = regs - 8;
+                        count_match!(b, mid_b!($nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                    }
+                };
+            }
+            return by_rounds_dir!(self.rounds, dec, go);
+        }
+        let off = Offsets::Gray { table, first: 1, r };
+        let job = self.job(dir, src, dst, n, Some(&off));
+        let sum = self.run(dir, Shape::WhitenSum, &job);
+        *y = self.encrypt_block(y);
+        sum
     }
 
     /// ECB: every block through `E_K` (or `E_K^-1`).
@@ -827,23 +899,18 @@ impl AesKey {
         let keys = &self.enc.k.0;
         let z = table.low.0[1..].as_ptr();
         let src = input.as_ptr();
+        macro_rules! sigma_v {
+            ($nr:literal, $v:literal) => {
+                xmm::sigma_tag::<$nr, $v>(keys, src, z, x)
+            };
+        }
         macro_rules! go {
             ($nr:literal) => {
                 // SAFETY: an `AesKey` exists only where `detect` found AES-NI
                 // and SSE2; `src` holds V blocks and `z` (the table's
                 // entries 1..) at least 67.
                 unsafe {
-                    match input.len() {
-                        0 => xmm::sigma_tag::<$nr, 0>(keys, src, z, x),
-                        1 => xmm::sigma_tag::<$nr, 1>(keys, src, z, x),
-                        2 => xmm::sigma_tag::<$nr, 2>(keys, src, z, x),
-                        3 => xmm::sigma_tag::<$nr, 3>(keys, src, z, x),
-                        4 => xmm::sigma_tag::<$nr, 4>(keys, src, z, x),
-                        5 => xmm::sigma_tag::<$nr, 5>(keys, src, z, x),
-                        6 => xmm::sigma_tag::<$nr, 6>(keys, src, z, x),
-                        7 => xmm::sigma_tag::<$nr, 7>(keys, src, z, x),
-                        _ => return None,
-                    }
+                    count_match!(input.len(), sigma_v!($nr), [0 1 2 3 4 5 6 7], return None)
                 }
             };
         }
@@ -876,10 +943,7 @@ impl AesKey {
         mut n: usize,
         offsets: Option<&Offsets<'a>>,
     ) -> Job<'a> {
-        let keys = match dir {
-            Dir::Encrypt => &self.enc.k.0,
-            Dir::Decrypt => &self.dec.k.0,
-        };
+        let keys = self.keys(dir);
         let mut job = Job {
             keys,
             src,

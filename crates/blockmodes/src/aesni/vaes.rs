@@ -723,3 +723,111 @@ unsafe fn batch<
         }
     }
 }
+
+/// OCB 1.0's blocks of a mid-size message in one function: as
+/// [`super::xmm::whiten_sum_short`] for `n` blocks, `4 (A + B - 1) < n <=
+/// 4 (A + B)`, all in the first Gray-code group (`Z[i] = gamma_i L xor R`
+/// for `i = 1 ..= n <= 63`, from `low`, the table's entries `1..`): a
+/// batch of `A` registers, then one of `B` (the last register masked),
+/// `Y[m] = E_K(extra)` under the encryption keys `enc` on an xmm register
+/// beside them; the keys broadcast from `keys` in place (no job, no
+/// dispatch, no group walk). Returns the sum of the `M[i]` (the inputs,
+/// or with `DEC` the outputs).
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX-512BW and VAES; `src` and `dst` valid
+/// for `n` blocks (equal or disjoint), `low` for `4 (A + B)`.
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn ocb_mid<const NR: usize, const DEC: bool, const A: usize, const B: usize>(
+    keys: &[Block; 15],
+    enc: &[Block; 15],
+    src: *const Block,
+    dst: *mut Block,
+    n: usize,
+    low: *const Block,
+    r: &Block,
+    extra: &mut Block,
+) -> Block {
+    let mut k = [_mm512_setzero_si512(); 15];
+    for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+        *kr = _mm512_broadcast_i32x4(load(b));
+    }
+    let rb = _mm512_broadcast_i32x4(load(r));
+    let last = n - 4 * (A + B - 1); // 1 ..= 4 blocks in the last register
+    let mask = (0xffu32 >> (8 - 2 * last)) as u8;
+    let mut acc = _mm512_setzero_si512();
+    // SAFETY: `low` holds 4 (A + B) blocks.
+    let za: [__m512i; A] = core::array::from_fn(|v| unsafe {
+        _mm512_xor_si512(_mm512_loadu_si512(low.add(4 * v).cast()), rb)
+    });
+    let y_m = super::xmm::encrypt_one::<NR>(enc, extra);
+    // SAFETY: blocks 0 .. 4A are below n when B > 0; else the lanes of the
+    // last register outside `mask` are neither loaded nor stored.
+    unsafe {
+        let mask_a = if B == 0 { mask } else { 0xff };
+        let ks = ([k[0]; A], [k[NR]; A]);
+        if DEC {
+            batch::<A, NR, true, true, SUM_OUT, true>(
+                &k,
+                src,
+                dst,
+                mask_a,
+                (&za, &ks.0, &ks.1),
+                &mut acc,
+            );
+        } else {
+            batch::<A, NR, false, true, SUM_IN, true>(
+                &k,
+                src,
+                dst,
+                mask_a,
+                (&za, &ks.0, &ks.1),
+                &mut acc,
+            );
+        }
+    }
+    if B > 0 {
+        // SAFETY: `low` holds 4 (A + B) blocks.
+        let zb: [__m512i; B] = core::array::from_fn(|v| unsafe {
+            _mm512_xor_si512(_mm512_loadu_si512(low.add(4 * (A + v)).cast()), rb)
+        });
+        let ks = ([k[0]; B], [k[NR]; B]);
+        let (s, d) = (src.wrapping_add(4 * A), dst.wrapping_add(4 * A));
+        // SAFETY: blocks 4A .. n are valid; the last register's lanes
+        // outside `mask` are neither loaded nor stored.
+        unsafe {
+            if DEC {
+                batch::<B, NR, true, true, SUM_OUT, true>(
+                    &k,
+                    s,
+                    d,
+                    mask,
+                    (&zb, &ks.0, &ks.1),
+                    &mut acc,
+                );
+            } else {
+                batch::<B, NR, false, true, SUM_IN, true>(
+                    &k,
+                    s,
+                    d,
+                    mask,
+                    (&zb, &ks.0, &ks.1),
+                    &mut acc,
+                );
+            }
+        }
+    }
+    *extra = y_m;
+    let a = _mm_xor_si128(
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<0>(acc),
+            _mm512_extracti32x4_epi32::<1>(acc),
+        ),
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<2>(acc),
+            _mm512_extracti32x4_epi32::<3>(acc),
+        ),
+    );
+    store(a)
+}

@@ -120,18 +120,23 @@ pub(super) unsafe fn sigma_tag<const NR: usize, const V: usize>(
     store(_mm_aesenclast_si128(acc, kl))
 }
 
-/// OCB 1.0's blocks of a short message in one function (encryption):
-/// `C[i] = E_K(M[i] xor Z[i]) xor Z[i]` for `V` blocks with
+/// OCB 1.0's blocks of a short message in one function:
+/// `C[i] = E_K(M[i] xor Z[i]) xor Z[i]` (or, with `DEC`,
+/// `M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]`) for `V` blocks with
 /// `Z[i] = gamma_i L xor R` from `low` (the table's entries `1..`), the
-/// sum of the `M[i]` returned, and `extra = E_K(extra)` (Y[m]) in the same
-/// round loop; the keys read in place (no copy, no job).
+/// sum of the `M[i]` (the Checksum's blocks: the inputs, or with `DEC` the
+/// outputs) returned, and `extra = E_K(extra)` (Y[m], under the encryption
+/// keys `enc` whatever the direction) in the same round loop; the keys
+/// read in place (no copy, no job). `keys` are the direction's round keys.
 ///
 /// # Safety
 /// `src`, `dst` and `low` valid for `V` blocks (`src` may equal `dst`).
 #[inline]
 #[target_feature(enable = "aes,sse2")]
-pub(super) unsafe fn whiten_sum_short<const NR: usize, const V: usize>(
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn whiten_sum_short<const NR: usize, const DEC: bool, const V: usize>(
     keys: &[Block; 15],
+    enc: &[Block; 15],
     src: *const Block,
     dst: *mut Block,
     low: *const Block,
@@ -152,28 +157,41 @@ pub(super) unsafe fn whiten_sum_short<const NR: usize, const V: usize>(
             )
         };
         z[v] = _mm_xor_si128(g, rr);
-        sum = _mm_xor_si128(sum, m);
+        if !DEC {
+            sum = _mm_xor_si128(sum, m);
+        }
         s[v] = _mm_xor_si128(_mm_xor_si128(m, z[v]), k0);
     }
-    let mut e = _mm_xor_si128(load(extra), k0);
+    let mut e = _mm_xor_si128(load(extra), load(&enc[0]));
     #[allow(clippy::needless_range_loop)]
     for r in 1..NR {
         let kr = load(&keys[r]);
         for sv in s.iter_mut() {
-            *sv = _mm_aesenc_si128(*sv, kr);
+            *sv = if DEC {
+                _mm_aesdec_si128(*sv, kr)
+            } else {
+                _mm_aesenc_si128(*sv, kr)
+            };
         }
-        e = _mm_aesenc_si128(e, kr);
+        e = _mm_aesenc_si128(e, if DEC { load(&enc[r]) } else { kr });
     }
     let kl = load(&keys[NR]);
     for v in 0..V {
-        let c = _mm_aesenclast_si128(s[v], _mm_xor_si128(z[v], kl));
+        let y = if DEC {
+            _mm_aesdeclast_si128(s[v], _mm_xor_si128(z[v], kl))
+        } else {
+            _mm_aesenclast_si128(s[v], _mm_xor_si128(z[v], kl))
+        };
+        if DEC {
+            sum = _mm_xor_si128(sum, y);
+        }
         // SAFETY: the caller's: block v of `dst` is valid.
-        unsafe { _mm_storeu_si128(dst.wrapping_add(v).cast(), c) };
+        unsafe { _mm_storeu_si128(dst.wrapping_add(v).cast(), y) };
         s[v] = _mm_setzero_si128();
         z[v] = _mm_setzero_si128();
     }
     core::hint::black_box((&s, &z));
-    *extra = store(_mm_aesenclast_si128(e, kl));
+    *extra = store(_mm_aesenclast_si128(e, load(&enc[NR])));
     store(sum)
 }
 

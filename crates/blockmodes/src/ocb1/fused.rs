@@ -45,21 +45,16 @@ impl Fused {
     ) -> Block {
         let n_full = io.blocks_in().len() as u64; // m - 1
         let mut r = self.r(nonce, l);
-        let off = Offsets::Gray {
-            table: &self.table,
-            first: 1,
-            r: &r,
-        };
         let mut z_m = self.table.offset(&r, n_full + 1);
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // M[m]
         // C[i] = E_K(M[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
         // Y[m] alongside.
         let mut y_m = x_m(l_inv, &z_m, len);
-        let mut checksum = self.key.whiten_extra(
+        let mut checksum = self.key.ocb_blocks(
             Dir::Encrypt,
-            off,
-            true,
+            &self.table,
+            &r,
             Io::InOut(io.blocks_inout()),
             &mut y_m,
         );
@@ -86,21 +81,16 @@ impl Fused {
     ) -> Block {
         let n_full = io.blocks_in().len() as u64; // m - 1
         let mut r = self.r(nonce, l);
-        let off = Offsets::Gray {
-            table: &self.table,
-            first: 1,
-            r: &r,
-        };
         let mut z_m = self.table.offset(&r, n_full + 1);
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // C[m]0*
         // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
         // Y[m] alongside.
         let mut y_m = x_m(l_inv, &z_m, len);
-        let mut checksum = self.key.whiten_extra(
+        let mut checksum = self.key.ocb_blocks(
             Dir::Decrypt,
-            off,
-            true,
+            &self.table,
+            &r,
             Io::InOut(io.blocks_inout()),
             &mut y_m,
         );
