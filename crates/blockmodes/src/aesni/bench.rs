@@ -402,26 +402,56 @@ fn bench_against_aes_crate() {
                 }),
             ),
             (
-                "xcbc_chains kernel (16 chains)",
+                "xcbc_strided kernel (16 chains)",
                 Box::new(|b: &mut [Block]| {
                     let n = b.len() / 16;
                     let (mut z, mut sums) = ([[1; 16]; CHAIN_BATCH], [[2; 16]; CHAIN_BATCH]);
                     chains_out.resize(b.len() + 16, [0; 16]);
-                    let src: Vec<&[Block]> = b.chunks(n).collect();
-                    let mut dst: Vec<&mut [Block]> = chains_out.chunks_mut(n + 1).collect();
-                    wide.xcbc_chains(7, 1, &src, &mut dst, true, &mut z, &mut sums);
+                    let mut chains = Chains {
+                        r0: 7,
+                        first: 1,
+                        n,
+                        check: true,
+                        z: &mut z,
+                        sums: &mut sums,
+                    };
+                    let io = ChainIo {
+                        src: b,
+                        src_stride: n,
+                        head: None,
+                        tail: None,
+                        dst: &mut chains_out,
+                        dst_stride: n + 1,
+                        lanes: 16,
+                    };
+                    wide.xcbc_strided(&mut chains, io);
                     black_box(z);
                 }),
             ),
             (
-                "xcbc_chains kernel (16 chains, 16+1 rounds per call)",
+                "xcbc_strided kernel (64 chains, 16+1 rounds per call)",
                 Box::new(|b: &mut [Block]| {
                     let (mut z, mut sums) = ([[1; 16]; CHAIN_BATCH], [[2; 16]; CHAIN_BATCH]);
                     chains_out2.resize(b.len() + b.len() / 16, [0; 16]);
-                    for (g, o) in b.chunks(256).zip(chains_out2.chunks_mut(272)) {
-                        let src: Vec<&[Block]> = g.chunks(16).collect();
-                        let mut dst: Vec<&mut [Block]> = o.chunks_mut(17).collect();
-                        wide.xcbc_chains(7, 1, &src, &mut dst, true, &mut z, &mut sums);
+                    for (g, o) in b.chunks(1024).zip(chains_out2.chunks_mut(1088)) {
+                        let mut chains = Chains {
+                            r0: 7,
+                            first: 1,
+                            n: 16,
+                            check: true,
+                            z: &mut z,
+                            sums: &mut sums,
+                        };
+                        let io = ChainIo {
+                            src: g,
+                            src_stride: 16,
+                            head: None,
+                            tail: None,
+                            dst: o,
+                            dst_stride: 17,
+                            lanes: g.len() / 16,
+                        };
+                        wide.xcbc_strided(&mut chains, io);
                     }
                     black_box(z);
                 }),
