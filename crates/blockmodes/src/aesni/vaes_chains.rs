@@ -164,6 +164,9 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn offsets(r0: u128, first: u128, p: usize) -> Off {
+    if first == 1 {
+        return first_offsets(r0, p);
+    }
     let mut h = [[0u64; 8]; 4];
     // (A counted loop: `e` indexes the four rows.)
     #[allow(clippy::needless_range_loop)]
@@ -187,6 +190,31 @@ fn offsets(r0: u128, first: u128, p: usize) -> Off {
     h = [[0; 8]; 4];
     core::hint::black_box(&h);
     off
+}
+
+/// [`offsets`] for `first` = 1 (offset = step = `r0 + l`) in registers:
+/// r0's halves broadcast, l added to the low halves with the carry into
+/// the high ones (no scalar rows to reload: a 64-byte load of eight
+/// 8-byte stores waits for them to retire).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn first_offsets(r0: u128, p: usize) -> Off {
+    let l = _mm512_add_epi64(
+        _mm512_set1_epi64((8 * p) as i64),
+        _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+    );
+    let (lo, hi) = add128(
+        _mm512_set1_epi64(r0 as u64 as i64),
+        _mm512_set1_epi64((r0 >> 64) as u64 as i64),
+        l,
+        _mm512_setzero_si512(),
+    );
+    Off {
+        lo,
+        hi,
+        step_lo: lo,
+        step_hi: hi,
+    }
 }
 
 /// Block `t` of the first `lanes` (1 ..= 4) chains of `src`, lane j from
