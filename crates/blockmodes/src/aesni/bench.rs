@@ -124,6 +124,7 @@ fn bench_against_aes_crate() {
                         check: true,
                         z: &mut z,
                         sums: &mut sums,
+                        z0: None,
                     };
                     let io = ChainIo {
                         src: g,
@@ -447,6 +448,7 @@ fn bench_against_aes_crate() {
                         check: true,
                         z: &mut z,
                         sums: &mut sums,
+                        z0: None,
                     };
                     let io = ChainIo {
                         src: b,

@@ -307,6 +307,10 @@ pub(crate) struct Chains<'a> {
     pub(crate) z: &'a mut [Block; CHAIN_BATCH],
     /// Each chain's Σ before the first round, and after the last.
     pub(crate) sums: &'a mut [Block; CHAIN_BATCH],
+    /// Start every chain afresh, `z` and `sums` ignored: chain l's z =
+    /// Σ = `E(c + l)` under the key (z0^(s): c + l as a big-endian block),
+    /// enciphered in the kernel before its first round.
+    pub(crate) z0: Option<(&'a AesKey, u128)>,
 }
 
 /// Where [`AesKey::xcbc_strided`]'s chains read and write: chain l <
@@ -665,7 +669,7 @@ impl AesKey {
     /// `y = z[l] + (first + t) (r0 + l)` (mod 2^128, big-endian blocks)
     /// into its output t; with `check`, one more round with `x = sums[l]`
     /// (the check block) into its output n. `z` and `sums` carry the
-    /// chains from one call to the next. Returns false, doing nothing,
+    /// chains from one call to the next (or `z0` starts them). Returns false, doing nothing,
     /// unless [`has_chains`](Self::has_chains).
     ///
     /// # Panics
@@ -681,6 +685,19 @@ impl AesKey {
         }
         let out = n + usize::from(check);
         let (src, dst) = io.pointers(n, out, lanes);
+        let z0 = match chains.z0 {
+            Some((k, c)) if k.rounds == self.rounds => Some((&k.enc.k.0, c)),
+            Some((k, c)) => {
+                // Another key size: z0 through its own ECB call.
+                for (l, z) in chains.z[..lanes].iter_mut().enumerate() {
+                    *z = c.wrapping_add(l as u128).to_be_bytes();
+                }
+                k.ecb(Dir::Encrypt, Io::InPlace(&mut chains.z[..lanes]));
+                chains.sums[..lanes].copy_from_slice(&chains.z[..lanes]);
+                None
+            }
+            None => None,
+        };
         let state = chains
             .z
             .chunks_exact_mut(CHAINS)
@@ -702,6 +719,7 @@ impl AesKey {
                 lanes: group.len(),
                 n,
                 check,
+                z0: z0.map(|(k, c)| (k, c.wrapping_add((CHAINS * q) as u128))),
                 r0: chains.r0.wrapping_add((CHAINS * q) as u128),
                 first: chains.first,
                 z: z.try_into().expect("CHAINS blocks"),

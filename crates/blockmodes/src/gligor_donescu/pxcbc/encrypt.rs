@@ -139,9 +139,13 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
         if layout.seg_len(g + lanes - 1) != n_s {
             lanes -= 1;
         }
-        // z0^(s) for s = g + 1 .. (one parallel call of f'), Σ = z0^(s).
-        keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z[..lanes]);
-        sums[..lanes].copy_from_slice(&z[..lanes]);
+        // z0^(s) for s = g + 1 .. and Σ = z0^(s): in the kernel's first
+        // call where f' (or f) is fused, else one parallel call here.
+        let mut z0 = keys.z0_fused(r0.wrapping_add(g as u128 + 1));
+        if z0.is_none() {
+            keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z[..lanes]);
+            sums[..lanes].copy_from_slice(&z[..lanes]);
+        }
         let at = layout.seg_offset(g) - layout.seg_offset(first);
         let group = Group {
             stream,
@@ -151,7 +155,8 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
             n_s,
         };
         for (a, b) in group.cuts() {
-            group.run(key, r0, a, b, &mut body[at..], &mut z, &mut sums);
+            let state = (&mut z, &mut sums, z0.take());
+            group.run(key, r0, a, b, &mut body[at..], state);
         }
         g += lanes;
     }
@@ -164,6 +169,15 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
 /// in one kernel call.
 #[cfg(target_arch = "x86_64")]
 const EDGE: usize = 64;
+
+/// The chains' z and Σ between kernel calls, and the fused z0 key and
+/// counter of the first call ([`crate::aesni::Chains`]).
+#[cfg(target_arch = "x86_64")]
+type ChainState<'a> = (
+    &'a mut [Block; crate::aesni::CHAIN_BATCH],
+    &'a mut [Block; crate::aesni::CHAIN_BATCH],
+    Option<(&'a crate::aesni::AesKey, u128)>,
+);
 
 /// Segments `g .. g + lanes` (0-based), all of n_s blocks.
 #[cfg(target_arch = "x86_64")]
@@ -198,8 +212,8 @@ impl Group<'_, '_> {
     }
 
     /// Rounds `a .. b` (b = n_s: and the check round) of every lane, the
-    /// outputs into `body` (which starts at segment g's ciphertext).
-    #[allow(clippy::too_many_arguments)]
+    /// outputs into `body` (which starts at segment g's ciphertext); the
+    /// chains' z and Σ carried in `state`, or started by its z0 key.
     fn run(
         &self,
         key: &crate::aesni::AesKey,
@@ -207,9 +221,9 @@ impl Group<'_, '_> {
         a: usize,
         b: usize,
         body: &mut [Block],
-        z: &mut [Block; crate::aesni::CHAIN_BATCH],
-        sums: &mut [Block; crate::aesni::CHAIN_BATCH],
+        state: ChainState<'_>,
     ) {
+        let (z, sums, z0) = state;
         let s = self.layout.s;
         let msg = self.stream.msg.as_chunks::<16>().0;
         let padded = self.layout.blocks - 1;
@@ -248,6 +262,7 @@ impl Group<'_, '_> {
             check,
             z,
             sums,
+            z0,
         };
         let done = key.xcbc_strided(&mut chains, io);
         debug_assert!(done);
