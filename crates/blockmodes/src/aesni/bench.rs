@@ -42,7 +42,6 @@ fn bench_against_aes_crate() {
     let ocb = crate::ocb1::Ocb1Aes128::new_from_slice(&key).expect("key");
     let mut gd_out: Vec<Block> = Vec::new();
     let mut chains_out: Vec<Block> = Vec::new();
-    let mut chains_out2: Vec<Block> = Vec::new();
     let (mut px_out_fused, mut px_out_generic) = (Vec::new(), Vec::new());
     let xecb = crate::xecb::XecbMacStateful::<aes::Aes128>::new_from_slice(&key).expect("key");
     let xcbc = crate::xcbc::XcbcXor::<aes::Aes128>::new_from_slice(&[0x42; 32]).expect("key");
@@ -104,6 +103,41 @@ fn bench_against_aes_crate() {
                 let u = d_.len().min(unit);
                 d.decrypt_units(0, u, d_).expect("units");
                 black_box(d_);
+            }),
+        )
+    }
+    /// pXCBC-shaped chains (S = 16 and the check round), `lanes` chains
+    /// per call.
+    fn strided<'a>(name: &'static str, lanes: usize, key: &'a AesKey) -> Variant<'a> {
+        let mut out: Vec<Block> = Vec::new();
+        (
+            name,
+            Box::new(move |b: &mut [Block]| {
+                let (mut z, mut sums) = ([[1; 16]; CHAIN_BATCH], [[2; 16]; CHAIN_BATCH]);
+                out.resize(b.len() + b.len() / 16, [0; 16]);
+                let calls = b.chunks(16 * lanes).zip(out.chunks_mut(17 * lanes));
+                for (g, o) in calls {
+                    let mut chains = Chains {
+                        r0: 7,
+                        first: 1,
+                        n: 16,
+                        check: true,
+                        z: &mut z,
+                        sums: &mut sums,
+                        z0: None,
+                    };
+                    let io = ChainIo {
+                        src: g,
+                        src_stride: 16,
+                        head: None,
+                        tail: None,
+                        dst: o,
+                        dst_stride: 17,
+                        lanes: g.len() / 16,
+                    };
+                    key.xcbc_strided(&mut chains, io);
+                }
+                black_box(z);
             }),
         )
     }
@@ -402,29 +436,42 @@ fn bench_against_aes_crate() {
                 }),
             ),
             (
-                "xcbc_chains kernel (16 chains)",
+                "xcbc_strided kernel (16 chains)",
                 Box::new(|b: &mut [Block]| {
                     let n = b.len() / 16;
                     let (mut z, mut sums) = ([[1; 16]; CHAIN_BATCH], [[2; 16]; CHAIN_BATCH]);
                     chains_out.resize(b.len() + 16, [0; 16]);
-                    let src: Vec<&[Block]> = b.chunks(n).collect();
-                    let mut dst: Vec<&mut [Block]> = chains_out.chunks_mut(n + 1).collect();
-                    wide.xcbc_chains(7, 1, &src, &mut dst, true, &mut z, &mut sums);
+                    let mut chains = Chains {
+                        r0: 7,
+                        first: 1,
+                        n,
+                        check: true,
+                        z: &mut z,
+                        sums: &mut sums,
+                        z0: None,
+                    };
+                    let io = ChainIo {
+                        src: b,
+                        src_stride: n,
+                        head: None,
+                        tail: None,
+                        dst: &mut chains_out,
+                        dst_stride: n + 1,
+                        lanes: 16,
+                    };
+                    wide.xcbc_strided(&mut chains, io);
                     black_box(z);
                 }),
             ),
-            (
-                "xcbc_chains kernel (16 chains, 16+1 rounds per call)",
-                Box::new(|b: &mut [Block]| {
-                    let (mut z, mut sums) = ([[1; 16]; CHAIN_BATCH], [[2; 16]; CHAIN_BATCH]);
-                    chains_out2.resize(b.len() + b.len() / 16, [0; 16]);
-                    for (g, o) in b.chunks(256).zip(chains_out2.chunks_mut(272)) {
-                        let src: Vec<&[Block]> = g.chunks(16).collect();
-                        let mut dst: Vec<&mut [Block]> = o.chunks_mut(17).collect();
-                        wide.xcbc_chains(7, 1, &src, &mut dst, true, &mut z, &mut sums);
-                    }
-                    black_box(z);
-                }),
+            strided(
+                "xcbc_strided kernel (64 chains, 16+1 rounds per call)",
+                64,
+                &wide,
+            ),
+            strided(
+                "xcbc_strided kernel (16 chains, 16+1 rounds per call)",
+                16,
+                &wide,
             ),
             (
                 "3 dependent single blocks (OCB's floor)",

@@ -51,7 +51,7 @@
 //!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
 //!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
 //!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
-//!   (`xmm_gd.rs`) nothing more; [`AesKey::xcbc_chains`] (`vaes_chains.rs`,
+//!   (`xmm_gd.rs`) nothing more; [`AesKey::xcbc_strided`] (`vaes_chains.rs`,
 //!   VAES-512 with VBMI only), pXCBC encryption's independent segment
 //!   chains sixteen at a time in lock step, `y = E(z xor x) + i r0^(s)`
 //!   with the check block's sum while the rounds run;
@@ -124,7 +124,7 @@ mod xmm_gd;
 
 pub(crate) use vaes_chains::CHAINS;
 
-/// The most chains one [`AesKey::xcbc_chains`] call runs ([`CHAINS`] at a
+/// The most chains one [`AesKey::xcbc_strided`] call runs ([`CHAINS`] at a
 /// time).
 pub(crate) const CHAIN_BATCH: usize = 4 * CHAINS;
 pub(crate) use wide::SteXex;
@@ -294,6 +294,84 @@ impl Io<'_, '_> {
                 (i.cast::<Block>(), o.cast::<Block>(), n)
             }
         }
+    }
+}
+
+/// The chains' shape and state for [`AesKey::xcbc_strided`].
+pub(crate) struct Chains<'a> {
+    /// r0^(s) of chain 0; chain l's is `r0 + l`.
+    pub(crate) r0: u128,
+    /// The index i of round 0 (its offset `i r0^(s)`).
+    pub(crate) first: u128,
+    /// Rounds taking x from the inputs.
+    pub(crate) n: usize,
+    /// One more round with `x = Σ` (the check block).
+    pub(crate) check: bool,
+    /// Each chain's z before the first round, and after the last.
+    pub(crate) z: &'a mut [Block; CHAIN_BATCH],
+    /// Each chain's Σ before the first round, and after the last.
+    pub(crate) sums: &'a mut [Block; CHAIN_BATCH],
+    /// Start every chain afresh, `z` and `sums` ignored: chain l's z =
+    /// Σ = `E(c + l)` under the key (z0^(s): c + l as a big-endian block),
+    /// enciphered in the kernel before its first round.
+    pub(crate) z0: Option<(&'a AesKey, u128)>,
+}
+
+/// Where [`AesKey::xcbc_strided`]'s chains read and write: chain l <
+/// `lanes` takes its x of round t from `head[t]` (chain 0, with a head),
+/// `tail[t]` (the last chain, l > 0, with a tail) or else
+/// `src[(l - lo) src_stride + t]` (lo = 1 with a head, else 0), and
+/// writes its y of round t to `dst[l dst_stride + t]`.
+pub(crate) struct ChainIo<'s, 'd> {
+    pub(crate) src: &'s [Block],
+    pub(crate) src_stride: usize,
+    pub(crate) head: Option<&'s [Block]>,
+    pub(crate) tail: Option<&'s [Block]>,
+    pub(crate) dst: &'d mut [Block],
+    pub(crate) dst_stride: usize,
+    pub(crate) lanes: usize,
+}
+
+/// Each chain's input and output pointers ([`ChainIo::pointers`]).
+type ChainPointers = ([*const Block; CHAIN_BATCH], [*mut Block; CHAIN_BATCH]);
+
+impl ChainIo<'_, '_> {
+    /// Chain l's input (valid for `n` blocks) and output (valid for `out`
+    /// blocks, disjoint from the other chains' and from every input) for
+    /// l < `lanes` (at most [`CHAIN_BATCH`]); null beyond.
+    ///
+    /// # Panics
+    /// If a chain's blocks are not all there or two chains' outputs overlap.
+    fn pointers(self, n: usize, out: usize, lanes: usize) -> ChainPointers {
+        let lo = usize::from(self.head.is_some());
+        let hi = if self.tail.is_some() && lanes > lo {
+            lanes - 1
+        } else {
+            lanes
+        };
+        assert!(lanes == 1 || out <= self.dst_stride, "outputs overlap");
+        assert!((lanes - 1) * self.dst_stride + out <= self.dst.len());
+        if n > 0 && hi > lo {
+            assert!((hi - 1 - lo) * self.src_stride + n <= self.src.len());
+        }
+        let mut src = [core::ptr::null(); CHAIN_BATCH];
+        let mut dst = [core::ptr::null_mut(); CHAIN_BATCH];
+        let d = self.dst.as_mut_ptr();
+        for (l, p) in dst.iter_mut().enumerate().take(lanes) {
+            *p = d.wrapping_add(l * self.dst_stride);
+        }
+        for (l, p) in src.iter_mut().enumerate().take(hi).skip(lo) {
+            *p = self.src.as_ptr().wrapping_add((l - lo) * self.src_stride);
+        }
+        if let Some(h) = self.head {
+            assert!(h.len() >= n);
+            src[0] = h.as_ptr();
+        }
+        if let Some(t) = self.tail.filter(|_| hi < lanes) {
+            assert!(t.len() >= n);
+            src[hi] = t.as_ptr();
+        }
+        (src, dst)
     }
 }
 
@@ -647,7 +725,7 @@ impl AesKey {
         self.run_gd::<true>(&job)
     }
 
-    /// Whether [`xcbc_chains`](Self::xcbc_chains) runs on this key
+    /// Whether [`xcbc_strided`](Self::xcbc_strided) runs on this key
     /// (VAES-512 with AVX-512 VBMI).
     pub(crate) fn has_chains(&self) -> bool {
         self.vbmi
@@ -655,55 +733,65 @@ impl AesKey {
 
     /// XCBC encryption of up to [`CHAIN_BATCH`] independent chains
     /// (pXCBC's segments, Gligor–Donescu section 4), [`CHAINS`] at a time
-    /// in lock step: for each chain l < `src.len()` (and `dst.len()`) and
-    /// round t < n, `x = src[l][t]`, `sums[l] ^= x`,
-    /// `z[l] = E_K(z[l] xor x)`, `dst[l][t] = z[l] + (first + t) (r0 + l)`
-    /// (mod 2^128, big-endian blocks); with `check`, one more round with
-    /// `x = sums[l]` (the check block) into `dst[l][n]`. n is the shortest
-    /// `src[l]` (and at most the shortest `dst[l]` less the check round).
-    /// `z` and `sums` carry the chains from one call to the next. Returns
-    /// false, doing nothing, unless [`has_chains`](Self::has_chains).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn xcbc_chains(
-        &self,
-        r0: u128,
-        first: u128,
-        src: &[&[Block]],
-        dst: &mut [&mut [Block]],
-        check: bool,
-        z: &mut [Block; CHAIN_BATCH],
-        sums: &mut [Block; CHAIN_BATCH],
-    ) -> bool {
+    /// in lock step, read and written with strides ([`ChainIo`]): for each
+    /// chain l < `io.lanes` and round t < `n`, `x` = its block t,
+    /// `sums[l] ^= x`, `z[l] = E_K(z[l] xor x)`,
+    /// `y = z[l] + (first + t) (r0 + l)` (mod 2^128, big-endian blocks)
+    /// into its output t; with `check`, one more round with `x = sums[l]`
+    /// (the check block) into its output n. `z` and `sums` carry the
+    /// chains from one call to the next (or `z0` starts them). Returns false, doing nothing,
+    /// unless [`has_chains`](Self::has_chains).
+    ///
+    /// # Panics
+    /// If `io` does not hold n blocks for every chain's input and
+    /// `n + check` (at most its stride) for every chain's output.
+    pub(crate) fn xcbc_strided(&self, chains: &mut Chains<'_>, io: ChainIo<'_, '_>) -> bool {
         if !self.vbmi {
             return false;
         }
-        let lanes = src.len().min(dst.len()).min(CHAIN_BATCH);
-        let min_src = src[..lanes].iter().map(|s| s.len()).min().unwrap_or(0);
-        let min_dst = dst[..lanes].iter().map(|d| d.len()).min().unwrap_or(0);
-        let n = min_src.min(min_dst.saturating_sub(usize::from(check)));
-        let check = check && min_dst > n;
+        let (n, check, lanes) = (chains.n, chains.check, io.lanes.min(CHAIN_BATCH));
         if lanes == 0 || n + usize::from(check) == 0 {
             return true;
         }
-        let groups = src[..lanes]
-            .chunks(CHAINS)
-            .zip(dst[..lanes].chunks_mut(CHAINS));
-        let states = z
+        let out = n + usize::from(check);
+        let (src, dst) = io.pointers(n, out, lanes);
+        let z0 = match chains.z0 {
+            Some((k, c)) if k.rounds == self.rounds => Some((&k.enc.k.0, c)),
+            Some((k, c)) => {
+                // Another key size: z0 through its own ECB call.
+                for (l, z) in chains.z[..lanes].iter_mut().enumerate() {
+                    *z = c.wrapping_add(l as u128).to_be_bytes();
+                }
+                k.ecb(Dir::Encrypt, Io::InPlace(&mut chains.z[..lanes]));
+                chains.sums[..lanes].copy_from_slice(&chains.z[..lanes]);
+                None
+            }
+            None => None,
+        };
+        let state = chains
+            .z
             .chunks_exact_mut(CHAINS)
-            .zip(sums.chunks_exact_mut(CHAINS));
-        for (q, ((src, dst), (z, sums))) in groups.zip(states).enumerate() {
+            .zip(chains.sums.chunks_exact_mut(CHAINS));
+        for (q, (z, sums)) in state.enumerate().take(lanes.div_ceil(CHAINS)) {
+            let group = CHAINS * q..(CHAINS * q + CHAINS).min(lanes);
             let mut job = vaes_chains::ChainsJob {
                 keys: &self.enc.k.0,
-                src: core::array::from_fn(|l| src.get(l).map_or(core::ptr::null(), |s| s.as_ptr())),
-                dst: core::array::from_fn(|l| {
-                    dst.get_mut(l)
-                        .map_or(core::ptr::null_mut(), |d| d.as_mut_ptr())
+                src: core::array::from_fn(|l| {
+                    src.get(group.start + l)
+                        .copied()
+                        .unwrap_or(core::ptr::null())
                 }),
-                lanes: src.len(),
+                dst: core::array::from_fn(|l| {
+                    dst.get(group.start + l)
+                        .copied()
+                        .unwrap_or(core::ptr::null_mut())
+                }),
+                lanes: group.len(),
                 n,
                 check,
-                r0: r0.wrapping_add((CHAINS * q) as u128),
-                first,
+                z0: z0.map(|(k, c)| (k, c.wrapping_add((CHAINS * q) as u128))),
+                r0: chains.r0.wrapping_add((CHAINS * q) as u128),
+                first: chains.first,
                 z: z.try_into().expect("CHAINS blocks"),
                 sums: sums.try_into().expect("CHAINS blocks"),
             };
@@ -711,10 +799,10 @@ impl AesKey {
                 ($nr:literal) => {
                     // SAFETY: `vbmi` is set only for a VAES-512 key on a CPU
                     // with AVX-512 VBMI (`with_level`), so AVX-512F/BW, VBMI
-                    // and VAES are present; the group's chains have at
-                    // least n source and n + check output blocks (above),
-                    // the outputs are `&mut` slices (disjoint from each
-                    // other and the inputs); V registers hold the lanes.
+                    // and VAES are present; every chain's input pointer
+                    // covers n blocks and its output pointer n + check,
+                    // the outputs disjoint (`ChainIo::pointers`); V
+                    // registers hold the lanes.
                     unsafe {
                         match job.lanes.div_ceil(4) {
                             1 => vaes_chains::run::<$nr, 1>(&mut job),

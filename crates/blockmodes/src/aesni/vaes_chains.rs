@@ -57,6 +57,9 @@ pub(super) struct ChainsJob<'a> {
     pub(super) z: &'a mut [Block; CHAINS],
     /// Each chain's Σ before round 0, and after the last.
     pub(super) sums: &'a mut [Block; CHAINS],
+    /// Instead of `z` and `sums`: the round keys and the counter c of
+    /// chain 0; chain l starts with z = Σ = `E(c + l)` (z0^(s)).
+    pub(super) z0: Option<(&'a [Block; 15], u128)>,
 }
 
 /// The offsets `i r0^(s)` of a pair of registers (chains 8p .. 8p + 7,
@@ -87,11 +90,16 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
     let zero = _mm512_setzero_si512();
     let mut z = [zero; V];
     let mut sum = [zero; V];
-    for v in 0..V {
-        // SAFETY: `job.z` and `job.sums` hold 16 blocks, 4 V <= 16.
-        unsafe {
-            z[v] = _mm512_loadu_si512(job.z.as_ptr().add(4 * v).cast());
-            sum[v] = _mm512_loadu_si512(job.sums.as_ptr().add(4 * v).cast());
+    if let Some((keys, c)) = job.z0 {
+        fresh::<NR, V>(keys, c, join, &mut z);
+        sum = z;
+    } else {
+        for v in 0..V {
+            // SAFETY: `job.z` and `job.sums` hold 16 blocks, 4 V <= 16.
+            unsafe {
+                z[v] = _mm512_loadu_si512(job.z.as_ptr().add(4 * v).cast());
+                sum[v] = _mm512_loadu_si512(job.sums.as_ptr().add(4 * v).cast());
+            }
         }
     }
     let mut off: [Off; 2] = core::array::from_fn(|p| offsets(job.r0, job.first, p));
@@ -164,6 +172,9 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn offsets(r0: u128, first: u128, p: usize) -> Off {
+    if first == 1 {
+        return first_offsets(r0, p);
+    }
     let mut h = [[0u64; 8]; 4];
     // (A counted loop: `e` indexes the four rows.)
     #[allow(clippy::needless_range_loop)]
@@ -187,6 +198,65 @@ fn offsets(r0: u128, first: u128, p: usize) -> Off {
     h = [[0; 8]; 4];
     core::hint::black_box(&h);
     off
+}
+
+/// z0^(s) of every chain: `E(c + l)` under `keys` for chain l, the
+/// counters made in registers (as the offsets, then joined into
+/// big-endian blocks).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+fn fresh<const NR: usize, const V: usize>(
+    keys: &[Block; 15],
+    c: u128,
+    join: (__m512i, __m512i),
+    z: &mut [__m512i; V],
+) {
+    for p in 0..V.div_ceil(2) {
+        let Off { lo, hi, .. } = first_offsets(c, p);
+        z[2 * p] = _mm512_permutex2var_epi8(lo, join.0, hi);
+        if 2 * p + 1 < V {
+            z[2 * p + 1] = _mm512_permutex2var_epi8(lo, join.1, hi);
+        }
+    }
+    let k0 = _mm512_broadcast_i32x4(load(&keys[0]));
+    for zv in z.iter_mut() {
+        *zv = _mm512_xor_si512(*zv, k0);
+    }
+    for kr in &keys[1..NR] {
+        let kr = _mm512_broadcast_i32x4(load(kr));
+        for zv in z.iter_mut() {
+            *zv = _mm512_aesenc_epi128(*zv, kr);
+        }
+    }
+    let last = _mm512_broadcast_i32x4(load(&keys[NR]));
+    for zv in z.iter_mut() {
+        *zv = _mm512_aesenclast_epi128(*zv, last);
+    }
+}
+
+/// [`offsets`] for `first` = 1 (offset = step = `r0 + l`) in registers:
+/// r0's halves broadcast, l added to the low halves with the carry into
+/// the high ones (no scalar rows to reload: a 64-byte load of eight
+/// 8-byte stores waits for them to retire).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn first_offsets(r0: u128, p: usize) -> Off {
+    let l = _mm512_add_epi64(
+        _mm512_set1_epi64((8 * p) as i64),
+        _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+    );
+    let (lo, hi) = add128(
+        _mm512_set1_epi64(r0 as u64 as i64),
+        _mm512_set1_epi64((r0 >> 64) as u64 as i64),
+        l,
+        _mm512_setzero_si512(),
+    );
+    Off {
+        lo,
+        hi,
+        step_lo: lo,
+        step_hi: hi,
+    }
 }
 
 /// Block `t` of the first `lanes` (1 ..= 4) chains of `src`, lane j from

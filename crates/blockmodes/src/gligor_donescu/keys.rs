@@ -165,6 +165,17 @@ impl<C: BlockCipher128> Keys<C> {
         }
     }
 
+    /// The fused key and counter block behind z0^(s) of the chain whose
+    /// r0^(s) is `r0_first`: (f', r0^(s)) or (f, r0^(s) + 1), if that
+    /// key is on the fused path.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn z0_fused(&self, r0_first: u128) -> Option<(&crate::aesni::AesKey, u128)> {
+        match &self.f_prime {
+            Some(_) => self.fused_prime.as_ref().map(|k| (k, r0_first)),
+            None => self.fused.as_ref().map(|k| (k, r0_first.wrapping_add(1))),
+        }
+    }
+
     /// z0^(s) for `out.len()` consecutive segments: `out[j]` is z0 of the
     /// chain whose r0^(s) is `r0_first + j` (f'(r0^(s)), or f(r0^(s) + 1)),
     /// in one parallel call.
@@ -187,11 +198,7 @@ impl<C: BlockCipher128> Keys<C> {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            let fused = match &self.f_prime {
-                Some(_) => self.fused_prime.as_ref().map(|k| (k, r0_first)),
-                None => self.fused.as_ref().map(|k| (k, r0_first.wrapping_add(1))),
-            };
-            if let Some((k, first)) = fused {
+            if let Some((k, first)) = self.z0_fused(r0_first) {
                 // The counter blocks r0^(s) (+ 1), enciphered in place.
                 for (j, b) in out.iter_mut().enumerate() {
                     *b = to_block(first.wrapping_add(j as u128));

@@ -110,7 +110,7 @@ fn encrypt_range<C: BlockCipher128>(
 
 /// [`encrypt_range`] on the fused kernels: up to
 /// [`CHAIN_BATCH`](crate::aesni::CHAIN_BATCH) segments of one length n_s
-/// per call, in lock step (`AesKey::xcbc_chains`: segment s's chain with r0^(s) = r0 + s,
+/// per call, in lock step (`AesKey::xcbc_strided`: segment s's chain with r0^(s) = r0 + s,
 /// z0^(s), i from 1, its check block `z0^(s) xor x_1 xor ... xor x_{n_s}`
 /// summed while the rounds run). The rounds are cut where a chain's x is
 /// not a message block: x_1 of segment 1 (the length block) and the
@@ -139,9 +139,13 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
         if layout.seg_len(g + lanes - 1) != n_s {
             lanes -= 1;
         }
-        // z0^(s) for s = g + 1 .. (one parallel call of f'), Σ = z0^(s).
-        keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z[..lanes]);
-        sums[..lanes].copy_from_slice(&z[..lanes]);
+        // z0^(s) for s = g + 1 .. and Σ = z0^(s): in the kernel's first
+        // call where f' (or f) is fused, else one parallel call here.
+        let mut z0 = keys.z0_fused(r0.wrapping_add(g as u128 + 1));
+        if z0.is_none() {
+            keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z[..lanes]);
+            sums[..lanes].copy_from_slice(&z[..lanes]);
+        }
         let at = layout.seg_offset(g) - layout.seg_offset(first);
         let group = Group {
             stream,
@@ -151,7 +155,8 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
             n_s,
         };
         for (a, b) in group.cuts() {
-            group.run(key, r0, a, b, &mut body[at..], &mut z, &mut sums);
+            let state = (&mut z, &mut sums, z0.take());
+            group.run(key, r0, a, b, &mut body[at..], state);
         }
         g += lanes;
     }
@@ -164,6 +169,15 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
 /// in one kernel call.
 #[cfg(target_arch = "x86_64")]
 const EDGE: usize = 64;
+
+/// The chains' z and Σ between kernel calls, and the fused z0 key and
+/// counter of the first call ([`crate::aesni::Chains`]).
+#[cfg(target_arch = "x86_64")]
+type ChainState<'a> = (
+    &'a mut [Block; crate::aesni::CHAIN_BATCH],
+    &'a mut [Block; crate::aesni::CHAIN_BATCH],
+    Option<(&'a crate::aesni::AesKey, u128)>,
+);
 
 /// Segments `g .. g + lanes` (0-based), all of n_s blocks.
 #[cfg(target_arch = "x86_64")]
@@ -198,8 +212,8 @@ impl Group<'_, '_> {
     }
 
     /// Rounds `a .. b` (b = n_s: and the check round) of every lane, the
-    /// outputs into `body` (which starts at segment g's ciphertext).
-    #[allow(clippy::too_many_arguments)]
+    /// outputs into `body` (which starts at segment g's ciphertext); the
+    /// chains' z and Σ carried in `state`, or started by its z0 key.
     fn run(
         &self,
         key: &crate::aesni::AesKey,
@@ -207,55 +221,53 @@ impl Group<'_, '_> {
         a: usize,
         b: usize,
         body: &mut [Block],
-        z: &mut [Block; crate::aesni::CHAIN_BATCH],
-        sums: &mut [Block; crate::aesni::CHAIN_BATCH],
+        state: ChainState<'_>,
     ) {
-        use crate::aesni::CHAIN_BATCH as CHAINS;
+        let (z, sums, z0) = state;
         let s = self.layout.s;
         let msg = self.stream.msg.as_chunks::<16>().0;
         let padded = self.layout.blocks - 1;
         let check = b == self.n_s;
         let count = b - a;
-        // The lanes whose blocks include the length block (plaintext
-        // block 0) or the padded block: from copies (`cuts` keeps them
+        // Lane l's x of rounds a .. b: plaintext blocks j(l) .. j(l) + count,
+        // message blocks from j(l) - 1 on, S blocks apart; the lanes whose
+        // blocks include the length block (plaintext block 0: lane 0) or
+        // the padded block (the last lane) from copies (`cuts` keeps them
         // within EDGE blocks).
+        let j = |l: usize| (self.g + l) * s + a;
+        let last = self.lanes - 1;
+        let odd = [j(0) == 0, j(last) + count > padded];
         let mut edges = [[[0u8; 16]; EDGE]; 2];
-        let ends = [0, self.lanes - 1];
-        for (e, l) in edges.iter_mut().zip(ends) {
-            let j = (self.g + l) * s + a;
-            if j == 0 || j + count > padded {
-                for (k, x) in e[..count.min(EDGE)].iter_mut().enumerate() {
-                    *x = self.stream.block(j + k);
-                }
+        for ((e, l), _) in edges.iter_mut().zip([0, last]).zip(odd).filter(|(_, o)| *o) {
+            for (k, x) in e[..count].iter_mut().enumerate() {
+                *x = self.stream.block(j(l) + k);
             }
         }
-        // Lane l's x of rounds a .. b: plaintext blocks j .. j + count.
-        let src: [&[Block]; CHAINS] = core::array::from_fn(|l| {
-            let j = (self.g + l) * s + a;
-            if l >= self.lanes {
-                &[][..]
-            } else if j == 0 {
-                &edges[0][..count]
-            } else if j + count > padded {
-                &edges[1][..count]
-            } else {
-                &msg[j - 1..j - 1 + count]
-            }
-        });
-        let mut segs = body.chunks_mut(s + 1);
-        let mut dst: [&mut [Block]; CHAINS] =
-            core::array::from_fn(|l| match segs.next().filter(|_| l < self.lanes) {
-                Some(seg) => &mut seg[a..b + usize::from(check)],
-                None => &mut [][..],
-            });
-        let lanes = self.lanes;
-        // r0^(s) of lane 0 (s = g + 1), i = a + 1.
-        let r0s = r0.wrapping_add(self.g as u128 + 1);
-        let first = a as u128 + 1;
-        let done = key.xcbc_chains(r0s, first, &src[..lanes], &mut dst[..lanes], check, z, sums);
+        let lo = usize::from(odd[0]);
+        let [head, tail] = &edges;
+        let io = crate::aesni::ChainIo {
+            src: msg.get(j(lo).saturating_sub(1)..).unwrap_or(&[]),
+            src_stride: s,
+            head: odd[0].then(|| &head[..count]),
+            tail: odd[1].then(|| &tail[..count]),
+            dst: &mut body[a..],
+            dst_stride: s + 1,
+            lanes: self.lanes,
+        };
+        let mut chains = crate::aesni::Chains {
+            // r0^(s) of lane 0 (s = g + 1), i = a + 1.
+            r0: r0.wrapping_add(self.g as u128 + 1),
+            first: a as u128 + 1,
+            n: count,
+            check,
+            z,
+            sums,
+            z0,
+        };
+        let done = key.xcbc_strided(&mut chains, io);
         debug_assert!(done);
-        for e in edges.iter_mut() {
-            wipe(e);
+        for e in edges.iter_mut().zip(odd).filter(|(_, o)| *o) {
+            wipe(e.0);
         }
     }
 }
