@@ -56,6 +56,8 @@ fn bench_against_aes_crate() {
     let (px_fused, px_generic) = (px(false), px(true));
 
     let mut gd_check = [0u8; 16];
+    let mut gd_check2 = [0u8; 16];
+    let mut gd_in: Vec<Block> = Vec::new();
     let xex_fused = crate::xex::Xex::<aes::Aes128>::new_from_slice(&key).expect("key");
     let eme_fused = crate::eme::Eme::<aes::Aes128>::new_from_slice(&key).expect("key");
     let ete_fused = crate::ete::EteEmeAes128::new_from_slice(&key).expect("key");
@@ -375,6 +377,41 @@ fn bench_against_aes_crate() {
                         b,
                         &mut gd_out[..n - 1],
                         Some(&mut gd_check),
+                    ));
+                }),
+            ),
+            (
+                "aesni xecb sum, mode shape (n + last)",
+                Box::new(|b: &mut [Block]| {
+                    let last = [0x80; 16];
+                    black_box(wide.xecb_sum(
+                        0x1234_5678_9abc_def0_0fed_cba9_8765_4321,
+                        1,
+                        b,
+                        Some(&last),
+                    ));
+                }),
+            ),
+            (
+                "aesni xecb f(ctr) + sum, mode shape",
+                Box::new(|b: &mut [Block]| {
+                    let last = [0x80; 16];
+                    let r0 = u128::from_be_bytes(wide.encrypt_block(&b[0]));
+                    black_box(wide.xecb_sum(r0, 1, b, Some(&last)));
+                }),
+            ),
+            (
+                "aesni xcbc dec, mode shape (n + check)",
+                Box::new(|b: &mut [Block]| {
+                    let n = b.len();
+                    gd_in.resize(n + 1, [0x21; 16]);
+                    black_box(wide.xcbc_decrypt(
+                        0x1234_5678_9abc_def0_0fed_cba9_8765_4321,
+                        1,
+                        &[7; 16],
+                        &gd_in,
+                        b,
+                        Some(&mut gd_check2),
                     ));
                 }),
             ),
