@@ -87,6 +87,19 @@ impl<C: BlockCipher128> Keys<C> {
         encrypt_block(&self.f, block)
     }
 
+    /// `f(x)` of the block whose big-endian integer is `x` (y0 = f(r0),
+    /// z0 = f(r0 + 1)): on the fused key the integer goes into a register
+    /// directly (a block written as two 8-byte halves and read back as one
+    /// 16-byte load would wait for the stores to retire).
+    #[inline]
+    pub(crate) fn f_encrypt_int(&self, x: u128) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return k.encrypt_be(x);
+        }
+        encrypt_block(&self.f, &to_block(x))
+    }
+
     /// `f^-1(block)`.
     #[inline]
     pub(crate) fn f_decrypt(&self, block: &Block) -> Block
@@ -157,11 +170,11 @@ impl<C: BlockCipher128> Keys<C> {
         // f' on its fused key (two-key form): no `aes` crate backend call.
         #[cfg(target_arch = "x86_64")]
         if let Some(k) = &self.fused_prime {
-            return k.encrypt_block(&to_block(r0));
+            return k.encrypt_be(r0);
         }
         match &self.f_prime {
             Some(fp) => encrypt_block(fp, &to_block(r0)),
-            None => self.f_encrypt(&to_block(r0.wrapping_add(1))),
+            None => self.f_encrypt_int(r0.wrapping_add(1)),
         }
     }
 

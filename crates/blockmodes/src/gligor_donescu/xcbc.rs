@@ -417,7 +417,7 @@ impl<C: BlockCipher128, const CHECK: bool> StatelessXcbc<C, CHECK> {
 
     /// `y0 = f(r0)`, then the chain; `out` is known to be long enough.
     fn encrypt_with_r0_unchecked(&self, r0: u128, msg: &[u8], out: &mut [u8]) -> usize {
-        let y0 = self.keys.f_encrypt(&to_block(r0));
+        let y0 = self.keys.f_encrypt_int(r0);
         seal::<C, CHECK>(&self.keys, &y0, r0, msg, out)
     }
 }

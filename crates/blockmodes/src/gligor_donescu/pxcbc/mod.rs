@@ -326,7 +326,7 @@ impl<C: BlockCipher128 + Sync> PxcbcXor<C> {
     }
 
     fn encrypt_with_r0_unchecked(&self, r0: u128, msg: &[u8], l: &Layout, out: &mut [u8]) -> usize {
-        let y0 = self.keys.f_encrypt(&to_block(r0));
+        let y0 = self.keys.f_encrypt_int(r0);
         seal(&self.keys, &y0, r0, msg, l, out)
     }
 }
