@@ -55,6 +55,9 @@
 //!   VAES-512 with VBMI only), pXCBC encryption's independent segment
 //!   chains sixteen at a time in lock step, `y = E(z xor x) + i r0^(s)`
 //!   with the check block's sum while the rounds run;
+//!   [`AesKey::xcbc_chain`] (`xmm_chain.rs`, AES-NI), XCBC encryption's one
+//!   serial chain `z_i = E(x_i xor z_{i-1})`, `y_i = z_i + i r0`, the keys
+//!   and `z_{i-1}` in registers for the whole message;
 //! * [`AesKey::ctr32`] (`ctr.rs`): counter mode with a 32-bit big-endian
 //!   counter in the last four bytes (CWC-CTR), any number of bytes, the
 //!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
