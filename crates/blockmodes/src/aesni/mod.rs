@@ -202,7 +202,6 @@ pub(crate) fn detect() -> Option<Level> {
 /// probe makes a coincidence of names harmless.
 pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
     use core::any::type_name;
-    use subtle::ConstantTimeEq;
     let max = match crate::backend::forced() {
         crate::backend::Backend::Generic => return None,
         crate::backend::Backend::AesNi => Level::AesNi,
@@ -221,16 +220,7 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) 
     if key.len() != len {
         return None;
     }
-    let k = AesKey::with_level(key, max)?;
-    let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
-    let mut ours = k.encrypt_block(&[0; 16]);
-    let same = bool::from(theirs.ct_eq(&ours));
-    theirs.zeroize();
-    ours.zeroize();
-    if same {
-        crate::backend::count_fused_key();
-    }
-    same.then_some(k)
+    agrees(AesKey::with_level(key, max)?, cipher, true)
 }
 
 /// A second key for a mode whose first key `first` is on the fused path
@@ -243,16 +233,27 @@ pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     key: &[u8],
     cipher: &C,
 ) -> Option<AesKey> {
-    use subtle::ConstantTimeEq;
     if key.len() != 4 * (first.rounds - 6) {
         return None;
     }
-    let k = AesKey::with_level(key, first.level)?;
+    agrees(AesKey::with_level(key, first.level)?, cipher, false)
+}
+
+/// The fused key's self-check: `k` if it and the caller's `cipher` (built
+/// from the same key bytes) agree on `E_K(0^128)` (compared in constant
+/// time; counted by [`crate::backend::fused_keys`] if `count`), else
+/// `None`. The one branch on the comparison is here: it is true for every
+/// key, so it reveals nothing about K (`ct/declassify.txt`).
+fn agrees<C: crate::oracle::BlockCipher128>(k: AesKey, cipher: &C, count: bool) -> Option<AesKey> {
+    use subtle::ConstantTimeEq;
     let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
     let mut ours = k.encrypt_block(&[0; 16]);
     let same = bool::from(theirs.ct_eq(&ours));
     theirs.zeroize();
     ours.zeroize();
+    if same && count {
+        crate::backend::count_fused_key();
+    }
     same.then_some(k)
 }
 
