@@ -9,7 +9,7 @@
 //! paper), with the block cipher calls replaced.
 
 use super::{BlockBuf, copy_prefix, copy_tail, wipe, zero_after};
-use crate::aesni::{AesKey, Dir, GrayTable, Io, Offsets};
+use crate::aesni::{AesKey, Dir, GrayTable, Io};
 use crate::arith::gf128::{Block, GrayBatch, xor, xor_in_place};
 
 /// The expanded key and its offset tables.
@@ -114,7 +114,7 @@ impl Fused {
     /// `Z[i] = gamma_i L xor R`; returns the xor of their plaintext blocks.
     #[cfg(feature = "alloc")]
     pub(super) fn blocks(&self, dir: Dir, first: u64, r: &Block, io: &mut impl BlockBuf) -> Block {
-        let off = Offsets::Gray {
+        let off = crate::aesni::Offsets::Gray {
             table: &self.table,
             first,
             r,
