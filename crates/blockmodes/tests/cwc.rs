@@ -6,6 +6,8 @@
 //! and the fused-against-generic comparisons run on each AES backend
 //! (`backend::force`): the generic path, the fused kernels on AES-NI and on
 //! VAES-512 (with the one-pass CTR + IFMA hash kernel where the CPU has it).
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))]
+// written for the default features
 
 // The reference big integer is written as plain schoolbook index loops.
 #![allow(clippy::needless_range_loop)]

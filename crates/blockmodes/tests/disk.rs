@@ -2,6 +2,7 @@
 //! `docs/spec/disk.md`, the bulk paths against the one-sector path, StE's
 //! swap, EtE with the key in any block, the wide-block property, γ never
 //! used by F, call counts, and typed errors on bad input.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use std::cell::RefCell;
 

@@ -12,6 +12,7 @@
 //!   `encrypt` at 1 MiB, timed in alternation (paired), medians.
 //!
 //! Each test also checks its result, so a fast wrong answer cannot pass.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use std::time::Instant;
 

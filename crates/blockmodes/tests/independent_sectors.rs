@@ -2,6 +2,7 @@
 //! vectors written by the independent Go reference (`tools/refvectors`,
 //! format in `vectors/independent/README.md`), in both directions, through
 //! the public `blockmodes::sector` API only.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
 use serde_json::Value;

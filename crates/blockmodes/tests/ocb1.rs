@@ -2,6 +2,7 @@
 //! (one-shot, detached and `aead` trait), block-cipher call counts, round
 //! trips, a naive model of the paper's figure 2 for long messages, tampering
 //! and bad inputs.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use aead::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};
 use aead::inout::InOutBuf;

@@ -8,6 +8,7 @@
 //! description"), with the offsets chained one block at a time
 //! (`Offset ← Offset ⊕ L(ntz(i))`), independently of the module's grouped
 //! offset tables.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use blockmodes::cipher::consts::{
     U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16,

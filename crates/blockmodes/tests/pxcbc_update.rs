@@ -5,6 +5,7 @@
 //! message; every other segment's bytes are unchanged; a tampered result
 //! and a tampered input are rejected; and the mix-and-match forgery that
 //! puts the update under hazmat works.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use blockmodes::pxcbc::hazmat::UpdateSegment;
 use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful, PxcbcXorStatefulEncryptor};

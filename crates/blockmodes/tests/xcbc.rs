@@ -1,6 +1,7 @@
 //! XCBC$, XCBC, their -XOR forms and pXCBC: the shared vectors, the
 //! independent cross-check vectors, call counts, round trips, tampering,
 //! counters and hostile inputs.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use blockmodes::oracle::{CallCount, Counting};
 use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful, PxcbcXorStatefulEncryptor};

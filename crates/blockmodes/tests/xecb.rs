@@ -1,6 +1,7 @@
 //! XECB$-MAC and XECB-MAC: vectors, call counts, streaming, incremental
 //! replace, out-of-order verification, parallel signing, counters, hostile
 //! inputs.
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use blockmodes::oracle::Counting;
 use blockmodes::xcbc::CounterState;

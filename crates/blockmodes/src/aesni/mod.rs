@@ -108,7 +108,7 @@
 // offsets, PMAC's sigma) are used by the tests only so far.
 #![cfg_attr(not(test), allow(dead_code))]
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod bench;
 mod ctr;
 mod cwc;
@@ -601,7 +601,7 @@ impl AesKey {
     /// Benchmarks only: [`xex_units`](Self::xex_units) with the source kind
     /// `kind` ([`SRC_XEX_FREE`], [`SRC_XEX_BARE`]: wrong output, the cost
     /// bounds of the kernel).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "std"))]
     fn xex_units_bound(&self, kind: u8, first: u128, m: usize, io: Io<'_, '_>) {
         let (src, dst, n) = io.raw();
         let units = (n / m).min(XEX_UNITS);

@@ -59,7 +59,7 @@
 //! assert_eq!(&buf, b"in place");
 //! ```
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, target_arch = "x86_64", feature = "std"))]
 mod bench;
 #[cfg(target_arch = "x86_64")]
 mod fused;

@@ -319,6 +319,7 @@ mod tests {
 
     /// The thread's scratch holds no z value or output after a message, at
     /// lengths that use the check-block tail and more than one chunk.
+    #[cfg(feature = "std")]
     #[test]
     fn scratch_is_wiped_after_each_message() {
         let f = aes::Aes128::new(&[0x5a; 16].into());

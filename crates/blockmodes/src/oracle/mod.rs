@@ -286,7 +286,7 @@ pub(crate) fn key_len_error<C: KeySizeUser>(got: usize) -> Error {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod b2b_and_chains_tests {
     use super::*;
     use cipher::{BlockCipherEncrypt, KeyInit};

@@ -80,6 +80,7 @@ pub(crate) struct Align64<T>(pub(crate) T);
 mod tests {
     use super::*;
 
+    #[cfg(feature = "std")]
     scratch_slot!(TEST: [Block; 4]);
 
     #[test]

@@ -481,6 +481,7 @@ mod one_shot_tests {
 
     /// The thread's scratch holds no cipher input or output after a MAC,
     /// at lengths of one and of several chunks.
+    #[cfg(feature = "std")]
     #[test]
     fn scratch_is_wiped_after_each_message() {
         let Some(simd) = Avx512::detect() else {
