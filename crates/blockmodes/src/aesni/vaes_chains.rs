@@ -3,7 +3,9 @@
 //! one per segment) in lock step, four per zmm register (chain 4v + j in
 //! lane j of register v). Round t of every chain:
 //!
-//! * `x` gathered from the chain's own run of blocks (one load and three
+//! * `x` gathered from the chain's own run of blocks, two rounds at a
+//!   time (one 32-byte load per chain, the 4 x 2 blocks of a register
+//!   pair transposed: [`gather_tile`]; a lone round: one load and three
 //!   inserts per register), `Σ ^= x` (the check block's sum, seeded with
 //!   z0^(s) by the caller);
 //! * `z = E_K(z xor x)`: `z xor x xor K0` is one `vpternlogq`;
@@ -102,54 +104,47 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
             }
         }
     }
-    let mut off: [Off; 2] = core::array::from_fn(|p| offsets(job.r0, job.first, p));
+    let off: [Off; 2] = core::array::from_fn(|p| offsets(job.r0, job.first, p));
     // Chains in the last register.
     let last = job.lanes - 4 * (V - 1);
+    let lanes = |v: usize| if v + 1 < V { 4 } else { last };
     let rounds = job.n + usize::from(job.check);
-    for t in 0..rounds {
-        let mut s = [zero; V];
-        for v in 0..V {
-            let lanes = if v + 1 < V { 4 } else { last };
-            let x = if t < job.n {
-                // SAFETY: t < n: the caller's.
-                let x = unsafe { gather(&job.src[4 * v..], t, lanes) };
-                sum[v] = _mm512_xor_si512(sum[v], x);
-                x
-            } else {
-                sum[v] // the check block
-            };
-            s[v] = _mm512_ternarylogic_epi64::<0x96>(z[v], x, k[0]);
-        }
-        for kr in &k[1..NR] {
-            for sv in s.iter_mut() {
-                *sv = _mm512_aesenc_epi128(*sv, *kr);
+    let c = Consts { k, split, join };
+    let mut st = Lanes { z, sum, off };
+    let mut t = 0;
+    // Rounds t .. t + TILE from one 32-byte load per chain.
+    while t + TILE <= job.n {
+        let xs: [[__m512i; TILE]; V] = core::array::from_fn(|v| {
+            // SAFETY: t + TILE <= n: the caller's.
+            unsafe { gather_tile(&job.src[4 * v..], t, lanes(v)) }
+        });
+        let ys = [0, 1].map(|r| st.round::<NR>(&c, core::array::from_fn(|v| xs[v][r]), true));
+        for (r, y) in ys.iter().enumerate() {
+            for (v, yv) in y.iter().enumerate() {
+                // SAFETY: t + r < n: the caller's.
+                unsafe { scatter(&job.dst[4 * v..], t + r, lanes(v), *yv) };
             }
         }
-        for (zv, sv) in z.iter_mut().zip(s) {
-            *zv = _mm512_aesenclast_epi128(sv, k[NR]);
-        }
-        // y = z + i r0^(s), a pair of registers at a time.
-        let mut y = [zero; V];
-        let mut v = 0;
-        while v < V {
-            let o = &mut off[v / 2];
-            let b = if v + 1 < V { z[v + 1] } else { zero };
-            let lo = _mm512_permutex2var_epi8(z[v], split.0, b);
-            let hi = _mm512_permutex2var_epi8(z[v], split.1, b);
-            let (lo, hi) = add128(lo, hi, o.lo, o.hi);
-            y[v] = _mm512_permutex2var_epi8(lo, join.0, hi);
-            if v + 1 < V {
-                y[v + 1] = _mm512_permutex2var_epi8(lo, join.1, hi);
-            }
-            (o.lo, o.hi) = add128(o.lo, o.hi, o.step_lo, o.step_hi);
-            v += 2;
-        }
-        for (v, yv) in y.iter().enumerate() {
-            let lanes = if v + 1 < V { 4 } else { last };
-            // SAFETY: t < n + check: the caller's.
-            unsafe { scatter(&job.dst[4 * v..], t, lanes, *yv) };
-        }
+        t += TILE;
     }
+    // Round t alone: x from 16-byte loads, or Σ in the check round.
+    while t < rounds {
+        let x: [__m512i; V] = core::array::from_fn(|v| {
+            if t < job.n {
+                // SAFETY: t < n: the caller's.
+                unsafe { gather(&job.src[4 * v..], t, lanes(v)) }
+            } else {
+                st.sum[v] // the check block
+            }
+        });
+        let y = st.round::<NR>(&c, x, t < job.n);
+        for (v, yv) in y.iter().enumerate() {
+            // SAFETY: t < n + check: the caller's.
+            unsafe { scatter(&job.dst[4 * v..], t, lanes(v), *yv) };
+        }
+        t += 1;
+    }
+    let Lanes { z, sum, mut off } = st;
     for v in 0..V {
         // SAFETY: as above.
         unsafe {
@@ -158,13 +153,72 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
         }
     }
     // The offsets give r0 away.
-    off = core::array::from_fn(|_| Off {
-        lo: zero,
-        hi: zero,
-        step_lo: zero,
-        step_hi: zero,
-    });
+    for o in &mut off {
+        *o = Off {
+            lo: zero,
+            hi: zero,
+            step_lo: zero,
+            step_hi: zero,
+        };
+    }
     core::hint::black_box(&off);
+}
+
+/// The round keys (broadcast) and the split / join permutations.
+struct Consts {
+    k: [__m512i; 15],
+    split: (__m512i, __m512i),
+    join: (__m512i, __m512i),
+}
+
+/// The chains' state between rounds: z, Σ and the offsets.
+struct Lanes<const V: usize> {
+    z: [__m512i; V],
+    sum: [__m512i; V],
+    off: [Off; 2],
+}
+
+impl<const V: usize> Lanes<V> {
+    /// One round of every chain with x from `x` (`Σ ^= x` if `add`):
+    /// `z = E_K(z xor x)`, returning `y = z + i r0^(s)` and advancing the
+    /// offsets.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+    fn round<const NR: usize>(&mut self, c: &Consts, x: [__m512i; V], add: bool) -> [__m512i; V] {
+        let zero = _mm512_setzero_si512();
+        let mut s = [zero; V];
+        for v in 0..V {
+            if add {
+                self.sum[v] = _mm512_xor_si512(self.sum[v], x[v]);
+            }
+            s[v] = _mm512_ternarylogic_epi64::<0x96>(self.z[v], x[v], c.k[0]);
+        }
+        for kr in &c.k[1..NR] {
+            for sv in s.iter_mut() {
+                *sv = _mm512_aesenc_epi128(*sv, *kr);
+            }
+        }
+        for (zv, sv) in self.z.iter_mut().zip(s) {
+            *zv = _mm512_aesenclast_epi128(sv, c.k[NR]);
+        }
+        // y = z + i r0^(s), a pair of registers at a time.
+        let mut y = [zero; V];
+        let mut v = 0;
+        while v < V {
+            let o = &mut self.off[v / 2];
+            let b = if v + 1 < V { self.z[v + 1] } else { zero };
+            let lo = _mm512_permutex2var_epi8(self.z[v], c.split.0, b);
+            let hi = _mm512_permutex2var_epi8(self.z[v], c.split.1, b);
+            let (lo, hi) = add128(lo, hi, o.lo, o.hi);
+            y[v] = _mm512_permutex2var_epi8(lo, c.join.0, hi);
+            if v + 1 < V {
+                y[v + 1] = _mm512_permutex2var_epi8(lo, c.join.1, hi);
+            }
+            (o.lo, o.hi) = add128(o.lo, o.hi, o.step_lo, o.step_hi);
+            v += 2;
+        }
+        y
+    }
 }
 
 /// The offsets of pair `p` before round 0: `first (r0 + l)` for chains
@@ -282,6 +336,38 @@ unsafe fn gather(src: &[*const Block], t: usize, lanes: usize) -> __m512i {
         x = _mm512_inserti32x4::<3>(x, at(3));
     }
     x
+}
+
+/// Rounds per tile: one 32-byte load per chain, transposed.
+const TILE: usize = 2;
+
+/// Blocks t, t + 1 of the first `lanes` (1 ..= 4) chains of `src`, round
+/// r's in register r, lane j from `src[j]` (the lanes above `lanes`
+/// zero): one 32-byte load per chain, chains 0, 1 (and 2, 3) joined by a
+/// `vinserti64x4` into [x_t, x_t+1 of chain 0 | of chain 1], then two
+/// `vshufi64x2` pick the even and the odd lanes of both: four ops for two
+/// registers' rounds, where [`gather`] takes three `vinserti32x4` per
+/// register and round.
+///
+/// # Safety
+/// `src[j]` valid for `t + 2` blocks, j < `lanes`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn gather_tile(src: &[*const Block], t: usize, lanes: usize) -> [__m512i; TILE] {
+    let row = |j: usize| {
+        if j < lanes {
+            // SAFETY: the caller's.
+            unsafe { _mm256_loadu_si256(src[j].add(t).cast()) }
+        } else {
+            _mm256_setzero_si256()
+        }
+    };
+    let p = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(row(0)), row(1));
+    let q = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(row(2)), row(3));
+    [
+        _mm512_shuffle_i64x2::<0x88>(p, q),
+        _mm512_shuffle_i64x2::<0xdd>(p, q),
+    ]
 }
 
 /// Lane j of `y` to block `t` of `dst[j]`, j < `lanes` (1 ..= 4).
