@@ -2,16 +2,16 @@
 //! `i·r0` added to (XECB) or subtracted from (XCBC decryption) the blocks
 //! as 128-bit big-endian integers, in registers.
 //!
-//! Two registers of four blocks (a pair: eight blocks) are split by two
-//! `vpermt2b` into the eight blocks' low and high 64-bit halves as
-//! integers (the byte reversal of big-endian blocks folded into the
-//! permutation); the 128-bit addition is `vpaddq` on both, the low
+//! Two registers of four blocks (a pair: eight blocks) are split into the
+//! eight blocks' low and high 64-bit halves as integers by a `vpshufb`
+//! byte reversal of each and `vpunpck{l,h}qdq` (single-uop shuffles, off
+//! the AES port); the 128-bit addition is `vpaddq` on both, the low
 //! halves' carry an unsigned compare into a mask and a masked `vpsubq` of
-//! -1 on the high halves; two more `vpermt2b` put the blocks back. The
-//! offsets of the next pair live in the same split form and advance by
-//! `8 r0` (one more 128-bit addition). Per four blocks on top of the
-//! rounds: two `vpermt2b`, three or four additions, one compare, the key
-//! xor and the sum.
+//! -1 on the high halves; two unpacks and two `vpshufb` put the blocks
+//! back. The offsets of the next pair live in the same split form and
+//! advance by `8 r0` (one more 128-bit addition). Per four blocks on top
+//! of the rounds: four shuffles, three or four additions, one compare,
+//! the key xor and the sum.
 //!
 //! * XECB: `E(x + i r0)`, the outputs xored into a sum, nothing stored.
 //! * XCBC decryption: `z = y - i r0`, `E^-1(z) xor z_prev`, where `z_prev`
@@ -86,14 +86,48 @@ pub(super) fn idx(t: &'static Idx) -> __m512i {
 /// The loop's constants: round keys (broadcast) and permutation indices.
 struct Consts {
     k: [__m512i; 15],
-    split_lo: __m512i,
-    split_hi: __m512i,
-    join_a: __m512i,
-    join_b: __m512i,
+    /// `vpshufb` indices reversing the bytes of each 128-bit lane.
+    bswap: __m512i,
 }
 
-/// The offsets `i r0` of the next pair's eight blocks (element e: block e)
-/// split into low and high halves, and what a pair adds (`8 r0`).
+/// `vpshufb` indices: byte j of each 16-byte lane from byte 15 - j.
+static BSWAP: Idx = Idx({
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (15 - j % 16) as u8;
+        j += 1;
+    }
+    idx
+});
+
+/// Two registers of big-endian blocks (blocks 0..3 in `a`, 4..7 in `b`)
+/// as their low and high 64-bit halves, little-endian integers: element
+/// `e` from block `e / 2 + 4 (e % 2)`. A byte reversal per
+/// register (`vpshufb`) and `vpunpck{l,h}qdq`: single-uop shuffles that
+/// stay off the AES port (a two-table `vpermt2b` is three uops, one of
+/// which may take it).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn split(c: &Consts, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+    let a = _mm512_shuffle_epi8(a, c.bswap);
+    let b = _mm512_shuffle_epi8(b, c.bswap);
+    (_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b))
+}
+
+/// The inverse of [`split`]: the halves back to the two registers.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn join(c: &Consts, lo: __m512i, hi: __m512i) -> (__m512i, __m512i) {
+    (
+        _mm512_shuffle_epi8(_mm512_unpacklo_epi64(lo, hi), c.bswap),
+        _mm512_shuffle_epi8(_mm512_unpackhi_epi64(lo, hi), c.bswap),
+    )
+}
+
+/// The offsets `i r0` of the next pair's eight blocks (in [`split`]'s
+/// order: element e for block e / 2 + 4 (e % 2)) split into low and high
+/// halves, and what a pair adds (`8 r0`).
 struct Off {
     lo: __m512i,
     hi: __m512i,
@@ -196,15 +230,14 @@ pub(super) unsafe fn run<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> B
     }
     let c = Consts {
         k,
-        split_lo: idx(&SPLIT_LO),
-        split_hi: idx(&SPLIT_HI),
-        join_a: idx(&JOIN_A),
-        join_b: idx(&JOIN_B),
+        bswap: idx(&BSWAP),
     };
-    // Offsets of blocks first .. first + 7, as (low, high) halves: the
-    // base `first r0` in every element, then `r0`, `2 r0`, `4 r0` added to
-    // the elements with that bit of e set (in registers: eight 8-byte
-    // stores read back as one vector would wait for the stores to retire).
+    // Offsets of blocks first .. first + 7, as (low, high) halves in
+    // [`split`]'s order (element e: block e / 2 + 4 (e % 2)): the base
+    // `first r0` in every element, then `r0`, `2 r0`, `4 r0` added to the
+    // elements whose block has that bit set (e's bit 1, 2, 0; in
+    // registers: eight 8-byte stores read back as one vector would wait
+    // for the stores to retire).
     let half = |v: u128| {
         (
             _mm512_set1_epi64(v as u64 as i64),
@@ -212,7 +245,7 @@ pub(super) unsafe fn run<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> B
         )
     };
     let (mut lo, mut hi) = half(job.first.wrapping_mul(job.r0));
-    for (bit, mask) in [(1u128, 0xaau8), (2, 0xcc), (4, 0xf0)] {
+    for (bit, mask) in [(1u128, 0xccu8), (2, 0xf0), (4, 0xaa)] {
         let (tlo, thi) = half(job.r0.wrapping_mul(bit));
         lo = _mm512_mask_add_epi64(lo, mask, lo, tlo);
         let carry = _mm512_mask_cmplt_epu64_mask(mask, lo, tlo);
@@ -503,18 +536,14 @@ unsafe fn pair<const DEC: bool, const SEL: bool>(
             _mm512_loadu_si512(src.add(4).cast()),
         )
     };
-    let lo = _mm512_permutex2var_epi8(a, c.split_lo, b);
-    let hi = _mm512_permutex2var_epi8(a, c.split_hi, b);
+    let (lo, hi) = split(c, a, b);
     let (lo, hi) = if DEC {
         sub128(lo, hi, off.lo, off.hi)
     } else {
         add128(lo, hi, off.lo, off.hi)
     };
     off.advance::<SEL>();
-    (
-        _mm512_permutex2var_epi8(lo, c.join_a, hi),
-        _mm512_permutex2var_epi8(lo, c.join_b, hi),
-    )
+    join(c, lo, hi)
 }
 
 /// A batch's whitening: loads (the lanes of the last register in
@@ -555,16 +584,16 @@ unsafe fn whiten<const V: usize, const NR: usize, const DEC: bool>(
     while v < V {
         let a = y[v];
         let b = if v + 1 < V { y[v + 1] } else { zero };
-        let lo = _mm512_permutex2var_epi8(a, c.split_lo, b);
-        let hi = _mm512_permutex2var_epi8(a, c.split_hi, b);
+        let (lo, hi) = split(c, a, b);
         let (lo, hi) = if DEC {
             sub128(lo, hi, off.lo, off.hi)
         } else {
             add128(lo, hi, off.lo, off.hi)
         };
-        z[v] = _mm512_permutex2var_epi8(lo, c.join_a, hi);
+        let (za, zb) = join(c, lo, hi);
+        z[v] = za;
         if v + 1 < V {
-            z[v + 1] = _mm512_permutex2var_epi8(lo, c.join_b, hi);
+            z[v + 1] = zb;
         }
         off.advance::<false>();
         v += 2;
