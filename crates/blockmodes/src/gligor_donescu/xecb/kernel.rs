@@ -186,11 +186,7 @@ pub(super) fn mac_one_shot<C: BlockCipher128, const Y0: bool>(
     // The fused kernels: x_1 .. x_{n-1} from the message, x_n padded, in
     // one call (and y0 = f(r0) beside it).
     if let Some(mut sum) = f.fused_sum(r0, 1, full, Some(&last)) {
-        let y0 = if Y0 {
-            f.encrypt(&to_block(r0))
-        } else {
-            [0; 16]
-        };
+        let y0 = if Y0 { f.encrypt_int(r0) } else { [0; 16] };
         let w = xor(&sum, &to_block(r0));
         wipe(core::slice::from_mut(&mut sum));
         wipe(core::slice::from_mut(&mut last));

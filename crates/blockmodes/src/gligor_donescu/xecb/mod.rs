@@ -312,7 +312,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     }
 
     fn signer_with_r0(&self, r0: u128) -> XecbSigner<'_, C> {
-        let y0 = self.f.encrypt(&to_block(r0));
+        let y0 = self.f.encrypt_int(r0);
         XecbSigner {
             acc: Accumulator::new(&self.f, y0, r0),
         }
