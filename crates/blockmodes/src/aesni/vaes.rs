@@ -330,16 +330,7 @@ unsafe fn kernel<
             _ => tail!(8),
         }
     }
-    let a = _mm_xor_si128(
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<0>(acc),
-            _mm512_extracti32x4_epi32::<1>(acc),
-        ),
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<2>(acc),
-            _mm512_extracti32x4_epi32::<3>(acc),
-        ),
-    );
+    let a = xor_lanes(acc);
     store(a)
 }
 
@@ -819,15 +810,23 @@ pub(super) unsafe fn ocb_mid<const NR: usize, const DEC: bool, const A: usize, c
         }
     }
     *extra = y_m;
-    let a = _mm_xor_si128(
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<0>(acc),
-            _mm512_extracti32x4_epi32::<1>(acc),
-        ),
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<2>(acc),
-            _mm512_extracti32x4_epi32::<3>(acc),
-        ),
-    );
+    let a = xor_lanes(acc);
     store(a)
+}
+
+/// The xor of a register's four blocks (an accumulator's lanes folded into
+/// one sum).
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn xor_lanes(v: __m512i) -> __m128i {
+    _mm_xor_si128(
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<0>(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+        ),
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        ),
+    )
 }

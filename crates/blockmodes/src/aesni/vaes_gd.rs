@@ -349,16 +349,7 @@ pub(super) unsafe fn run<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> B
     if chained {
         acc = _mm512_xor_si512(acc, c.k[NR]);
     }
-    let a = _mm_xor_si128(
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<0>(acc),
-            _mm512_extracti32x4_epi32::<1>(acc),
-        ),
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<2>(acc),
-            _mm512_extracti32x4_epi32::<3>(acc),
-        ),
-    );
+    let a = super::vaes::xor_lanes(acc);
     store(a)
 }
 

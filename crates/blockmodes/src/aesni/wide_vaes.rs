@@ -249,16 +249,7 @@ unsafe fn kernel<const NR: usize, const DEC: bool, const LAST: bool, const STE: 
             _ => tail!(8),
         }
     }
-    _mm_xor_si128(
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<0>(acc),
-            _mm512_extracti32x4_epi32::<1>(acc),
-        ),
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<2>(acc),
-            _mm512_extracti32x4_epi32::<3>(acc),
-        ),
-    )
+    super::vaes::xor_lanes(acc)
 }
 
 /// Register `v` of `V` at `p`: a full load, or the lanes in `mask` for the
