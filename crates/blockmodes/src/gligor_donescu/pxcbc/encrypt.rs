@@ -133,12 +133,8 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
     let mut sums = [[0u8; 16]; CHAIN_BATCH];
     let mut g = first;
     while g < end {
-        // Only the message's last segment may be shorter than the others.
         let n_s = layout.seg_len(g);
-        let mut lanes = CHAIN_BATCH.min(end - g);
-        if layout.seg_len(g + lanes - 1) != n_s {
-            lanes -= 1;
-        }
+        let lanes = layout.group_lanes(g, end, CHAIN_BATCH);
         // z0^(s) for s = g + 1 .. and Σ = z0^(s): in the kernel's first
         // call where f' (or f) is fused, else one parallel call here.
         let mut z0 = keys.z0_fused(r0.wrapping_add(g as u128 + 1));
@@ -293,12 +289,7 @@ pub(super) fn encrypt_segments<C: BlockCipher128>(
     let mut work = EncGroup::new(simd, stream, layout, body, first, &mut tiles);
     let mut g = first;
     while g < end {
-        let same = if layout.seg_len(end - 1) == layout.s {
-            end
-        } else {
-            end - 1
-        };
-        let lanes = if g < same { width.min(same - g) } else { 1 };
+        let lanes = layout.group_lanes(g, end, width);
         if lanes == 1 {
             // One chain: no lock step to set up.
             let at = layout.seg_offset(g) - layout.seg_offset(first);

@@ -76,6 +76,18 @@ impl Layout {
         self.s.min(self.blocks - seg * self.s)
     }
 
+    /// How many segments from `g` (below `end`, at most `max`) run in one
+    /// lock-step group: all of one length n_s (only the message's last
+    /// segment may be shorter: it goes in a group of its own). `g < end`.
+    pub(super) fn group_lanes(&self, g: usize, end: usize, max: usize) -> usize {
+        let lanes = max.min(end - g).max(1);
+        if lanes > 1 && self.seg_len(g + lanes - 1) != self.seg_len(g) {
+            lanes - 1
+        } else {
+            lanes
+        }
+    }
+
     /// Ciphertext blocks (after the header) before segment `seg`.
     pub(super) fn seg_offset(&self, seg: usize) -> usize {
         seg * (self.s + 1)
