@@ -167,14 +167,15 @@ impl<C: BlockCipher128> Keys<C> {
     /// z0 = f'(r0), or f(r0 + 1) in the one-key form.
     #[inline]
     pub(crate) fn z0(&self, r0: u128) -> Block {
-        // f' on its fused key (two-key form): no `aes` crate backend call.
+        // On the fused key (f', or f in the one-key form): the integer
+        // straight into a register, no `aes` crate backend call.
         #[cfg(target_arch = "x86_64")]
-        if let Some(k) = &self.fused_prime {
-            return k.encrypt_be(r0);
+        if let Some((k, x)) = self.z0_fused(r0) {
+            return k.encrypt_be(x);
         }
         match &self.f_prime {
             Some(fp) => encrypt_block(fp, &to_block(r0)),
-            None => self.f_encrypt_int(r0.wrapping_add(1)),
+            None => encrypt_block(&self.f, &to_block(r0.wrapping_add(1))),
         }
     }
 
