@@ -10,9 +10,10 @@
 //!   z0^(s) by the caller);
 //! * `z = E_K(z xor x)`: `z xor x xor K0` is one `vpternlogq`;
 //! * `y = z + i r0^(s)` (i = first + t, mod 2^128 on big-endian blocks) on
-//!   pairs of registers split into 64-bit halves as in `vaes_gd.rs` (two
-//!   `vpermt2b` there, two back, a 128-bit addition with the low halves'
-//!   carry through a mask); the offsets `i r0^(s)` advance by r0^(s) per
+//!   pairs of registers split into 64-bit halves by `vaes_gd.rs`'s
+//!   [`split`] (a byte reversal and `vpunpck{l,h}qdq`: single-uop shuffles
+//!   off the AES port) and back by [`join`], a 128-bit addition with the
+//!   low halves' carry through a mask; the offsets `i r0^(s)` advance by r0^(s) per
 //!   round in the same split form;
 //! * the lanes of `y` scattered into each chain's run of outputs (three
 //!   extracts, four stores per register).
@@ -31,7 +32,7 @@
 use core::arch::x86_64::*;
 
 use super::schedule::load;
-use super::vaes_gd::{JOIN_A, JOIN_B, SPLIT_HI, SPLIT_LO, add128, idx};
+use super::vaes_gd::{BSWAP, add128, idx, join, split};
 use crate::arith::gf128::Block;
 
 /// The most chains one call runs.
@@ -65,13 +66,20 @@ pub(super) struct ChainsJob<'a> {
 }
 
 /// The offsets `i r0^(s)` of a pair of registers (chains 8p .. 8p + 7,
-/// element e: chain 8p + e) as low and high 64-bit halves, and the step
-/// r0^(s) that advances them by one round.
+/// element e: chain 8p + [`chain_of`]`(e)`, [`split`]'s order) as low and
+/// high 64-bit halves, and the step r0^(s) that advances them by one
+/// round.
 struct Off {
     lo: __m512i,
     hi: __m512i,
     step_lo: __m512i,
     step_hi: __m512i,
+}
+
+/// The chain (within its pair of registers) of element `e` of the split
+/// halves: [`split`] puts block `e / 2 + 4 (e % 2)` of the pair there.
+const fn chain_of(e: usize) -> usize {
+    e / 2 + 4 * (e % 2)
 }
 
 /// Run `job` with `NR` rounds on `V` registers (`4 (V - 1) < lanes <= 4 V`).
@@ -87,13 +95,12 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
     for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
         *kr = _mm512_broadcast_i32x4(load(b));
     }
-    let split = (idx(&SPLIT_LO), idx(&SPLIT_HI));
-    let join = (idx(&JOIN_A), idx(&JOIN_B));
+    let bswap = idx(&BSWAP);
     let zero = _mm512_setzero_si512();
     let mut z = [zero; V];
     let mut sum = [zero; V];
     if let Some((keys, c)) = job.z0 {
-        fresh::<NR, V>(keys, c, join, &mut z);
+        fresh::<NR, V>(keys, c, bswap, &mut z);
         sum = z;
     } else {
         for v in 0..V {
@@ -109,7 +116,7 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
     let last = job.lanes - 4 * (V - 1);
     let lanes = |v: usize| if v + 1 < V { 4 } else { last };
     let rounds = job.n + usize::from(job.check);
-    let c = Consts { k, split, join };
+    let c = Consts { k, bswap };
     let mut st = Lanes { z, sum, off };
     let mut t = 0;
     // Rounds t .. t + TILE from one 32-byte load per chain.
@@ -164,11 +171,11 @@ pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_
     core::hint::black_box(&off);
 }
 
-/// The round keys (broadcast) and the split / join permutations.
+/// The round keys (broadcast) and the byte reversal of [`split`] and
+/// [`join`].
 struct Consts {
     k: [__m512i; 15],
-    split: (__m512i, __m512i),
-    join: (__m512i, __m512i),
+    bswap: __m512i,
 }
 
 /// The chains' state between rounds: z, Σ and the offsets.
@@ -207,12 +214,12 @@ impl<const V: usize> Lanes<V> {
         while v < V {
             let o = &mut self.off[v / 2];
             let b = if v + 1 < V { self.z[v + 1] } else { zero };
-            let lo = _mm512_permutex2var_epi8(self.z[v], c.split.0, b);
-            let hi = _mm512_permutex2var_epi8(self.z[v], c.split.1, b);
+            let (lo, hi) = split(c.bswap, self.z[v], b);
             let (lo, hi) = add128(lo, hi, o.lo, o.hi);
-            y[v] = _mm512_permutex2var_epi8(lo, c.join.0, hi);
+            let (ya, yb) = join(c.bswap, lo, hi);
+            y[v] = ya;
             if v + 1 < V {
-                y[v + 1] = _mm512_permutex2var_epi8(lo, c.join.1, hi);
+                y[v + 1] = yb;
             }
             (o.lo, o.hi) = add128(o.lo, o.hi, o.step_lo, o.step_hi);
             v += 2;
@@ -233,7 +240,7 @@ fn offsets(r0: u128, first: u128, p: usize) -> Off {
     // (A counted loop: `e` indexes the four rows.)
     #[allow(clippy::needless_range_loop)]
     for e in 0..8 {
-        let r = r0.wrapping_add((8 * p + e) as u128);
+        let r = r0.wrapping_add((8 * p + chain_of(e)) as u128);
         let o = first.wrapping_mul(r);
         h[0][e] = o as u64;
         h[1][e] = (o >> 64) as u64;
@@ -262,14 +269,15 @@ fn offsets(r0: u128, first: u128, p: usize) -> Off {
 fn fresh<const NR: usize, const V: usize>(
     keys: &[Block; 15],
     c: u128,
-    join: (__m512i, __m512i),
+    bswap: __m512i,
     z: &mut [__m512i; V],
 ) {
     for p in 0..V.div_ceil(2) {
         let Off { lo, hi, .. } = first_offsets(c, p);
-        z[2 * p] = _mm512_permutex2var_epi8(lo, join.0, hi);
+        let (za, zb) = join(bswap, lo, hi);
+        z[2 * p] = za;
         if 2 * p + 1 < V {
-            z[2 * p + 1] = _mm512_permutex2var_epi8(lo, join.1, hi);
+            z[2 * p + 1] = zb;
         }
     }
     let k0 = _mm512_broadcast_i32x4(load(&keys[0]));
@@ -295,9 +303,10 @@ fn fresh<const NR: usize, const V: usize>(
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn first_offsets(r0: u128, p: usize) -> Off {
+    // l = 8p + chain_of(e) in element e.
     let l = _mm512_add_epi64(
         _mm512_set1_epi64((8 * p) as i64),
-        _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+        _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7),
     );
     let (lo, hi) = add128(
         _mm512_set1_epi64(r0 as u64 as i64),

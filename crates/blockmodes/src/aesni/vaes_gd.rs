@@ -28,52 +28,8 @@ use crate::arith::gf128::Block;
 /// Blocks per full batch (eight registers).
 const BATCH: usize = 32;
 
-/// `vpermt2b` indices taking two registers of big-endian blocks (blocks
-/// 0..3 and 4..7) to the blocks' low (`HI = false`) or high 64-bit halves
-/// as little-endian integers, element e from block e.
-const fn split_idx(hi: bool) -> [u8; 64] {
-    let mut idx = [0u8; 64];
-    let mut e = 0;
-    while e < 8 {
-        let mut k = 0;
-        while k < 8 {
-            // Byte k (least significant first) of the half is byte
-            // 15 - k (low half) or 7 - k (high half) of the block.
-            let b = if hi { 7 - k } else { 15 - k };
-            idx[8 * e + k] = (16 * e + b) as u8;
-            k += 1;
-        }
-        e += 1;
-    }
-    idx
-}
-
-/// `vpermt2b` indices taking the low halves (table bytes 0..63) and high
-/// halves (64..127) back to the register of blocks 0..3 (`SECOND =
-/// false`) or 4..7.
-const fn join_idx(second: bool) -> [u8; 64] {
-    let mut idx = [0u8; 64];
-    let mut j = 0;
-    while j < 64 {
-        let e = j / 16 + if second { 4 } else { 0 };
-        let b = j % 16;
-        idx[j] = if b < 8 {
-            64 + 8 * e + 7 - b
-        } else {
-            8 * e + 15 - b
-        } as u8;
-        j += 1;
-    }
-    idx
-}
-
 #[repr(C, align(64))]
 pub(super) struct Idx([u8; 64]);
-
-pub(super) static SPLIT_LO: Idx = Idx(split_idx(false));
-pub(super) static SPLIT_HI: Idx = Idx(split_idx(true));
-pub(super) static JOIN_A: Idx = Idx(join_idx(false));
-pub(super) static JOIN_B: Idx = Idx(join_idx(true));
 
 /// A table of indices as a vector.
 #[inline]
@@ -91,7 +47,7 @@ struct Consts {
 }
 
 /// `vpshufb` indices: byte j of each 16-byte lane from byte 15 - j.
-static BSWAP: Idx = Idx({
+pub(super) static BSWAP: Idx = Idx({
     let mut idx = [0u8; 64];
     let mut j = 0;
     while j < 64 {
@@ -109,19 +65,19 @@ static BSWAP: Idx = Idx({
 /// which may take it).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn split(c: &Consts, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
-    let a = _mm512_shuffle_epi8(a, c.bswap);
-    let b = _mm512_shuffle_epi8(b, c.bswap);
+pub(super) fn split(bswap: __m512i, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+    let a = _mm512_shuffle_epi8(a, bswap);
+    let b = _mm512_shuffle_epi8(b, bswap);
     (_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b))
 }
 
 /// The inverse of [`split`]: the halves back to the two registers.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn join(c: &Consts, lo: __m512i, hi: __m512i) -> (__m512i, __m512i) {
+pub(super) fn join(bswap: __m512i, lo: __m512i, hi: __m512i) -> (__m512i, __m512i) {
     (
-        _mm512_shuffle_epi8(_mm512_unpacklo_epi64(lo, hi), c.bswap),
-        _mm512_shuffle_epi8(_mm512_unpackhi_epi64(lo, hi), c.bswap),
+        _mm512_shuffle_epi8(_mm512_unpacklo_epi64(lo, hi), bswap),
+        _mm512_shuffle_epi8(_mm512_unpackhi_epi64(lo, hi), bswap),
     )
 }
 
@@ -527,14 +483,14 @@ unsafe fn pair<const DEC: bool, const SEL: bool>(
             _mm512_loadu_si512(src.add(4).cast()),
         )
     };
-    let (lo, hi) = split(c, a, b);
+    let (lo, hi) = split(c.bswap, a, b);
     let (lo, hi) = if DEC {
         sub128(lo, hi, off.lo, off.hi)
     } else {
         add128(lo, hi, off.lo, off.hi)
     };
     off.advance::<SEL>();
-    join(c, lo, hi)
+    join(c.bswap, lo, hi)
 }
 
 /// A batch's whitening: loads (the lanes of the last register in
@@ -575,13 +531,13 @@ unsafe fn whiten<const V: usize, const NR: usize, const DEC: bool>(
     while v < V {
         let a = y[v];
         let b = if v + 1 < V { y[v + 1] } else { zero };
-        let (lo, hi) = split(c, a, b);
+        let (lo, hi) = split(c.bswap, a, b);
         let (lo, hi) = if DEC {
             sub128(lo, hi, off.lo, off.hi)
         } else {
             add128(lo, hi, off.lo, off.hi)
         };
-        let (za, zb) = join(c, lo, hi);
+        let (za, zb) = join(c.bswap, lo, hi);
         z[v] = za;
         if v + 1 < V {
             z[v + 1] = zb;
