@@ -336,17 +336,18 @@ pub(crate) struct ChainIo<'s, 'd> {
     pub(crate) lanes: usize,
 }
 
-/// Each chain's input and output pointers ([`ChainIo::pointers`]).
-type ChainPointers = ([*const Block; CHAIN_BATCH], [*mut Block; CHAIN_BATCH]);
+/// The input and output pointers of [`CHAINS`] chains ([`ChainIo::group`]).
+type ChainPointers = ([*const Block; CHAINS], [*mut Block; CHAINS]);
 
 impl ChainIo<'_, '_> {
-    /// Chain l's input (valid for `n` blocks) and output (valid for `out`
-    /// blocks, disjoint from the other chains' and from every input) for
-    /// l < `lanes` (at most [`CHAIN_BATCH`]); null beyond.
+    /// Check that every chain l < `lanes` (at most [`CHAIN_BATCH`]) has
+    /// its input (`n` blocks) and its output (`out` blocks, disjoint from
+    /// the other chains' and from every input); returns the chains
+    /// `lo .. hi` that read from `src` (the others from `head`, `tail`).
     ///
     /// # Panics
     /// If a chain's blocks are not all there or two chains' outputs overlap.
-    fn pointers(self, n: usize, out: usize, lanes: usize) -> ChainPointers {
+    fn check(&self, n: usize, out: usize, lanes: usize) -> (usize, usize) {
         let lo = usize::from(self.head.is_some());
         let hi = if self.tail.is_some() && lanes > lo {
             lanes - 1
@@ -358,22 +359,31 @@ impl ChainIo<'_, '_> {
         if n > 0 && hi > lo {
             assert!((hi - 1 - lo) * self.src_stride + n <= self.src.len());
         }
-        let mut src = [core::ptr::null(); CHAIN_BATCH];
-        let mut dst = [core::ptr::null_mut(); CHAIN_BATCH];
-        let d = self.dst.as_mut_ptr();
-        for (l, p) in dst.iter_mut().enumerate().take(lanes) {
-            *p = d.wrapping_add(l * self.dst_stride);
+        assert!(self.head.is_none_or(|h| h.len() >= n));
+        assert!(self.tail.is_none_or(|t| hi == lanes || t.len() >= n));
+        (lo, hi)
+    }
+
+    /// The pointers of chains `first .. first + CHAINS` (null from `lanes`
+    /// on), `lo .. hi` from [`check`](Self::check). Built per group of
+    /// [`CHAINS`], in counted loops: a [`CHAIN_BATCH`]-wide array
+    /// returned by value was copied twice (`memcpy`), and iterator
+    /// adaptors kept their state on the stack.
+    fn group(&mut self, (lo, hi): (usize, usize), lanes: usize, first: usize) -> ChainPointers {
+        let mut src = [core::ptr::null(); CHAINS];
+        let mut dst = [core::ptr::null_mut(); CHAINS];
+        let end = lanes.min(first + CHAINS);
+        let mut d = self.dst.as_mut_ptr().wrapping_add(first * self.dst_stride);
+        for p in &mut dst[..end - first] {
+            *p = d;
+            d = d.wrapping_add(self.dst_stride);
         }
-        for (l, p) in src.iter_mut().enumerate().take(hi).skip(lo) {
-            *p = self.src.as_ptr().wrapping_add((l - lo) * self.src_stride);
-        }
-        if let Some(h) = self.head {
-            assert!(h.len() >= n);
-            src[0] = h.as_ptr();
-        }
-        if let Some(t) = self.tail.filter(|_| hi < lanes) {
-            assert!(t.len() >= n);
-            src[hi] = t.as_ptr();
+        for (l, p) in (first..end).zip(src.iter_mut()) {
+            *p = match (self.head, self.tail) {
+                (Some(h), _) if l == 0 => h.as_ptr(),
+                (_, Some(t)) if l == hi => t.as_ptr(),
+                _ => self.src.as_ptr().wrapping_add((l - lo) * self.src_stride),
+            };
         }
         (src, dst)
     }
@@ -758,7 +768,8 @@ impl AesKey {
             return true;
         }
         let out = n + usize::from(check);
-        let (src, dst) = io.pointers(n, out, lanes);
+        let mut io = io;
+        let bounds = io.check(n, out, lanes);
         let z0 = match chains.z0 {
             Some((k, c)) if k.rounds == self.rounds => Some((&k.enc.k.0, c)),
             Some((k, c)) => {
@@ -778,18 +789,11 @@ impl AesKey {
             .zip(chains.sums.chunks_exact_mut(CHAINS));
         for (q, (z, sums)) in state.enumerate().take(lanes.div_ceil(CHAINS)) {
             let group = CHAINS * q..(CHAINS * q + CHAINS).min(lanes);
+            let (src, dst) = io.group(bounds, lanes, group.start);
             let mut job = vaes_chains::ChainsJob {
                 keys: &self.enc.k.0,
-                src: core::array::from_fn(|l| {
-                    src.get(group.start + l)
-                        .copied()
-                        .unwrap_or(core::ptr::null())
-                }),
-                dst: core::array::from_fn(|l| {
-                    dst.get(group.start + l)
-                        .copied()
-                        .unwrap_or(core::ptr::null_mut())
-                }),
+                src,
+                dst,
                 lanes: group.len(),
                 n,
                 check,
@@ -805,7 +809,7 @@ impl AesKey {
                     // with AVX-512 VBMI (`with_level`), so AVX-512F/BW, VBMI
                     // and VAES are present; every chain's input pointer
                     // covers n blocks and its output pointer n + check,
-                    // the outputs disjoint (`ChainIo::pointers`); V
+                    // the outputs disjoint (`ChainIo::check`, `group`); V
                     // registers hold the lanes.
                     unsafe {
                         match job.lanes.div_ceil(4) {
