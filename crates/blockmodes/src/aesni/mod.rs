@@ -336,9 +336,6 @@ pub(crate) struct ChainIo<'s, 'd> {
     pub(crate) lanes: usize,
 }
 
-/// The input and output pointers of [`CHAINS`] chains ([`ChainIo::group`]).
-type ChainPointers = ([*const Block; CHAINS], [*mut Block; CHAINS]);
-
 impl ChainIo<'_, '_> {
     /// Check that every chain l < `lanes` (at most [`CHAIN_BATCH`]) has
     /// its input (`n` blocks) and its output (`out` blocks, disjoint from
@@ -364,14 +361,21 @@ impl ChainIo<'_, '_> {
         (lo, hi)
     }
 
-    /// The pointers of chains `first .. first + CHAINS` (null from `lanes`
-    /// on), `lo .. hi` from [`check`](Self::check). Built per group of
-    /// [`CHAINS`], in counted loops: a [`CHAIN_BATCH`]-wide array
-    /// returned by value was copied twice (`memcpy`), and iterator
-    /// adaptors kept their state on the stack.
-    fn group(&mut self, (lo, hi): (usize, usize), lanes: usize, first: usize) -> ChainPointers {
-        let mut src = [core::ptr::null(); CHAINS];
-        let mut dst = [core::ptr::null_mut(); CHAINS];
+    /// The pointers of chains `first .. first + CHAINS` into `job` (null
+    /// from `lanes` on), `lo .. hi` from [`check`](Self::check). Written
+    /// in place, per group of [`CHAINS`], in counted loops: a
+    /// [`CHAIN_BATCH`]-wide array returned by value was copied twice
+    /// (`memcpy`), a returned group copied by 16-byte loads of 8-byte
+    /// stores (a store-forwarding stall that waits for the store buffer
+    /// to drain), and iterator adaptors kept their state on the stack.
+    fn group(
+        &mut self,
+        (lo, hi): (usize, usize),
+        lanes: usize,
+        first: usize,
+        job: &mut vaes_chains::ChainsJob<'_>,
+    ) {
+        let (src, dst) = (&mut job.src, &mut job.dst);
         let end = lanes.min(first + CHAINS);
         let mut d = self.dst.as_mut_ptr().wrapping_add(first * self.dst_stride);
         for p in &mut dst[..end - first] {
@@ -385,7 +389,6 @@ impl ChainIo<'_, '_> {
                 _ => self.src.as_ptr().wrapping_add((l - lo) * self.src_stride),
             };
         }
-        (src, dst)
     }
 }
 
@@ -789,11 +792,10 @@ impl AesKey {
             .zip(chains.sums.chunks_exact_mut(CHAINS));
         for (q, (z, sums)) in state.enumerate().take(lanes.div_ceil(CHAINS)) {
             let group = CHAINS * q..(CHAINS * q + CHAINS).min(lanes);
-            let (src, dst) = io.group(bounds, lanes, group.start);
             let mut job = vaes_chains::ChainsJob {
                 keys: &self.enc.k.0,
-                src,
-                dst,
+                src: [core::ptr::null(); CHAINS],
+                dst: [core::ptr::null_mut(); CHAINS],
                 lanes: group.len(),
                 n,
                 check,
@@ -803,6 +805,7 @@ impl AesKey {
                 z: z.try_into().expect("CHAINS blocks"),
                 sums: sums.try_into().expect("CHAINS blocks"),
             };
+            io.group(bounds, lanes, group.start, &mut job);
             macro_rules! go {
                 ($nr:literal) => {
                     // SAFETY: `vbmi` is set only for a VAES-512 key on a CPU

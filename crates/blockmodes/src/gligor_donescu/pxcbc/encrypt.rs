@@ -234,9 +234,14 @@ impl Group<'_, '_> {
         let last = self.lanes - 1;
         let odd = [j(0) == 0, j(last) + count > padded];
         let mut edges = [[[0u8; 16]; EDGE]; 2];
-        for ((e, l), _) in edges.iter_mut().zip([0, last]).zip(odd).filter(|(_, o)| *o) {
-            for (k, x) in e[..count].iter_mut().enumerate() {
-                *x = self.stream.block(j(l) + k);
+        // (A counted loop: the iterator adaptors' state went through the
+        // stack and stalled a 16-byte reload of 8-byte stores.)
+        for e in 0..2 {
+            if odd[e] {
+                let l = [0, last][e];
+                for (k, x) in edges[e][..count].iter_mut().enumerate() {
+                    *x = self.stream.block(j(l) + k);
+                }
             }
         }
         let lo = usize::from(odd[0]);
@@ -262,8 +267,10 @@ impl Group<'_, '_> {
         };
         let done = key.xcbc_strided(&mut chains, io);
         debug_assert!(done);
-        for e in edges.iter_mut().zip(odd).filter(|(_, o)| *o) {
-            wipe(e.0);
+        for e in 0..2 {
+            if odd[e] {
+                wipe(&mut edges[e][..count]);
+            }
         }
     }
 }
