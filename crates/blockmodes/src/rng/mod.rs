@@ -98,6 +98,8 @@ use chacha20::ChaCha20Rng;
 use rand_core::{SeedableRng, TryCryptoRng, TryRng};
 use zeroize::Zeroize;
 
+#[cfg(test)]
+mod bench;
 mod fork;
 
 /// Bytes a thread's generator hands out between two seedings from the
