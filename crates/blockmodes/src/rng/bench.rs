@@ -13,6 +13,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use super::*;
+use cipher::BlockCipherEncrypt;
 
 const REPS: u32 = 2_000_000;
 const ROUNDS: usize = 15;
@@ -29,7 +30,17 @@ fn time(mut f: impl FnMut()) -> f64 {
 #[test]
 #[ignore = "benchmark: run with --release -- --ignored --nocapture"]
 fn bench_draw() {
-    let names = ["thread_rng 16 B (r0)", "thread_rng u64", "fork::stamp"];
+    let names = [
+        "thread_rng 16 B (r0)",
+        "thread_rng u64",
+        "fork::stamp",
+        "generator alone 16 B",
+        "refill alone / block",
+        "aes encrypt_blocks / block",
+    ];
+    let stamp = fork::stamp();
+    let mut slot = Some(State::seeded(stamp).expect("OS RNG"));
+    let mut alone = State::seeded(stamp).expect("OS RNG");
     let mut times = vec![Vec::new(); names.len()];
     for _ in 0..ROUNDS {
         times[0].push(time(|| {
@@ -43,6 +54,26 @@ fn bench_draw() {
         times[2].push(time(|| {
             black_box(fork::stamp());
         }));
+        times[3].push(time(|| {
+            let mut r0 = [0u8; 16];
+            let fast = slot.as_mut().is_some_and(|s| s.take_buffered(&mut r0));
+            if !fast {
+                fill_from(&mut slot, stamp, &mut r0).expect("OS RNG");
+            }
+            black_box(&r0);
+        }));
+        times[4].push(
+            time(|| {
+                alone.refill();
+                black_box(&alone.buf);
+            }) / BUF_BLOCKS as f64,
+        );
+        times[5].push(
+            time(|| {
+                alone.aes.encrypt_blocks(&mut alone.buf);
+                black_box(&alone.buf);
+            }) / BUF_BLOCKS as f64,
+        );
     }
     for (name, t) in names.iter().zip(&mut times) {
         t.sort_by(f64::total_cmp);
