@@ -7,7 +7,7 @@
 //! an AES-256 counter-mode generator in user space, one per thread, keyed
 //! from the operating system (`getrandom`) — what OpenSSL's per-thread
 //! DRBGs (AES-256 CTR_DRBG by default) do for IVs. A 16-byte draw costs
-//! about 3.7 ns on the benchmark machine (Intel, VAES-512). It is the
+//! about 3.4 ns on the benchmark machine (Intel, VAES-512). It is the
 //! default source of the
 //! modes' `encrypt`, `encrypt_into`, `mac`, `signer` and `mac_par` calls
 //! when the `std` and `getrandom` features are on (the default); the
@@ -43,8 +43,12 @@
 //!   mostly a copy out of that buffer. Why not ChaCha20 (the `chacha20`
 //!   crate's `ChaCha20Rng`, used before): its AVX2 keystream plus its
 //!   word-buffer bookkeeping cost 10 ns per 16-byte draw here, AES-256 on
-//!   VAES 1.5 ns per block including the counter blocks (measured with
-//!   the ignored bench `rng::bench`).
+//!   VAES 1.4 ns per block including the counter blocks (measured with
+//!   the ignored bench `rng::bench`). The price: on a CPU without AES
+//!   instructions (x86 before AES-NI, ARMv8 without its crypto extension)
+//!   the `aes` crate's constant-time bitsliced AES makes the keystream
+//!   several times slower than ChaCha20 would in software; the draw there
+//!   still costs a fraction of the system call it replaces.
 //! * **Reseed bound: [`RESEED_BYTES`] = 64 KiB** of output (4096 r0
 //!   values), then a fresh key from the OS. AES-256-CTR itself would be
 //!   indistinguishable from random for far longer; the bound limits how
