@@ -23,7 +23,7 @@
 //! buffers instead of stack ones. `rayon` (default): the multi-core PMAC,
 //! pXCBC, XECB-MAC and sector paths. `getrandom` (default): the stateless
 //! calls that draw r0 themselves: with `std`, from `rng::ThreadRng` (a
-//! per-thread ChaCha20 generator seeded from the operating system,
+//! per-thread AES-256-CTR generator seeded from the operating system,
 //! fork-safe), without it from the operating system on every call; without
 //! `getrandom`, the `_with_rng` calls take a [`rand_core`] cryptographic
 //! RNG.

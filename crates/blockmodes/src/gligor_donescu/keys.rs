@@ -231,12 +231,12 @@ impl<C: BlockCipher128> Keys<C> {
 }
 
 /// Where the stateless modes' default calls draw r0: this thread's
-/// ChaCha20 generator ([`crate::rng::ThreadRng`], seeded from the OS,
+/// AES-256-CTR generator ([`crate::rng::ThreadRng`], seeded from the OS,
 /// fork-safe) with `std`; the OS itself on every call without it.
 #[cfg(all(feature = "getrandom", feature = "std"))]
 pub(crate) type DefaultRng = crate::rng::ThreadRng;
 /// Where the stateless modes' default calls draw r0: this thread's
-/// ChaCha20 generator with `std`; the OS itself on every call without it.
+/// AES-256-CTR generator with `std`; the OS itself on every call without it.
 #[cfg(all(feature = "getrandom", not(feature = "std")))]
 pub(crate) type DefaultRng = getrandom::SysRng;
 

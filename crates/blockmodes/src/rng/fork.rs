@@ -21,12 +21,12 @@
 //! * **process id** where there is no canary (other Unix systems, or a
 //!   Linux kernel older than 4.14, where `madvise` refuses the flag):
 //!   `getpid()` is compared on every draw, as OpenSSL 3's DRBG does. It
-//!   costs a system call (72 ns measured on the benchmark machine, 8 times a
-//!   16-byte ChaCha20 draw and a third of the `getrandom` call the thread RNG
-//!   replaces), which is why it is only the fallback. Alone it would miss a
-//!   grandchild that reuses the process id of an ancestor which seeded the
-//!   state (a double fork after the ancestor exited): the fork generation
-//!   covers that case where `pthread_atfork` exists.
+//!   costs a system call (72 ns measured on the benchmark machine, 20
+//!   times a 16-byte AES-256-CTR draw and a third of the `getrandom` call
+//!   the thread RNG replaces), which is why it is only the fallback. Alone
+//!   it would miss a grandchild that reuses the process id of an ancestor
+//!   which seeded the state (a double fork after the ancestor exited): the
+//!   fork generation covers that case where `pthread_atfork` exists.
 //!
 //! `vfork` needs no detection: the child borrows the parent's memory, so a
 //! draw in it advances the parent's own generator instead of copying it.
