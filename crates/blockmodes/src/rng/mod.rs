@@ -92,8 +92,9 @@
 //!   keystream buffer are zeroed when it is dropped: when its thread exits
 //!   (the thread-local destructor; Rust does not promise to run the main
 //!   thread's at process exit) and when a reseed or a detected fork
-//!   replaces it. Between reseeds the key (and up to 1 KiB of coming
-//!   output in the buffer) stays in memory next to the cipher keys it
+//!   replaces it. A draw zeroes the bytes it takes from the buffer, so
+//!   past r0 values do not stay behind. Between reseeds the key (and up
+//!   to 1 KiB of coming output in the buffer) stays in memory next to the cipher keys it
 //!   serves: the generator does not rekey after every draw (no backtracking
 //!   resistance within 64 KiB), since whoever reads this thread's memory
 //!   reads those keys too.
@@ -228,7 +229,10 @@ impl State {
     fn copy_out(&mut self, dst: &mut [u8]) {
         let start = self.used;
         let end = start + dst.len();
-        dst.copy_from_slice(&aes::Block::slice_as_flattened(&self.buf)[start..end]);
+        let out = &mut aes::Block::slice_as_flattened_mut(&mut self.buf)[start..end];
+        dst.copy_from_slice(out);
+        // Handed-out bytes (secret r0 values) do not stay behind.
+        out.fill(0);
         self.used = end;
         self.budget -= dst.len();
     }
