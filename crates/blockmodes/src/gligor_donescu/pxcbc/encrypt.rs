@@ -131,7 +131,42 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
     let (body, _) = body.as_chunks_mut::<16>();
     let mut z = [[0u8; 16]; CHAIN_BATCH];
     let mut sums = [[0u8; 16]; CHAIN_BATCH];
-    let mut g = first;
+    // The message's short last segment first: its lone chain waits on the
+    // AES latency, and run before the lock-step groups (not after them)
+    // the out-of-order core overlaps it with their first rounds.
+    let short_last = end == layout.segments
+        && end > first + 1
+        && layout.seg_len(end - 1) != layout.seg_len(first);
+    let ranges = match short_last {
+        true => [(end - 1, end), (first, end - 1)],
+        false => [(first, end), (end, end)],
+    };
+    for range in ranges {
+        groups_fused(
+            key, keys, r0, stream, layout, first, range, body, &mut z, &mut sums,
+        );
+    }
+    wipe(&mut z);
+    wipe(&mut sums);
+}
+
+/// The lock-step groups of segments `g .. end` (`range`; `body` starts at
+/// segment `first`) for [`encrypt_segments_fused`].
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+fn groups_fused<C: BlockCipher128>(
+    key: &crate::aesni::AesKey,
+    keys: &Keys<C>,
+    r0: u128,
+    stream: &Stream,
+    layout: &Layout,
+    first: usize,
+    (mut g, end): (usize, usize),
+    body: &mut [Block],
+    z: &mut [Block; crate::aesni::CHAIN_BATCH],
+    sums: &mut [Block; crate::aesni::CHAIN_BATCH],
+) {
+    use crate::aesni::CHAIN_BATCH;
     while g < end {
         let n_s = layout.seg_len(g);
         let lanes = layout.group_lanes(g, end, CHAIN_BATCH);
@@ -151,13 +186,11 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
             n_s,
         };
         for (a, b) in group.cuts() {
-            let state = (&mut z, &mut sums, z0.take());
+            let state = (&mut *z, &mut *sums, z0.take());
             group.run(key, r0, a, b, &mut body[at..], state);
         }
         g += lanes;
     }
-    wipe(&mut z);
-    wipe(&mut sums);
 }
 
 /// The most blocks of a segment taken from a copy (the one holding the
