@@ -141,56 +141,34 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
         true => [(end - 1, end), (first, end - 1)],
         false => [(first, end), (end, end)],
     };
-    for range in ranges {
-        groups_fused(
-            key, keys, r0, stream, layout, first, range, body, &mut z, &mut sums,
-        );
+    for (mut g, end) in ranges {
+        while g < end {
+            let n_s = layout.seg_len(g);
+            let lanes = layout.group_lanes(g, end, CHAIN_BATCH);
+            // z0^(s) for s = g + 1 .. and Σ = z0^(s): in the kernel's first
+            // call where f' (or f) is fused, else one parallel call here.
+            let mut z0 = keys.z0_fused(r0.wrapping_add(g as u128 + 1));
+            if z0.is_none() {
+                keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z[..lanes]);
+                sums[..lanes].copy_from_slice(&z[..lanes]);
+            }
+            let at = layout.seg_offset(g) - layout.seg_offset(first);
+            let group = Group {
+                stream,
+                layout,
+                g,
+                lanes,
+                n_s,
+            };
+            for (a, b) in group.cuts() {
+                let state = (&mut z, &mut sums, z0.take());
+                group.run(key, r0, a, b, &mut body[at..], state);
+            }
+            g += lanes;
+        }
     }
     wipe(&mut z);
     wipe(&mut sums);
-}
-
-/// The lock-step groups of segments `g .. end` (`range`; `body` starts at
-/// segment `first`) for [`encrypt_segments_fused`].
-#[cfg(target_arch = "x86_64")]
-#[allow(clippy::too_many_arguments)]
-fn groups_fused<C: BlockCipher128>(
-    key: &crate::aesni::AesKey,
-    keys: &Keys<C>,
-    r0: u128,
-    stream: &Stream,
-    layout: &Layout,
-    first: usize,
-    (mut g, end): (usize, usize),
-    body: &mut [Block],
-    z: &mut [Block; crate::aesni::CHAIN_BATCH],
-    sums: &mut [Block; crate::aesni::CHAIN_BATCH],
-) {
-    use crate::aesni::CHAIN_BATCH;
-    while g < end {
-        let n_s = layout.seg_len(g);
-        let lanes = layout.group_lanes(g, end, CHAIN_BATCH);
-        // z0^(s) for s = g + 1 .. and Σ = z0^(s): in the kernel's first
-        // call where f' (or f) is fused, else one parallel call here.
-        let mut z0 = keys.z0_fused(r0.wrapping_add(g as u128 + 1));
-        if z0.is_none() {
-            keys.z0_run(r0.wrapping_add(g as u128 + 1), &mut z[..lanes]);
-            sums[..lanes].copy_from_slice(&z[..lanes]);
-        }
-        let at = layout.seg_offset(g) - layout.seg_offset(first);
-        let group = Group {
-            stream,
-            layout,
-            g,
-            lanes,
-            n_s,
-        };
-        for (a, b) in group.cuts() {
-            let state = (&mut *z, &mut *sums, z0.take());
-            group.run(key, r0, a, b, &mut body[at..], state);
-        }
-        g += lanes;
-    }
 }
 
 /// The most blocks of a segment taken from a copy (the one holding the
