@@ -420,13 +420,14 @@ impl Gather {
     }
 }
 
-/// Lane sums of one group: `lo[j][h]`, `hi[j][h]` take the low / high 52
-/// bits of the products of limb `h` of the chunks (`y0`, `y1`) with limb `j`
-/// of their powers (`K^e`, `K^e 2^48`); weights `2^(48 j)` and
-/// `2^(48 j + 52)`.
+/// Lane sums of one group: `lo[j]`, `hi[j]` take the low / high 52 bits of
+/// the products of the chunks' limbs with limb `j` of their powers (`y0`
+/// with `K^e`, `y1` with `K^e 2^48`: one weight); weights `2^(48 j)` and
+/// `2^(48 j + 52)`. Six accumulators, not one per product pair: the fused
+/// CWC kernel needs the registers for its round keys.
 struct Acc {
-    lo: [[__m512i; 2]; 3],
-    hi: [[__m512i; 2]; 3],
+    lo: [__m512i; 3],
+    hi: [__m512i; 3],
 }
 
 /// Eight entries `i..i + 8` of a limb array as a vector.
@@ -444,8 +445,8 @@ impl Acc {
     fn new() -> Self {
         let z = _mm512_setzero_si512();
         Self {
-            lo: [[z; 2]; 3],
-            hi: [[z; 2]; 3],
+            lo: [z; 3],
+            hi: [z; 3],
         }
     }
 
@@ -457,10 +458,10 @@ impl Acc {
         for j in 0..3 {
             let k = load_powers(&pw.k[j], i);
             let k48 = load_powers(&pw.k48[j], i);
-            self.lo[j][0] = _mm512_madd52lo_epu64(self.lo[j][0], y0, k);
-            self.hi[j][0] = _mm512_madd52hi_epu64(self.hi[j][0], y0, k);
-            self.lo[j][1] = _mm512_madd52lo_epu64(self.lo[j][1], y1, k48);
-            self.hi[j][1] = _mm512_madd52hi_epu64(self.hi[j][1], y1, k48);
+            self.lo[j] = _mm512_madd52lo_epu64(self.lo[j], y0, k);
+            self.hi[j] = _mm512_madd52hi_epu64(self.hi[j], y0, k);
+            self.lo[j] = _mm512_madd52lo_epu64(self.lo[j], y1, k48);
+            self.hi[j] = _mm512_madd52hi_epu64(self.hi[j], y1, k48);
         }
     }
 
@@ -468,8 +469,8 @@ impl Acc {
     ///
     /// Bounds (64 chunks, 8 per lane): a low half is `< 2^52`, a high half of
     /// a 48x48-bit product `< 2^44` and of a 48x31-bit one (limb 2 of a
-    /// power) `< 2^27`; 8 of each per accumulator and lane, 2 accumulators
-    /// per limb pair. So by weight, per lane: `2^0`: lo0 + hi2 2^21
+    /// power) `< 2^27`; 16 of each per accumulator and lane (two products
+    /// per chunk). So by weight, per lane: `2^0`: lo0 + hi2 2^21
     /// (`2^148 = 2^21 mod p`) `< 2^56 + 2^52`, `2^48`: lo1 + hi0 2^4 and
     /// `2^96`: lo2 + hi1 2^4, each `< 2^56 + 2^52`; over 8 lanes each sum is
     /// `< 2^60`: no lane or sum overflows 64 bits. A double group of
@@ -478,11 +479,10 @@ impl Acc {
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn value(&self) -> u128 {
-        let sum = |a: &[__m512i; 2]| _mm512_add_epi64(a[0], a[1]);
         let (lo, hi) = (&self.lo, &self.hi);
-        let w0 = _mm512_add_epi64(sum(&lo[0]), _mm512_slli_epi64::<21>(sum(&hi[2])));
-        let w48 = _mm512_add_epi64(sum(&lo[1]), _mm512_slli_epi64::<4>(sum(&hi[0])));
-        let w96 = _mm512_add_epi64(sum(&lo[2]), _mm512_slli_epi64::<4>(sum(&hi[1])));
+        let w0 = _mm512_add_epi64(lo[0], _mm512_slli_epi64::<21>(hi[2]));
+        let w48 = _mm512_add_epi64(lo[1], _mm512_slli_epi64::<4>(hi[0]));
+        let w96 = _mm512_add_epi64(lo[2], _mm512_slli_epi64::<4>(hi[1]));
         let w0 = _mm512_reduce_add_epi64(w0) as u64 as u128;
         let w48 = _mm512_reduce_add_epi64(w48) as u64 as u128;
         let w96 = _mm512_reduce_add_epi64(w96) as u64 as u128;
