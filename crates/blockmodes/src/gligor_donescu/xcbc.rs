@@ -43,7 +43,7 @@
 //! `mac`, `signer`) take it, with the `std` and `getrandom` features, from
 //! `blockmodes::rng::ThreadRng`: a per-thread AES-256-CTR generator seeded from
 //! the operating system, reseeded every 64 KiB of output and after every
-//! fork (a child process never repeats its parent's r0), about 3.4 ns per r0
+//! fork (a child process never repeats its parent's r0), about 3.7 ns per r0
 //! instead of a system call; with `getrandom` but without `std`, from the
 //! operating system on every call. The `_with_rng` calls take any
 //! `rand_core` cryptographic RNG. A failing source is [`Error::Rng`]. The stateful

@@ -7,7 +7,7 @@
 //! an AES-256 counter-mode generator in user space, one per thread, keyed
 //! from the operating system (`getrandom`) — what OpenSSL's per-thread
 //! DRBGs (AES-256 CTR_DRBG by default) do for IVs. A 16-byte draw costs
-//! about 3.4 ns on the benchmark machine (Intel, VAES-512). It is the
+//! about 3.7 ns on the benchmark machine (Intel, VAES-512). It is the
 //! default source of the
 //! modes' `encrypt`, `encrypt_into`, `mac`, `signer` and `mac_par` calls
 //! when the `std` and `getrandom` features are on (the default); the

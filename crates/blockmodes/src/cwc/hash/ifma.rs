@@ -17,10 +17,13 @@
 //!   at key setup in three 48-bit limbs, one array per limb, so lane `l` of
 //!   a vector load is the power of chunk `l`: `Y K^e = y0 K^e + y1 (K^e 2^48)` is six 48x48-bit
 //!   products, each split by IFMA into its low 52 bits and its high bits:
-//!   **12 multiply-adds per 8 chunks**, into 12 accumulators (one per
-//!   limb pair and half: each takes one multiply-add per 96 bytes, so the
-//!   4-cycle latency never limits the issue rate), with no carry handling:
-//!   after a group of 64 chunks each accumulator lane is below 2^55.
+//!   **12 multiply-adds per 8 chunks**, into 6 accumulators (one per
+//!   limb `j` of the powers and half: `y0 K^e` and `y1 (K^e 2^48)` have
+//!   the same weights and share one; two dependent multiply-adds each per
+//!   96 bytes, with 12 accumulators the fused CWC kernel ran out of
+//!   registers for its round keys), with no carry handling: after a group
+//!   of 64 chunks each accumulator lane is below 2^56 (2^57 after a double
+//!   group).
 //! * At the end of a group the accumulators are combined by weight
 //!   (`2^0`, `2^48`, `2^96`; `2^148 = 2^21 mod p`), summed across the lanes
 //!   and folded into `S`.
