@@ -50,9 +50,8 @@
 //!   `E(x_t + (first + t) r0)` (XECB-MAC), and [`AesKey::xcbc_decrypt`],
 //!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
 //!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
-//!   (`vaes_gd.rs`) also needs AVX-512 VBMI (`vpermt2b`), the AES-NI form
-//!   (`xmm_gd.rs`) nothing more; [`AesKey::xcbc_strided`] (`vaes_chains.rs`,
-//!   VAES-512 with VBMI only), pXCBC encryption's independent segment
+//!   (`vaes_gd.rs`) and the AES-NI form (`xmm_gd.rs`);
+//!   [`AesKey::xcbc_strided`] (`vaes_chains.rs`, VAES-512 only), pXCBC encryption's independent segment
 //!   chains sixteen at a time in lock step, `y = E(z xor x) + i r0^(s)`
 //!   with the check block's sum while the rounds run;
 //!   [`AesKey::xcbc_chain`] (`xmm_chain.rs`, AES-NI), XCBC encryption's one
@@ -79,8 +78,7 @@
 //! * AES-NI (`xmm.rs`, AES + SSE2): one block per xmm register, eight in
 //!   flight, the remainder as one batch of its exact size.
 //!
-//! The CPU is checked once, at key setup ([`detect`], and for the
-//! Gligor–Donescu kernels' VBMI the check in [`AesKey::with_level`]); an
+//! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
 //! back end the CPU runs.
 //!
@@ -172,8 +170,6 @@ cpufeatures::new!(
 // Carry-less multiplication beside AES-NI (the wide-block modes' middle
 // block, `wide.rs`); every CPU with VAES-512 above has it.
 cpufeatures::new!(cpu_clmul, "pclmulqdq");
-
-cpufeatures::new!(cpu_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 
 /// The one place this crate asks the CPU which AES instructions it has:
 /// `None` without AES-NI (or SSE2), else the widest [`Level`] (checked
@@ -502,9 +498,6 @@ pub(crate) struct AesKey {
     /// 10, 12 or 14.
     rounds: usize,
     level: Level,
-    /// The key runs on VAES-512 and the CPU has AVX-512 VBMI (the
-    /// Gligor–Donescu kernels' byte permutations, `vaes_gd.rs`).
-    vbmi: bool,
 }
 
 /// `match $n { k => $go!(pre.., k), .., _ => $other }` for the literals
@@ -571,7 +564,6 @@ impl AesKey {
             dec,
             rounds,
             level,
-            vbmi: level == Level::Vaes512 && cpu_vbmi::get(),
         })
     }
 
@@ -742,10 +734,11 @@ impl AesKey {
         self.run_gd::<true>(&job)
     }
 
-    /// Whether [`xcbc_strided`](Self::xcbc_strided) runs on this key
-    /// (VAES-512 with AVX-512 VBMI).
+    /// Whether [`xcbc_strided`](Self::xcbc_strided) and the VAES-512
+    /// Gligor–Donescu kernels run on this key (VAES-512: AVX-512F/BW and
+    /// VAES, [`detect`]).
     pub(crate) fn has_chains(&self) -> bool {
-        self.vbmi
+        self.level == Level::Vaes512
     }
 
     /// XCBC encryption of up to [`CHAIN_BATCH`] independent chains
@@ -763,7 +756,7 @@ impl AesKey {
     /// If `io` does not hold n blocks for every chain's input and
     /// `n + check` (at most its stride) for every chain's output.
     pub(crate) fn xcbc_strided(&self, chains: &mut Chains<'_>, io: ChainIo<'_, '_>) -> bool {
-        if !self.vbmi {
+        if !self.has_chains() {
             return false;
         }
         let (n, check, lanes) = (chains.n, chains.check, io.lanes.min(CHAIN_BATCH));
@@ -808,9 +801,8 @@ impl AesKey {
             io.group(bounds, lanes, group.start, &mut job);
             macro_rules! go {
                 ($nr:literal) => {
-                    // SAFETY: `vbmi` is set only for a VAES-512 key on a CPU
-                    // with AVX-512 VBMI (`with_level`), so AVX-512F/BW, VBMI
-                    // and VAES are present; every chain's input pointer
+                    // SAFETY: `has_chains`: a VAES-512 key, whose CPU has
+                    // AVX-512F/BW and VAES (`detect`); every chain's input pointer
                     // covers n blocks and its output pointer n + check,
                     // the outputs disjoint (`ChainIo::check`, `group`); V
                     // registers hold the lanes.
@@ -834,18 +826,17 @@ impl AesKey {
     }
 
     /// Dispatch a Gligor–Donescu job to the back end and the round count:
-    /// VAES-512 with VBMI from [`XMM_BELOW`] blocks on, else AES-NI.
+    /// VAES-512 from [`XMM_BELOW`] blocks on, else AES-NI.
     fn run_gd<const DEC: bool>(&self, job: &GdJob<'_>) -> Block {
         if job.n == 0 {
             return [0; 16];
         }
-        let wide = self.vbmi && job.n >= XMM_BELOW;
+        let wide = self.has_chains() && job.n >= XMM_BELOW;
         macro_rules! go {
             ($nr:literal) => {
                 if wide {
-                    // SAFETY: `vbmi` is set only for a VAES-512 key on a CPU
-                    // with AVX-512 VBMI (`with_level`), so AVX-512F/BW, VBMI
-                    // and VAES are present; `job`'s pointers cover its
+                    // SAFETY: `has_chains`: a VAES-512 key, whose CPU has
+                    // AVX-512F/BW and VAES (`detect`); `job`'s pointers cover its
                     // counts (`xecb_sum`, `xcbc_decrypt`).
                     unsafe { vaes_gd::run::<$nr, DEC>(job) }
                 } else {

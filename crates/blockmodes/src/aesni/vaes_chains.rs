@@ -1,4 +1,4 @@
-//! pXCBC encryption's segment chains on VAES-512 (with AVX-512 VBMI): up
+//! pXCBC encryption's segment chains on VAES-512 (with AVX-512BW): up
 //! to [`CHAINS`] independent XCBC-XOR chains (Gligor–Donescu, section 4:
 //! one per segment) in lock step, four per zmm register (chain 4v + j in
 //! lane j of register v). Round t of every chain:
@@ -85,11 +85,11 @@ const fn chain_of(e: usize) -> usize {
 /// Run `job` with `NR` rounds on `V` registers (`4 (V - 1) < lanes <= 4 V`).
 ///
 /// # Safety
-/// The CPU must have AVX-512F, AVX-512BW, AVX-512 VBMI and VAES. For
+/// The CPU must have AVX-512F, AVX-512BW and VAES. For
 /// every chain l below `job.lanes`, `job.src[l]` must be valid for
 /// `job.n` blocks and `job.dst[l]` for `job.n + job.check` blocks, the
 /// outputs disjoint from each other and from the inputs.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 pub(super) unsafe fn run<const NR: usize, const V: usize>(job: &mut ChainsJob<'_>) {
     let mut k = [_mm512_setzero_si512(); 15];
     for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
@@ -190,7 +190,7 @@ impl<const V: usize> Lanes<V> {
     /// `z = E_K(z xor x)`, returning `y = z + i r0^(s)` and advancing the
     /// offsets.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+    #[target_feature(enable = "avx512f,avx512bw,vaes")]
     fn round<const NR: usize>(&mut self, c: &Consts, x: [__m512i; V], add: bool) -> [__m512i; V] {
         let zero = _mm512_setzero_si512();
         let mut s = [zero; V];
@@ -265,7 +265,7 @@ fn offsets(r0: u128, first: u128, p: usize) -> Off {
 /// counters made in registers (as the offsets, then joined into
 /// big-endian blocks).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 fn fresh<const NR: usize, const V: usize>(
     keys: &[Block; 15],
     c: u128,

@@ -1,4 +1,4 @@
-//! The Gligor–Donescu shapes on VAES-512 (with AVX-512 VBMI): offsets
+//! The Gligor–Donescu shapes on VAES-512 (with AVX-512BW): offsets
 //! `i·r0` added to (XECB) or subtracted from (XCBC decryption) the blocks
 //! as 128-bit big-endian integers, in registers.
 //!
@@ -174,11 +174,11 @@ const FULL: Masks = Masks {
 /// decryption (`DEC = true`); returns the sum of the kept outputs.
 ///
 /// # Safety
-/// The CPU must have AVX-512F, AVX-512BW, AVX-512 VBMI and VAES. `job.src`
+/// The CPU must have AVX-512F, AVX-512BW and VAES. `job.src`
 /// must be valid for `job.n_src` blocks, `job.last` (unless null) for one,
 /// `job.dst` (with `DEC`) for `job.n_out` blocks, `job.check` (unless
 /// null) for one; `src` and `dst` equal or disjoint.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 pub(super) unsafe fn run<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block {
     let mut k = [_mm512_setzero_si512(); 15];
     for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
@@ -316,7 +316,7 @@ pub(super) unsafe fn run<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> B
 /// `src` valid for the blocks below `end` (rounded down to a multiple
 /// of 32).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 unsafe fn bulk_sum<const NR: usize>(
     c: &Consts,
     src: *const Block,
@@ -376,7 +376,7 @@ unsafe fn bulk_sum<const NR: usize>(
 /// `src` and `dst` valid for the blocks below `end` (rounded down to a
 /// multiple of 32).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn bulk_dec<const NR: usize>(
     c: &Consts,
@@ -470,7 +470,7 @@ unsafe fn bulk_dec<const NR: usize>(
 /// # Safety
 /// `src` valid for eight blocks.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 unsafe fn pair<const DEC: bool, const SEL: bool>(
     c: &Consts,
     src: *const Block,
@@ -501,7 +501,7 @@ unsafe fn pair<const DEC: bool, const SEL: bool>(
 /// `src` valid for the first `V - 1` registers and the lanes of the last
 /// in `m.load`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 unsafe fn whiten<const V: usize, const NR: usize, const DEC: bool>(
     c: &Consts,
     src: *const Block,
@@ -568,7 +568,7 @@ unsafe fn whiten<const V: usize, const NR: usize, const DEC: bool>(
 /// With `DEC`, `dst` valid for the first `V - 1` registers and the lanes
 /// of the last in `m.keep`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 unsafe fn rounds<const V: usize, const NR: usize, const DEC: bool>(
     c: &Consts,
     mut x: [__m512i; V],
@@ -599,7 +599,7 @@ unsafe fn rounds<const V: usize, const NR: usize, const DEC: bool>(
 /// # Safety
 /// As [`rounds`].
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 unsafe fn last<const V: usize, const NR: usize, const DEC: bool>(
     x: [__m512i; V],
     kl: [__m512i; V],
@@ -651,7 +651,7 @@ unsafe fn last<const V: usize, const NR: usize, const DEC: bool>(
 /// `src` valid for the first `V - 1` registers and the lanes of the last
 /// in `m.load`; with `DEC`, `dst` likewise for `m.keep`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn batch<const V: usize, const NR: usize, const DEC: bool>(
     c: &Consts,
