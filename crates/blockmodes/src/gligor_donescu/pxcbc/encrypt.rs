@@ -137,11 +137,8 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
     let short_last = end == layout.segments
         && end > first + 1
         && layout.seg_len(end - 1) != layout.seg_len(first);
-    let ranges = match short_last {
-        true => [(end - 1, end), (first, end - 1)],
-        false => [(first, end), (end, end)],
-    };
-    for (mut g, end) in ranges {
+    let split = end - usize::from(short_last);
+    for (mut g, end) in [(split, end), (first, split)] {
         while g < end {
             let n_s = layout.seg_len(g);
             let lanes = layout.group_lanes(g, end, CHAIN_BATCH);
