@@ -12,7 +12,7 @@
 //! the two hardly overlap: the scheduler fills with AES rounds waiting for
 //! port 0 and the hash's instructions behind them cannot issue until they
 //! drain (measured: the strided form costs the sum of its parts; see
-//! `docs/performance.md`).
+//! `docs/performance.md`, section "CWC").
 //!
 //! # The loop
 //!

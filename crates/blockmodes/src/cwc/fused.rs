@@ -9,7 +9,8 @@
 //!   that hashes each 192 bytes of ciphertext from the registers the last
 //!   AES round left them in, between the rounds of the next 192 bytes (the
 //!   AES rounds and the multiply-adds issue on different ports; run one
-//!   after the other they do not overlap: see `docs/performance.md`).
+//!   after the other they do not overlap: see `docs/performance.md`,
+//!   section "CWC").
 //! * Otherwise (AES-NI alone, a CPU without IFMA, the portable hash),
 //!   strides of [`FUSED_STRIDE`] bytes through `AesKey::ctr32`
 //!   (`aesni/ctr.rs`), each hashed right after it is written.

@@ -38,7 +38,9 @@
 //!
 //! # The benchmark that justified it
 //!
-//! In `docs/performance.md`, section "Disk ciphers".
+//! In `docs/performance.md`, section "The generic path's AVX-512
+//! kernels"; the measurement itself in
+//! `docs/lab/2026-11-24-generic-avx512-kernels.md`.
 #![allow(unsafe_code)]
 
 use crate::arith::gf128::Block;

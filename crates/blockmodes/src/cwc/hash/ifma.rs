@@ -52,7 +52,8 @@
 //!
 //! # The benchmark that justified it
 //!
-//! In `docs/performance.md`, section "CWC-HASH".
+//! In `docs/performance.md`, section "CWC"; the first measurement in
+//! `docs/lab/2026-11-24-generic-avx512-kernels.md`.
 
 #![allow(unsafe_code)]
 

@@ -59,7 +59,9 @@
 //!
 //! # The benchmark that justified it
 //!
-//! In `docs/performance.md`, section "XCBC, pXCBC and XECB".
+//! In `docs/performance.md`, section "The generic path's AVX-512
+//! kernels"; the steps and what was dropped in
+//! `docs/lab/2026-11-24-generic-avx512-kernels.md`.
 
 #![allow(unsafe_code)]
 
