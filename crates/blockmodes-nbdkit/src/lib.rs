@@ -40,7 +40,9 @@
 //!   connection flushes the writes of all of them.
 //!
 //! Reads take no lock: a read that overlaps a write in flight may return
-//! either or a garbled sector (NBD leaves such reads undefined).
+//! either or a garbled sector (NBD leaves such reads undefined). The image is
+//! `flock`ed (exclusive when writable, shared when read-only): one server
+//! per image, since the range lock lives inside one nbdkit.
 //!
 //! **A crash mid-write** (of the machine, not of nbdkit: a killed nbdkit
 //! loses nothing it acknowledged) leaves each sector whole old or whole new
@@ -413,6 +415,7 @@ fn open_disk(c: &Config) -> Result<Disk> {
     drop(key);
 
     let (mut file, writable) = open_image(&image, readonly)?;
+    lock_image(&file, &image, writable)?;
     let size = file
         .seek(SeekFrom::End(0))
         .map_err(|e| usage(format!("blockmodes: cannot size {}: {e}", image.display())))?;
@@ -476,6 +479,35 @@ fn open_image(path: &PathBuf, readonly: bool) -> Result<(File, bool)> {
         }
         Err(e) => Err(cannot(e)),
     }
+}
+
+/// One writer per image: the range lock that keeps partial writes apart is
+/// inside one nbdkit, so a second server of the same image (or a writable
+/// one beside a read-only one) is refused. `flock` locks belong to the open
+/// file, so the lock outlives nbdkit's fork into the background.
+fn lock_image(file: &File, path: &std::path::Path, writable: bool) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let how = if writable {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_SH
+    };
+    // SAFETY: flock(2) on a descriptor we own, open for the call's duration.
+    if unsafe { libc::flock(file.as_raw_fd(), how | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    Err(err(
+        libc::EBUSY,
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            format!(
+                "blockmodes: {} is already served by another process (it holds a lock on the image); serve an image from one server at a time",
+                path.display()
+            )
+        } else {
+            format!("blockmodes: cannot lock {}: {e}", path.display())
+        },
+    ))
 }
 
 fn set_once<T>(slot: &mut Option<T>, key: &str, value: T) -> Result<()> {
