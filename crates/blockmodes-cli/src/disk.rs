@@ -20,14 +20,53 @@ const BATCH_BYTES: usize = 8 << 20;
 
 /// The HKDF label and key length of each cipher's key (`None` for a cipher
 /// of the library the command does not offer, such as EME2).
+///
+/// ```
+/// use blockmodes::sector::DiskCipher;
+/// use blockmodes_cli::disk::key_spec;
+/// assert_eq!(key_spec(DiskCipher::Xex), Some(("blockmodes v1 disk xex-aes256", 32)));
+/// ```
 #[allow(unreachable_patterns)]
-fn key_spec(c: DiskCipher) -> Option<(&'static str, usize)> {
+pub fn key_spec(c: DiskCipher) -> Option<(&'static str, usize)> {
     match c {
         DiskCipher::Ete => Some(("blockmodes v1 disk ete-eme-aes128", 16)),
         DiskCipher::Eme => Some(("blockmodes v1 disk eme-aes256", 32)),
         DiskCipher::Xex => Some(("blockmodes v1 disk xex-aes256", 32)),
         _ => None,
     }
+}
+
+/// The sector cipher of `blockmodes disk` for `cipher` under the key file's
+/// master key over `sector_size`-byte sectors: the sub-key derived with the
+/// HKDF label of [`key_spec`] (`docs/file-format.md`, section 4), then
+/// [`aes_sectors`]. `disk serve` and the nbdkit plugin
+/// (`crates/blockmodes-nbdkit`) build their cipher with it, so a served
+/// export is exactly `disk decrypt` of the image.
+///
+/// ```
+/// use blockmodes::sector::DiskCipher;
+/// use blockmodes_cli::{disk::sector_cipher, keyfile::MasterKey};
+/// let key = MasterKey::generate()?;
+/// let disk = sector_cipher(&key, DiskCipher::Ete, 512)?;
+/// assert_eq!(disk.sector_size(), 512);
+/// assert!(sector_cipher(&key, DiskCipher::Ete, 500).is_err());
+/// # Ok::<(), blockmodes_cli::failure::Failure>(())
+/// ```
+pub fn sector_cipher(
+    key: &MasterKey,
+    cipher: DiskCipher,
+    sector_size: usize,
+) -> CliResult<Box<dyn SectorCipher>> {
+    check_sector_size(sector_size).map_err(|e| Failure::usage(format!("sector size: {e}")))?;
+    let (label, len) = key_spec(cipher).ok_or_else(|| {
+        Failure::usage(format!(
+            "the disk cipher {cipher:?} is not offered by `blockmodes disk` (no key derivation in docs/file-format.md)"
+        ))
+    })?;
+    let mut k = Zeroizing::new(vec![0u8; len]);
+    key.derive(label, &mut k);
+    aes_sectors(cipher, &k, sector_size)
+        .map_err(|e| Failure::usage(format!("sector size {sector_size}: {e}")))
 }
 
 /// The options of `disk encrypt` / `disk decrypt`.

@@ -7,6 +7,7 @@
 //!   file format of `docs/file-format.md`: header, keys, STREAM chunks);
 //! * [`macsum`]: `mac` / `verify`;
 //! * [`disk`]: `disk encrypt` / `disk decrypt`;
+//! * [`serve`]: `disk serve` (nbdkit with the plugin of `crates/blockmodes-nbdkit`);
 //! * [`pipeline`], [`output`], [`progress`], [`failure`]: the parallel
 //!   read-transform-write pipeline, outputs that appear only when complete,
 //!   the progress bar, and the errors with their exit statuses.
@@ -65,3 +66,4 @@ pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod seal;
+pub mod serve;

@@ -13,6 +13,7 @@ use blockmodes_cli::header::{CHUNK_LOG2_RANGE, KdfLimit, Mode};
 use blockmodes_cli::keyfile::MasterKey;
 use blockmodes_cli::macsum::{self, MacMode};
 use blockmodes_cli::seal::{self, SecretSource};
+use blockmodes_cli::serve;
 use blockmodes_cli::{bench, kat};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -277,7 +278,25 @@ enum DiskAction {
         after_help = "Example:\n  blockmodes disk decrypt --cipher ete --key-file my.key disk.img.enc -o disk.img"
     )]
     Decrypt(DiskArgs),
+    /// Serve an encrypted image as a live plaintext block device (NBD, through nbdkit).
+    ///
+    /// Runs nbdkit with the blockmodes plugin: clients (qemu, qemu-img,
+    /// nbdcopy, nbdfuse, nbd-client) read and write the plaintext; the image
+    /// stays encrypted. Listens on a Unix socket (mode 0600, IMAGE.sock
+    /// unless --socket), or on TCP with --listen.
+    #[command(after_help = SERVE_HELP)]
+    Serve(serve::ServeArgs),
 }
+
+const SERVE_HELP: &str = "Examples:\n  \
+blockmodes disk serve --cipher ete --key-file my.key disk.img.enc --socket /tmp/disk.sock\n  \
+nbdcopy 'nbd+unix:///?socket=/tmp/disk.sock' disk.img\n  \
+qemu-system-x86_64 -drive file=nbd+unix:///?socket=/tmp/disk.sock,format=raw ...\n\n\
+The plugin is target/release/libblockmodes_nbdkit.so (cargo build --release -p blockmodes-nbdkit); \
+it is found with --plugin, $BLOCKMODES_NBDKIT_PLUGIN, beside this binary, or in nbdkit's plugin \
+directory as nbdkit-blockmodes-plugin.so.\n\
+Exit status: 0 once stopped (Ctrl-C or a signal; nbdkit stops with the command), 2 usage error \
+(bad key file, cipher or image, nbdkit or the plugin missing) or nbdkit failed.";
 
 #[derive(Args)]
 struct DiskArgs {
@@ -424,6 +443,7 @@ fn main() -> ExitCode {
         Command::Disk { action } => match action {
             DiskAction::Encrypt(a) => ("disk encrypt", disk::run(&a.options(), true)),
             DiskAction::Decrypt(a) => ("disk decrypt", disk::run(&a.options(), false)),
+            DiskAction::Serve(a) => ("disk serve", serve::run(&a)),
         },
         Command::Verify {
             mode,
