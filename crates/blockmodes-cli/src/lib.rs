@@ -7,9 +7,11 @@
 //!   file format of `docs/file-format.md`: header, keys, STREAM chunks);
 //! * [`macsum`]: `mac` / `verify`;
 //! * [`disk`]: `disk encrypt` / `disk decrypt`;
-//! * [`pipeline`], [`output`], [`progress`], [`failure`]: the parallel
-//!   read-transform-write pipeline, outputs that appear only when complete,
-//!   the progress bar, and the errors with their exit statuses.
+//! * [`pipeline`], [`output`], [`progress`], [`failure`], [`signals`]: the
+//!   parallel read-transform-write pipeline, outputs that appear only when
+//!   complete (or device nodes and FIFOs written in place), the progress
+//!   bar, the errors with their exit statuses, and the temporary files
+//!   removed on SIGINT, SIGTERM and SIGHUP.
 
 pub mod bench;
 pub mod kat;
@@ -65,3 +67,4 @@ pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod seal;
+pub mod signals;
