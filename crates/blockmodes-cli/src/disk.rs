@@ -1,7 +1,14 @@
 //! `blockmodes disk encrypt|decrypt`: disk images sector by sector
 //! (`docs/file-format.md`, section 4), in parallel, through the library's
-//! sector interface, with the same temporary-file-and-rename safety as `seal`.
+//! sector interface, with the same temporary-file-and-rename safety as `seal`
+//! for a regular output file (a device node or FIFO is written in place).
+//!
+//! The input is a file, a block device or `-` (standard input); `--offset`
+//! skips bytes before the image, `--count` limits the sectors processed, and
+//! `--first-sector` numbers the first of them (cryptsetup's `--skip`).
 
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
@@ -9,7 +16,7 @@ use zeroize::Zeroizing;
 
 use crate::failure::{CliResult, Failure};
 use crate::keyfile::MasterKey;
-use crate::output::{Output, check_absent};
+use crate::output::{Access, Output, check_absent};
 use crate::pipeline::{self, PipeError, Rejected, Transform};
 use crate::progress;
 
@@ -19,7 +26,7 @@ const UNIT_BYTES: usize = 64 * 1024;
 const BATCH_BYTES: usize = 8 << 20;
 
 /// The HKDF label and key length of each cipher's key (`None` for a cipher
-/// of the library the command does not offer, such as EME2).
+/// of the library the command does not offer).
 ///
 /// ```
 /// use blockmodes::sector::DiskCipher;
@@ -32,6 +39,8 @@ pub fn key_spec(c: DiskCipher) -> Option<(&'static str, usize)> {
         DiskCipher::Ete => Some(("blockmodes v1 disk ete-eme-aes128", 16)),
         DiskCipher::Eme => Some(("blockmodes v1 disk eme-aes256", 32)),
         DiskCipher::Xex => Some(("blockmodes v1 disk xex-aes256", 32)),
+        // K_AD || K_ECB || K_AES with AES-256: 16 + 16 + 32 bytes.
+        DiskCipher::Eme2 => Some(("blockmodes v1 disk eme2-aes256", 64)),
         _ => None,
     }
 }
@@ -78,11 +87,15 @@ pub struct Options {
     pub sector_size: usize,
     /// The number of the image's first sector.
     pub first_sector: u64,
+    /// Bytes of the input before the image (skipped).
+    pub offset: u64,
+    /// Sectors to process (default: to the end of the input).
+    pub count: Option<u64>,
     /// The key file.
     pub key_file: PathBuf,
-    /// The image.
+    /// The image (`-`: standard input).
     pub input: PathBuf,
-    /// The output file.
+    /// The output file (`-`: standard output).
     pub output: PathBuf,
     /// Replace an existing output.
     pub force: bool,
@@ -143,21 +156,99 @@ pub fn check_sector_size(n: usize) -> Result<usize, String> {
     }
 }
 
+/// The input after `--offset`, limited to `--count` sectors, with the
+/// number of bytes it will yield when known.
+fn open_image(o: &Options) -> CliResult<(Box<dyn Read + Send>, Option<u64>)> {
+    let stdin = o.input == Path::new("-");
+    let (mut reader, avail): (Box<dyn Read + Send>, Option<u64>) = if stdin {
+        (Box::new(std::io::stdin()), None)
+    } else {
+        let mut f = std::fs::File::open(&o.input).map_err(|e| Failure::io("open", &o.input, &e))?;
+        let meta = f
+            .metadata()
+            .map_err(|e| Failure::io("read", &o.input, &e))?;
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            return Err(Failure::usage(format!(
+                "{} is a directory",
+                o.input.display()
+            )));
+        }
+        let len = if ft.is_file() {
+            Some(meta.len())
+        } else if ft.is_block_device() {
+            // A block device's size is where its end is.
+            let end = f
+                .seek(SeekFrom::End(0))
+                .map_err(|e| Failure::io("read", &o.input, &e))?;
+            Some(end)
+        } else {
+            None
+        };
+        if let Some(len) = len {
+            if o.offset > len {
+                return Err(Failure::usage(format!(
+                    "--offset {} is past the end of {} ({len} bytes)",
+                    o.offset,
+                    o.input.display()
+                )));
+            }
+            f.seek(SeekFrom::Start(o.offset))
+                .map_err(|e| Failure::io("read", &o.input, &e))?;
+        }
+        (Box::new(f), len.map(|l| l - o.offset))
+    };
+    if avail.is_none() && o.offset > 0 {
+        // A pipe or FIFO: read past the offset.
+        let skipped = std::io::copy(&mut (&mut reader).take(o.offset), &mut std::io::sink())
+            .map_err(|e| Failure::io("read", &o.input, &e))?;
+        if skipped < o.offset {
+            return Err(Failure::usage(format!(
+                "--offset {}: {} ends after {skipped} bytes",
+                o.offset,
+                o.input.display()
+            )));
+        }
+    }
+    let Some(count) = o.count else {
+        return Ok((reader, avail));
+    };
+    let want = count
+        .checked_mul(o.sector_size as u64)
+        .ok_or_else(|| Failure::usage(format!("--count {count}: too many sectors")))?;
+    if let Some(a) = avail
+        && a < want
+    {
+        return Err(Failure::usage(format!(
+            "--count {count}: {} has only {} whole {}-byte sectors after byte {}",
+            o.input.display(),
+            a / o.sector_size as u64,
+            o.sector_size,
+            o.offset
+        )));
+    }
+    Ok((Box::new(reader.take(want)), Some(want)))
+}
+
 /// `blockmodes disk encrypt` (`encrypt`) or `decrypt`.
 pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
     // Before any use (a size of 0 would divide by zero below).
     check_sector_size(o.sector_size).map_err(|e| Failure::usage(format!("--sector-size: {e}")))?;
-    let f = std::fs::File::open(&o.input).map_err(|e| Failure::io("open", &o.input, &e))?;
-    let meta = f
-        .metadata()
-        .map_err(|e| Failure::io("read", &o.input, &e))?;
-    let size = meta.is_file().then_some(meta.len());
+    let to_stdout = o.output == Path::new("-");
+    if to_stdout && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return Err(Failure::usage(
+            "refusing to write a disk image to a terminal: use -o FILE or redirect the output",
+        ));
+    }
+    let (input, size) = open_image(o)?;
     if let Some(n) = size
         && n % o.sector_size as u64 != 0
     {
         return Err(not_whole(&o.input, Some(n), o.sector_size));
     }
-    check_absent(&o.output, o.force)?;
+    if !to_stdout {
+        check_absent(&o.output, o.force)?;
+    }
     let key = MasterKey::read(&o.key_file)?;
     let (label, len) = key_spec(o.cipher)
         .ok_or_else(|| Failure::usage("this disk cipher is not offered by the command"))?;
@@ -183,15 +274,39 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
             )));
         }
     }
-    let out = Output::file(&o.output, o.force)?.with_sync(o.sync);
-    let bar = progress::bar(size, o.quiet);
+    // A decrypted image is private (0600); an encrypted one follows the umask.
+    let access = if encrypt {
+        Access::Umask
+    } else {
+        Access::Private
+    };
+    let out = Output::to(Some(&o.output), o.force, access)?.with_sync(o.sync);
+    let bar = progress::bar(size, o.quiet, to_stdout);
     let batch_units = (BATCH_BYTES / work.unit_len()).max(2 * rayon::current_num_threads());
-    let result = pipeline::run(&work, Box::new(f), out, batch_units, &bar);
+    let result = pipeline::run(&work, input, out, batch_units, &bar);
     bar.finish_and_clear();
+    let out_name = || {
+        if to_stdout {
+            PathBuf::from("standard output")
+        } else {
+            o.output.clone()
+        }
+    };
     match result {
-        Ok((out, _)) => out.commit(),
+        Ok((out, stats)) => {
+            if let Some(c) = o.count
+                && stats.bytes_in < c * o.sector_size as u64
+            {
+                return Err(Failure::usage(format!(
+                    "--count {c}: {} ended after {} sectors",
+                    o.input.display(),
+                    stats.bytes_in / o.sector_size as u64
+                )));
+            }
+            out.commit()
+        }
         Err(PipeError::Read(e)) => Err(Failure::io("read", &o.input, &e)),
-        Err(PipeError::Write(e)) => Err(Failure::io("write", &o.output, &e)),
+        Err(PipeError::Write(e)) => Err(Failure::io("write", &out_name(), &e)),
         Err(PipeError::Unit {
             bad_length: true, ..
         }) => Err(not_whole(&o.input, None, o.sector_size)),

@@ -221,6 +221,13 @@ impl Header {
                 "not a blockmodes file (no blockmodes header): was it made by `blockmodes seal`?",
             )
         };
+        let magic_len = bytes.len().min(MAGIC.len());
+        if bytes.len() < HEADER_LEN && magic_len > 0 && bytes[..magic_len] == MAGIC[..magic_len] {
+            return Err(Failure::rejected(format!(
+                "truncated header ({} of {HEADER_LEN} bytes): the file was cut short",
+                bytes.len()
+            )));
+        }
         if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
             return Err(not_ours());
         }

@@ -8,7 +8,7 @@ use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::failure::{CliResult, Failure};
-use crate::output::Output;
+use crate::output::{Access, Output};
 
 /// The word that starts the key line of a key file.
 pub const KEY_PREFIX: &str = "blockmodes-key-v1";
@@ -63,13 +63,16 @@ impl MasterKey {
         Ok(MasterKey(k))
     }
 
-    /// Read a key file.
+    /// Read a key file (warning on standard error if others may read it).
     pub fn read(path: &Path) -> CliResult<Self> {
         let mut bytes = std::fs::read(path).map_err(|e| Failure::io("read key file", path, &e))?;
         let parsed = std::str::from_utf8(&bytes)
             .map_err(|_| "not text".to_owned())
             .and_then(Self::from_file_text);
         bytes.zeroize();
+        if parsed.is_ok() {
+            warn_if_shared(path, "key file");
+        }
         parsed.map_err(|why| {
             Failure::usage(format!(
                 "{} is not a blockmodes key file ({why}); create one with `blockmodes keygen -o FILE`",
@@ -81,7 +84,7 @@ impl MasterKey {
     /// Write the key file at `path` (mode 0600), refusing to replace an
     /// existing file unless `force`.
     pub fn write(&self, path: &Path, force: bool) -> CliResult<()> {
-        let mut out = Output::file(path, force)?;
+        let mut out = Output::file(path, force, Access::Private)?;
         out.write_all(self.to_file_text().as_bytes())
             .map_err(|e| Failure::io("write", path, &e))?;
         out.commit()
@@ -94,6 +97,23 @@ impl MasterKey {
         if hk.expand(label.as_bytes(), out).is_err() {
             out.fill(0);
         }
+    }
+}
+
+/// Warn, as ssh does, when a secret file (`what`) may be read by its group
+/// or by others.
+pub fn warn_if_shared(path: &Path, what: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(m) = std::fs::metadata(path)
+        && m.is_file()
+        && m.permissions().mode() & 0o077 != 0
+    {
+        eprintln!(
+            "blockmodes: warning: {what} {} is readable by others (mode {:04o}): `chmod 600 {}`",
+            path.display(),
+            m.permissions().mode() & 0o7777,
+            path.display()
+        );
     }
 }
 

@@ -8,9 +8,11 @@
 //! * [`macsum`]: `mac` / `verify`;
 //! * [`disk`]: `disk encrypt` / `disk decrypt`;
 //! * [`serve`]: `disk serve` (nbdkit with the plugin of `crates/blockmodes-nbdkit`);
-//! * [`pipeline`], [`output`], [`progress`], [`failure`]: the parallel
-//!   read-transform-write pipeline, outputs that appear only when complete,
-//!   the progress bar, and the errors with their exit statuses.
+//! * [`pipeline`], [`output`], [`progress`], [`failure`], [`signals`]: the
+//!   parallel read-transform-write pipeline, outputs that appear only when
+//!   complete (or device nodes and FIFOs written in place), the progress
+//!   bar, the errors with their exit statuses, and the temporary files
+//!   removed on SIGINT, SIGTERM and SIGHUP.
 
 pub mod bench;
 pub mod kat;
@@ -67,3 +69,4 @@ pub mod pipeline;
 pub mod progress;
 pub mod seal;
 pub mod serve;
+pub mod signals;

@@ -1,10 +1,18 @@
 //! `blockmodes mac` / `blockmodes verify`: checksums of files under a secret
-//! key, in the layout of `sha256sum` (`docs/file-format.md`, section 3).
+//! key, in the layout of `sha256sum` (`docs/file-format.md`, section 3), with
+//! sha256sum's options (`--status`, `--quiet`, `--ignore-missing`,
+//! `--strict`, `-z`).
 //!
 //! PMAC's Σ and XECB-MAC's w are xor-sums over blocks at absolute positions:
-//! a large file is read in pieces by one thread while the blocks of each piece
-//! are summed on all cores ([`SumMac::partial`] over ranges, combined), and
-//! the final block is handled once at the end.
+//! a large regular file is memory-mapped and its blocks summed on all cores
+//! ([`SumMac::partial`] over ranges, combined); a stream is read in pieces by
+//! one thread while the blocks of each piece are summed on all cores. The
+//! final block is handled once at the end.
+//!
+//! A mapped file that another process truncates while it is read makes the
+//! command die of SIGBUS (the pages past the new end no longer exist), as
+//! b3sum does; one modified meanwhile gives a tag of neither version.
+//! `--no-mmap` reads the file instead.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -48,6 +56,25 @@ fn sum_par<M: SumMac>(mac: &M, first: u64, blocks: &[u8]) -> std::io::Result<M::
         .map(|(k, run)| mac.partial(first + (k * RANGE_BLOCKS) as u64, run))
         .try_reduce(M::Partial::default, |a, b| Ok(M::combine(a, b)))
         .map_err(lib_err)
+}
+
+/// The tag of `data` (a mapped file), on all cores, the progress bar moved
+/// piece by piece.
+pub fn mac_slice<M: SumMac>(
+    mac: &M,
+    data: &[u8],
+    bar: &indicatif::ProgressBar,
+) -> std::io::Result<Vec<u8>> {
+    let cut = data.len() - M::tail_len(data.len() as u64).min(data.len());
+    let mut sum = M::Partial::default();
+    // Pieces for the progress bar only; each is summed on all cores.
+    for (i, piece) in data[..cut].chunks(PIECE).enumerate() {
+        let s = sum_par(mac, 1 + (i * PIECE / 16) as u64, piece)?;
+        sum = M::combine(sum, s);
+        bar.inc(piece.len() as u64);
+    }
+    bar.inc((data.len() - cut) as u64);
+    mac.finish(sum, &data[cut..]).map_err(lib_err)
 }
 
 fn lib_err(e: blockmodes::Error) -> std::io::Error {
@@ -147,20 +174,23 @@ impl MacMode {
     }
 }
 
+/// What a checksum is computed over.
+pub enum Source {
+    /// A stream (standard input, a pipe, a device, a small or unmappable
+    /// file), with its size when known.
+    Stream(Box<dyn Read + Send>, Option<u64>),
+    /// A regular file mapped into memory.
+    Mapped(memmap2::Mmap),
+}
+
 /// A keyed checksum: computes and checks tags of whole inputs.
 pub trait FileMac: Sync {
     /// The tag of `input`.
-    fn tag(
-        &self,
-        input: Box<dyn Read + Send>,
-        size: Option<u64>,
-        bar: &indicatif::ProgressBar,
-    ) -> std::io::Result<Vec<u8>>;
+    fn tag(&self, input: Source, bar: &indicatif::ProgressBar) -> std::io::Result<Vec<u8>>;
     /// Whether `tag` is a valid tag of `input` (constant-time comparison).
     fn check(
         &self,
-        input: Box<dyn Read + Send>,
-        size: Option<u64>,
+        input: Source,
         tag: &[u8],
         bar: &indicatif::ProgressBar,
     ) -> std::io::Result<bool>;
@@ -170,23 +200,20 @@ pub trait FileMac: Sync {
 pub struct Deterministic<M>(pub M);
 
 impl<M: SumMac> FileMac for Deterministic<M> {
-    fn tag(
-        &self,
-        input: Box<dyn Read + Send>,
-        size: Option<u64>,
-        bar: &indicatif::ProgressBar,
-    ) -> std::io::Result<Vec<u8>> {
-        mac_stream(&self.0, input, size, bar)
+    fn tag(&self, input: Source, bar: &indicatif::ProgressBar) -> std::io::Result<Vec<u8>> {
+        match input {
+            Source::Stream(r, size) => mac_stream(&self.0, r, size, bar),
+            Source::Mapped(m) => mac_slice(&self.0, &m, bar),
+        }
     }
 
     fn check(
         &self,
-        input: Box<dyn Read + Send>,
-        size: Option<u64>,
+        input: Source,
         tag: &[u8],
         bar: &indicatif::ProgressBar,
     ) -> std::io::Result<bool> {
-        let t = mac_stream(&self.0, input, size, bar)?;
+        let t = self.tag(input, bar)?;
         Ok(t.len() == tag.len() && bool::from(t.ct_eq(tag)))
     }
 }
@@ -259,6 +286,19 @@ fn path_of(bytes: Vec<u8>) -> PathBuf {
 
 /// One `sha256sum` line: `<hex>  <name>\n`.
 pub fn sum_line(tag: &[u8], name: &[u8]) -> Vec<u8> {
+    sum_record(tag, name, false)
+}
+
+/// One line, or with `zero` one NUL-terminated record with the name as it
+/// is (`sha256sum -z`).
+pub fn sum_record(tag: &[u8], name: &[u8], zero: bool) -> Vec<u8> {
+    if zero {
+        let mut rec = hex::encode(tag).into_bytes();
+        rec.extend_from_slice(b"  ");
+        rec.extend_from_slice(name);
+        rec.push(0);
+        return rec;
+    }
     let (escaped, text) = escape_name(name);
     let mut line = Vec::with_capacity(text.len() + 2 * tag.len() + 4);
     if escaped {
@@ -273,8 +313,18 @@ pub fn sum_line(tag: &[u8], name: &[u8]) -> Vec<u8> {
 
 /// Parse one line of a check file: `(tag, name)`.
 pub fn parse_line(line: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let (escaped, line) = match line.strip_prefix(b"\\") {
+    parse_record(line, false)
+}
+
+/// Parse one line, or with `zero` one NUL-terminated record whose name is
+/// not escaped.
+pub fn parse_record(line: &[u8], zero: bool) -> Option<(Vec<u8>, Vec<u8>)> {
+    let line = if zero {
+        line
+    } else {
+        line.strip_suffix(b"\r").unwrap_or(line)
+    };
+    let (escaped, line) = match line.strip_prefix(b"\\").filter(|_| !zero) {
         Some(rest) => (true, rest),
         None => (false, line),
     };
@@ -296,17 +346,32 @@ pub fn parse_line(line: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
     Some((tag, name))
 }
 
-/// Open a named input (`-` is standard input) with its size.
-fn open_named(name: &Path) -> std::io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+/// Open a named input (`-` is standard input): a regular file larger than
+/// [`SMALL`] is memory-mapped unless `no_mmap`.
+fn open_named(name: &Path, no_mmap: bool) -> std::io::Result<Source> {
     if name == Path::new("-") {
-        return Ok((Box::new(std::io::stdin()), None));
+        return Ok(Source::Stream(Box::new(std::io::stdin()), None));
     }
     let f = std::fs::File::open(name)?;
     let meta = f.metadata()?;
     if meta.is_dir() {
         return Err(std::io::Error::other("is a directory"));
     }
-    Ok((Box::new(f), meta.is_file().then_some(meta.len())))
+    if meta.is_file() && meta.len() > SMALL && !no_mmap {
+        // SAFETY: the mapping is read-only and private to this process. If
+        // another process truncates the file meanwhile, reading the missing
+        // pages raises SIGBUS and the process dies (documented in the module
+        // and in `mac --help`, as b3sum does); if it writes to the file, the
+        // bytes read may be of either version: the tag is then of neither
+        // file, which `verify` reports as FAILED.
+        if let Ok(m) = unsafe { memmap2::Mmap::map(&f) } {
+            return Ok(Source::Mapped(m));
+        }
+    }
+    Ok(Source::Stream(
+        Box::new(f),
+        meta.is_file().then_some(meta.len()),
+    ))
 }
 
 /// Files processed in parallel at a time (results printed in order).
@@ -324,8 +389,24 @@ fn total_size(paths: &[PathBuf]) -> Option<u64> {
         .sum()
 }
 
+/// The options of `blockmodes mac`.
+#[derive(Debug, Clone, Default)]
+pub struct MacOptions {
+    /// No progress bar.
+    pub quiet: bool,
+    /// NUL-terminated records, names not escaped (`-z`).
+    pub zero: bool,
+    /// Read files instead of mapping them (`--no-mmap`).
+    pub no_mmap: bool,
+}
+
+fn write_out(out: &mut impl Write, bytes: &[u8]) -> CliResult<()> {
+    out.write_all(bytes)
+        .map_err(|e| Failure::usage(format!("cannot write standard output: {e}")))
+}
+
 /// `blockmodes mac`: one line per file on standard output.
-pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], quiet: bool) -> CliResult<()> {
+pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], o: &MacOptions) -> CliResult<()> {
     let key = MasterKey::read(key_file)?;
     let mac = file_mac(mode, &key)?;
     drop(key);
@@ -334,22 +415,22 @@ pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], quiet: bool) -> Cl
     } else {
         files.to_vec()
     };
-    let bar = progress::bar(total_size(&files), quiet);
+    let bar = progress::bar(total_size(&files), o.quiet, false);
     let mut out = std::io::stdout().lock();
     let mut failed = 0usize;
     for group in files.chunks(FILES_AT_ONCE) {
         let results: Vec<std::io::Result<Vec<u8>>> = group
             .par_iter()
-            .map(|p| {
-                let (input, size) = open_named(p)?;
-                mac.tag(input, size, &bar)
-            })
+            .map(|p| mac.tag(open_named(p, o.no_mmap)?, &bar))
             .collect();
         for (p, r) in group.iter().zip(results) {
             match r {
-                Ok(tag) => out
-                    .write_all(&sum_line(&tag, &os_bytes(p)))
-                    .map_err(|e| Failure::usage(format!("cannot write standard output: {e}")))?,
+                // The bar (if any) is cleared around each line.
+                Ok(tag) => bar.suspend(|| {
+                    write_out(&mut out, &sum_record(&tag, &os_bytes(p), o.zero))?;
+                    out.flush()
+                        .map_err(|e| Failure::usage(format!("cannot write standard output: {e}")))
+                })?,
                 Err(e) => {
                     failed += 1;
                     bar.suspend(|| eprintln!("blockmodes mac: {}: {e}", p.display()));
@@ -369,113 +450,310 @@ pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], quiet: bool) -> Cl
     Ok(())
 }
 
-/// `blockmodes verify`: check every line of a check file.
-pub fn verify(
-    mode: Option<MacMode>,
-    key_file: &Path,
-    sum_file: &Path,
-    quiet: bool,
-) -> CliResult<()> {
-    let key = MasterKey::read(key_file)?;
-    let text = if sum_file == Path::new("-") {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .map_err(|e| Failure::usage(format!("cannot read standard input: {e}")))?;
-        v
-    } else {
-        std::fs::read(sum_file).map_err(|e| Failure::io("read", sum_file, &e))?
-    };
+/// The options of `blockmodes verify`.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions {
+    /// Force the mode instead of telling it from the tag length.
+    pub mode: Option<MacMode>,
+    /// `--status`: print nothing; the exit status tells.
+    pub status: bool,
+    /// `--quiet`: print only the failures.
+    pub quiet: bool,
+    /// No progress bar.
+    pub no_progress: bool,
+    /// `--ignore-missing`: files that do not exist are skipped.
+    pub ignore_missing: bool,
+    /// `--strict`: improperly formatted lines make the check fail.
+    pub strict: bool,
+    /// `-z`: NUL-terminated records, names not escaped.
+    pub zero: bool,
+    /// Read files instead of mapping them (`--no-mmap`).
+    pub no_mmap: bool,
+}
+
+/// `count` `what`, with `what` in the singular or plural (`"line"`).
+fn plural(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// What a line that is not ours looks like, if it is another tool's.
+fn foreign_format(line: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end_matches('\r');
+    for (tag, tool) in [
+        ("SHA256 (", "sha256sum --tag"),
+        ("SHA512 (", "sha512sum --tag"),
+        ("SHA1 (", "sha1sum --tag"),
+        ("MD5 (", "md5sum --tag"),
+        ("BLAKE3 (", "b3sum --tag"),
+        ("BLAKE2b (", "b2sum --tag"),
+    ] {
+        if text.starts_with(tag) && text.contains(") = ") {
+            return Some(tool);
+        }
+    }
+    let hex_len = text
+        .trim_start_matches('\\')
+        .split(' ')
+        .next()
+        .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(str::len)?;
+    match hex_len {
+        40 => Some("sha1sum"),
+        56 => Some("sha224sum"),
+        96 => Some("sha384sum"),
+        128 => Some("sha512sum or b2sum"),
+        _ => None,
+    }
+}
+
+/// If `tag` is the SHA-256 of the file at `path`: a sha256sum line.
+fn sha256_of(path: &Path) -> Option<[u8; 32]> {
+    use sha2::Digest;
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut h = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => h.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(h.finalize().into())
+}
+
+/// One check file's lines: `(mode, tag, name)`, the malformed count, and
+/// the first foreign format seen.
+type Parsed = (
+    Vec<(MacMode, Vec<u8>, PathBuf)>,
+    usize,
+    Option<&'static str>,
+);
+
+fn parse_check_file(text: &[u8], o: &VerifyOptions) -> Parsed {
     let mut entries = Vec::new();
     let mut malformed = 0usize;
-    for line in text.split(|&b| b == b'\n') {
-        if line.is_empty() {
+    let mut foreign = None;
+    let sep = if o.zero { 0 } else { b'\n' };
+    for line in text.split(|&b| b == sep) {
+        if line.is_empty() || (!o.zero && line == b"\r") {
             continue;
         }
-        match parse_line(line) {
-            Some((tag, name)) => match mode.or_else(|| MacMode::from_hex_len(2 * tag.len())) {
-                Some(m) if m.tag_len() == tag.len() => entries.push((m, tag, path_of(name))),
-                _ => malformed += 1,
-            },
-            None => malformed += 1,
+        let parsed = parse_record(line, o.zero).and_then(|(tag, name)| {
+            match o.mode.or_else(|| MacMode::from_hex_len(2 * tag.len())) {
+                Some(m) if m.tag_len() == tag.len() => Some((m, tag, path_of(name))),
+                _ => None,
+            }
+        });
+        match parsed {
+            Some(e) => entries.push(e),
+            None => {
+                malformed += 1;
+                foreign = foreign.or_else(|| foreign_format(line));
+            }
         }
     }
-    if entries.is_empty() {
-        return Err(Failure::rejected(format!(
-            "{}: no checksum lines found (expected `<hex tag>  <file name>` lines from `blockmodes mac`)",
-            sum_file.display()
-        )));
-    }
-    let mut macs: Vec<(MacMode, Box<dyn FileMac>)> = Vec::new();
-    for m in [MacMode::Pmac, MacMode::Xecb] {
-        if entries.iter().any(|(e, _, _)| *e == m) {
-            macs.push((m, file_mac(m, &key)?));
-        }
-    }
+    (entries, malformed, foreign)
+}
+
+/// `blockmodes verify`: check every line of each check file.
+pub fn verify(key_file: &Path, sum_files: &[PathBuf], o: &VerifyOptions) -> CliResult<()> {
+    let key = MasterKey::read(key_file)?;
+    let macs: Vec<(MacMode, Box<dyn FileMac>)> = [MacMode::Pmac, MacMode::Xecb]
+        .into_iter()
+        .map(|m| file_mac(m, &key).map(|f| (m, f)))
+        .collect::<CliResult<_>>()?;
     drop(key);
+    let sum_files: Vec<PathBuf> = if sum_files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        sum_files.to_vec()
+    };
+    let mut problems = Vec::new();
+    let mut warnings = Vec::new();
+    let mut out = std::io::stdout().lock();
+    for sum_file in &sum_files {
+        let text = if sum_file == Path::new("-") {
+            let mut v = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut v)
+                .map_err(|e| Failure::usage(format!("cannot read standard input: {e}")))?;
+            v
+        } else {
+            std::fs::read(sum_file).map_err(|e| Failure::io("read", sum_file, &e))?
+        };
+        let name = if sum_file == Path::new("-") {
+            "standard input".to_owned()
+        } else {
+            sum_file.display().to_string()
+        };
+        match verify_one(&text, &macs, o, &mut out)? {
+            Found::Problems(p) => problems.push(format!("{name}: {p}")),
+            Found::Warning(w) => warnings.push(format!("{name}: {w}")),
+            Found::Clean => {}
+        }
+    }
+    let _ = out.flush();
+    if !problems.is_empty() {
+        problems.extend(warnings);
+        // --status: the exit status alone tells (no message).
+        let msg = if o.status {
+            String::new()
+        } else {
+            problems.join("; ")
+        };
+        return Err(Failure::rejected(msg));
+    }
+    if !warnings.is_empty() && !o.status {
+        eprintln!("blockmodes verify: warning: {}", warnings.join("; "));
+    }
+    Ok(())
+}
+
+/// What one check file gave.
+enum Found {
+    /// Every listed file matched.
+    Clean,
+    /// Only malformed lines (without --strict).
+    Warning(String),
+    /// Failures (the message).
+    Problems(String),
+}
+
+fn verify_one(
+    text: &[u8],
+    macs: &[(MacMode, Box<dyn FileMac>)],
+    o: &VerifyOptions,
+    out: &mut impl Write,
+) -> CliResult<Found> {
+    let (entries, malformed, foreign) = parse_check_file(text, o);
+    if entries.is_empty() {
+        let what = match foreign {
+            Some(tool) => format!(
+                "no checksum lines of `blockmodes mac` found: this looks like a file from {tool}"
+            ),
+            None => "no checksum lines found (expected `<hex tag>  <file name>` lines from `blockmodes mac`)".to_owned(),
+        };
+        return Ok(Found::Problems(what));
+    }
     let mac_of = |m: MacMode| macs.iter().find(|(x, _)| *x == m).map(|(_, f)| f.as_ref());
     let bar = progress::bar(
         total_size(&entries.iter().map(|e| e.2.clone()).collect::<Vec<_>>()),
-        quiet,
+        o.no_progress,
+        false,
     );
-    let mut out = std::io::stdout().lock();
-    let (mut bad, mut unreadable) = (0usize, 0usize);
-    for group in entries.chunks(FILES_AT_ONCE) {
+    let end: &[u8] = if o.zero { b"\0" } else { b"\n" };
+    let (mut good, mut bad, mut unreadable, mut missing) = (0usize, 0usize, 0usize, 0usize);
+    let mut first_bad: Option<usize> = None;
+    for (g, group) in entries.chunks(FILES_AT_ONCE).enumerate() {
         let results: Vec<std::io::Result<bool>> = group
             .par_iter()
             .map(|(m, tag, p)| {
                 let mac = mac_of(*m).ok_or_else(|| std::io::Error::other("no MAC"))?;
-                let (input, size) = open_named(p)?;
-                mac.check(input, size, tag, &bar)
+                mac.check(open_named(p, o.no_mmap)?, tag, &bar)
             })
             .collect();
-        for ((_, _, p), r) in group.iter().zip(results) {
-            let (escaped, name) = escape_name(&os_bytes(p));
+        for (j, ((_, _, p), r)) in group.iter().zip(results).enumerate() {
             let mut line = Vec::new();
-            if escaped {
-                line.push(b'\\');
+            if o.zero {
+                line.extend_from_slice(&os_bytes(p));
+            } else {
+                let (escaped, name) = escape_name(&os_bytes(p));
+                if escaped {
+                    line.push(b'\\');
+                }
+                line.extend_from_slice(&name);
             }
-            line.extend_from_slice(&name);
-            match r {
-                Ok(true) => line.extend_from_slice(b": OK\n"),
+            let print = match r {
+                Ok(true) => {
+                    good += 1;
+                    line.extend_from_slice(b": OK");
+                    !o.quiet
+                }
                 Ok(false) => {
                     bad += 1;
-                    line.extend_from_slice(b": FAILED\n");
+                    first_bad.get_or_insert(g * FILES_AT_ONCE + j);
+                    line.extend_from_slice(b": FAILED");
+                    true
+                }
+                Err(e) if o.ignore_missing && e.kind() == std::io::ErrorKind::NotFound => {
+                    missing += 1;
+                    false
                 }
                 Err(e) => {
                     unreadable += 1;
-                    line.extend_from_slice(b": FAILED open or read\n");
-                    bar.suspend(|| eprintln!("blockmodes verify: {}: {e}", p.display()));
+                    line.extend_from_slice(b": FAILED open or read");
+                    if !o.status {
+                        bar.suspend(|| eprintln!("blockmodes verify: {}: {e}", p.display()));
+                    }
+                    true
                 }
+            };
+            line.extend_from_slice(end);
+            if print && !o.status {
+                bar.suspend(|| write_out(out, &line))?;
             }
-            bar.suspend(|| out.write_all(&line))
-                .map_err(|e| Failure::usage(format!("cannot write standard output: {e}")))?;
         }
     }
     bar.finish_and_clear();
-    let _ = out.flush();
+    let checked = entries.len() - missing;
     let mut problems = Vec::new();
     if bad > 0 {
         problems.push(format!(
-            "{bad} of {} computed checksums did NOT match",
-            entries.len()
+            "{bad} of {checked} computed checksums did NOT match"
         ));
+        if good == 0 && unreadable == 0 {
+            problems.push(every_failed(&entries, first_bad));
+        }
     }
     if unreadable > 0 {
-        problems.push(format!("{unreadable} listed files could not be read"));
+        problems.push(format!(
+            "{} could not be read",
+            plural(unreadable, "listed file", "listed files")
+        ));
     }
-    if malformed > 0 {
-        problems.push(format!("{malformed} lines are improperly formatted"));
+    if o.ignore_missing && checked == 0 {
+        problems.push("no file was verified".to_owned());
     }
-    if problems.is_empty() {
-        Ok(())
+    let malformed_msg = (malformed > 0).then(|| {
+        let mut m = format!(
+            "{} improperly formatted",
+            plural(malformed, "line is", "lines are")
+        );
+        if let Some(tool) = foreign {
+            m.push_str(&format!(" (one looks like a line from {tool})"));
+        }
+        m
+    });
+    if let Some(m) = &malformed_msg
+        && (o.strict || !problems.is_empty())
+    {
+        problems.push(m.clone());
+    }
+    let found = if !problems.is_empty() {
+        Found::Problems(problems.join("; "))
+    } else if let Some(m) = malformed_msg {
+        Found::Warning(m)
     } else {
-        Err(Failure::rejected(format!(
-            "{}: {}",
-            sum_file.display(),
-            problems.join("; ")
-        )))
+        Found::Clean
+    };
+    Ok(found)
+}
+
+/// Every checksum failed: name a sha256sum file as such, or blame the key.
+fn every_failed(entries: &[(MacMode, Vec<u8>, PathBuf)], first_bad: Option<usize>) -> String {
+    if let Some((_, tag, p)) = first_bad.and_then(|i| entries.get(i))
+        && tag.len() == 32
+        && sha256_of(p).is_some_and(|h| bool::from(h[..].ct_eq(tag)))
+    {
+        return format!(
+            "this is a sha256sum file ({} is listed with its SHA-256), not one from `blockmodes mac`: check it with `sha256sum -c`",
+            p.display()
+        );
     }
+    "every checksum failed: the key is probably wrong (or the file is from another tool, such as sha256sum or b3sum)".to_owned()
 }
 
 impl SumMac for blockmodes::pmac::PmacAes256 {
@@ -504,29 +782,41 @@ impl SumMac for blockmodes::pmac::PmacAes256 {
 /// streaming signer and verifier, fed piece by piece on all cores.
 pub struct XecbFile(pub blockmodes::xecb::XecbMac<blockmodes::Aes256>);
 
+/// Feed a source to `f` piece by piece.
+fn feed_source(
+    input: Source,
+    bar: &indicatif::ProgressBar,
+    mut f: impl FnMut(&[u8]),
+) -> std::io::Result<()> {
+    match input {
+        Source::Stream(r, _) => feed(r, bar, f),
+        Source::Mapped(m) => {
+            for piece in m.chunks(PIECE) {
+                f(piece);
+                bar.inc(piece.len() as u64);
+            }
+            Ok(())
+        }
+    }
+}
+
 impl FileMac for XecbFile {
-    fn tag(
-        &self,
-        input: Box<dyn Read + Send>,
-        _size: Option<u64>,
-        bar: &indicatif::ProgressBar,
-    ) -> std::io::Result<Vec<u8>> {
+    fn tag(&self, input: Source, bar: &indicatif::ProgressBar) -> std::io::Result<Vec<u8>> {
         let mut signer = self.0.signer().map_err(lib_err)?;
-        feed(input, bar, |piece| signer.update_par(piece))?;
+        feed_source(input, bar, |piece| signer.update_par(piece))?;
         Ok(signer.finalize().to_vec())
     }
 
     fn check(
         &self,
-        input: Box<dyn Read + Send>,
-        _size: Option<u64>,
+        input: Source,
         tag: &[u8],
         bar: &indicatif::ProgressBar,
     ) -> std::io::Result<bool> {
         let Ok(mut verifier) = self.0.verifier(tag) else {
             return Ok(false);
         };
-        feed(input, bar, |piece| verifier.update_par(piece))?;
+        feed_source(input, bar, |piece| verifier.update_par(piece))?;
         Ok(verifier.verify().is_ok())
     }
 }

@@ -14,8 +14,8 @@ use blockmodes_cli::keyfile::MasterKey;
 use blockmodes_cli::macsum::{self, MacMode};
 use blockmodes_cli::seal::{self, SecretSource};
 use blockmodes_cli::serve;
-use blockmodes_cli::{bench, kat};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use blockmodes_cli::{bench, kat, signals};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
 #[command(
@@ -30,19 +30,24 @@ struct Cli {
 }
 
 const EXIT_CODES: &str = "Exit status: 0 success, 1 authentication or verification failure \
-(wrong key, corrupted or truncated input, a checksum that does not match), 2 usage or I/O error.\n\
-File format: docs/file-format.md.";
+(wrong key, corrupted or truncated input, a checksum that does not match), 2 usage or I/O error; \
+killed by SIGINT, SIGTERM or SIGHUP: 130, 143 or 129 in a shell (temporary files removed first); \
+a reader that goes away (`| head`): SIGPIPE, 141 in a shell, no message, as cat and sha256sum.\n\
+Outputs: a regular file appears only when complete (a temporary file, then a rename); an existing \
+device node, FIFO or socket is written in place (not atomic; a block device needs --force). \
+Decrypted outputs and keys are created 0600, encrypted outputs 0666 less the umask.\n\
+File format: docs/file-format.md in the source (https://github.com/blockmodes/blockmodes); \
+man page: `blockmodes manpage`; shell completions: `blockmodes completions bash|zsh|fish`.";
 
 #[derive(Subcommand)]
 enum Command {
     /// Create a new random master key (a text file, mode 0600).
     ///
     /// The key comes from the operating system's random generator. Without
-    /// -o it is printed on standard output. An existing file is never
-    /// replaced unless --force is given.
-    #[command(
-        after_help = "Examples:\n  blockmodes keygen -o my.key\n  blockmodes keygen > my.key"
-    )]
+    /// -o it is printed on standard output (a redirection to a file that
+    /// others may read gets a warning: use -o FILE, created 0600). An
+    /// existing file is never replaced unless --force is given.
+    #[command(after_help = "Example:\n  blockmodes keygen -o my.key")]
     Keygen {
         /// Write the key to FILE (created with mode 0600).
         #[arg(short, long, value_name = "FILE")]
@@ -59,6 +64,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  blockmodes seal --key-file my.key -o notes.txt.bm notes.txt\n  \
 tar c dir | blockmodes seal --passphrase-file pass.txt > dir.tar.bm\n  \
+blockmodes seal --passphrase-fd 3 -o notes.txt.bm notes.txt 3< pass.txt\n  \
 blockmodes seal --mode cwc -o notes.txt.bm notes.txt     (asks for a passphrase)\n\n\
 Exit status: 0 success, 1 authentication failure, 2 usage or I/O error."
     )]
@@ -80,7 +86,8 @@ Exit status: 0 success, 1 authentication failure, 2 usage or I/O error."
     /// authenticated, and a failure stops with the byte offset.
     #[command(
         after_help = "Examples:\n  blockmodes open --key-file my.key -o notes.txt notes.txt.bm\n  \
-blockmodes open --passphrase-file pass.txt < dir.tar.bm | tar x\n\n\
+blockmodes open --passphrase-file pass.txt < dir.tar.bm | tar x\n  \
+BM_PASS=... blockmodes open --passphrase-env BM_PASS -o notes.txt notes.txt.bm\n\n\
 Exit status: 0 success, 1 wrong key or corrupted/truncated input, 2 usage or I/O error."
     )]
     Open {
@@ -101,7 +108,9 @@ Exit status: 0 success, 1 wrong key or corrupted/truncated input, 2 usage or I/O
     /// Print a keyed checksum of each file, in the layout of sha256sum.
     ///
     /// One line per file: `<hex tag>  <name>`. Large files are checksummed
-    /// on all cores. With no FILE, or `-`, reads standard input.
+    /// on all cores; a regular file is memory-mapped (if it is truncated
+    /// meanwhile the command dies of SIGBUS, as b3sum does). With no FILE,
+    /// or `-`, reads standard input.
     #[command(
         after_help = "Examples:\n  blockmodes mac --key-file my.key *.iso > SUMS\n  \
 blockmodes mac --mode xecb --key-file my.key report.pdf\n\n\
@@ -114,20 +123,32 @@ Exit status: 0 success, 2 usage or I/O error (a file could not be read)."
         /// The key file (from `blockmodes keygen`).
         #[arg(long, value_name = "FILE")]
         key_file: PathBuf,
-        /// No progress bar.
+        /// No progress bar (same as --no-progress).
         #[arg(short, long)]
         quiet: bool,
+        #[command(flatten)]
+        progress: NoProgress,
+        /// End each line with NUL, not newline, and do not escape file names
+        /// (as sha256sum -z; check with `verify -z`).
+        #[arg(short, long)]
+        zero: bool,
+        /// Read files instead of memory-mapping them (as b3sum --no-mmap).
+        #[arg(long)]
+        no_mmap: bool,
         /// The files.
         files: Vec<PathBuf>,
     },
-    /// Check the files listed in a checksum file from `blockmodes mac`.
+    /// Check the files listed in checksum files from `blockmodes mac`.
     ///
     /// Prints `<name>: OK` or `<name>: FAILED` for each line, like
-    /// `sha256sum -c`. The mode is told from the tag length unless --mode is given.
+    /// `sha256sum -c`, with its options. The mode is told from the tag
+    /// length unless --mode is given. A sha256sum or b3sum file is named as
+    /// such; when every checksum fails, the key is probably wrong.
     #[command(
-        after_help = "Example:\n  blockmodes verify --key-file my.key SUMS\n\n\
-Exit status: 0 every file matched, 1 a file did not match, is missing or a line is \
-malformed, 2 usage or I/O error."
+        after_help = "Examples:\n  blockmodes verify --key-file my.key SUMS\n  \
+blockmodes verify --key-file my.key --quiet --ignore-missing SUMS OTHER-SUMS\n\n\
+Exit status: 0 every file matched, 1 a file did not match or is missing (or, with --strict, \
+a line is malformed), 2 usage or I/O error."
     )]
     Verify {
         /// Force the mode instead of telling it from the tag length.
@@ -136,21 +157,43 @@ malformed, 2 usage or I/O error."
         /// The key file (from `blockmodes keygen`).
         #[arg(long, value_name = "FILE")]
         key_file: PathBuf,
-        /// No progress bar.
+        /// Print nothing (the exit status tells the result); no progress bar.
+        #[arg(long)]
+        status: bool,
+        /// Do not print OK for each file that matched: only the failures.
         #[arg(short, long)]
         quiet: bool,
-        /// The checksum file (`-` for standard input).
-        sum_file: PathBuf,
+        #[command(flatten)]
+        progress: NoProgress,
+        /// Do not fail or report for files that are missing.
+        #[arg(long)]
+        ignore_missing: bool,
+        /// Exit with status 1 for improperly formatted lines (otherwise a warning).
+        #[arg(long)]
+        strict: bool,
+        /// Lines end with NUL, not newline, names are not escaped (files from
+        /// `mac -z`); the report's lines end with NUL too.
+        #[arg(short, long)]
+        zero: bool,
+        /// Read files instead of memory-mapping them.
+        #[arg(long)]
+        no_mmap: bool,
+        /// The checksum files (`-`, or none, for standard input).
+        sum_files: Vec<PathBuf>,
     },
     /// Encrypt or decrypt a disk image sector by sector (length-preserving).
     ///
-    /// Sector s of the image is data unit FIRST_SECTOR + s. The output file
-    /// appears only once it is complete; it is not replaced without --force.
+    /// Sector s of the image (after --offset bytes of the input) is data unit
+    /// FIRST_SECTOR + s. A regular output file appears only once it is
+    /// complete; it is not replaced without --force. An existing device node
+    /// or FIFO is written in place (not atomic; a block device needs
+    /// --force). `-` is standard input or output.
     /// There is no integrity check: a wrong key gives garbage, not an error.
     #[command(
         after_help = "Examples:\n  blockmodes disk encrypt --cipher ete --key-file my.key disk.img -o disk.img.enc\n  \
 blockmodes disk decrypt --cipher ete --key-file my.key disk.img.enc -o disk.img\n  \
-blockmodes disk encrypt --cipher xex --sector-size 4096 --first-sector 2048 --key-file my.key part.img -o part.enc\n\n\
+blockmodes disk encrypt --cipher xex --sector-size 4096 --first-sector 2048 --key-file my.key part.img -o part.enc\n  \
+blockmodes disk decrypt --cipher eme2 --key-file my.key --offset 1048576 --first-sector 2048 --count 8 disk.enc -o - | xxd\n\n\
 Exit status: 0 success, 2 usage or I/O error (including an image that is not a whole number of sectors)."
     )]
     Disk {
@@ -198,27 +241,63 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
         #[arg(long)]
         list: bool,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
+    ///
+    /// Example: blockmodes completions bash > /etc/bash_completion.d/blockmodes
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or write one page per command into DIR.
+    ///
+    /// Example: blockmodes manpage | man -l -
+    Manpage {
+        /// Write blockmodes.1 and blockmodes-COMMAND.1 pages into DIR.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// `--no-progress`, on every command that may draw a progress bar.
+#[derive(Args)]
+struct NoProgress {
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 /// The options `seal` and `open` share.
 #[derive(Args)]
+#[group(id = "secret", multiple = false)]
 struct IoArgs {
     /// The key file (from `blockmodes keygen`).
-    #[arg(long, value_name = "FILE", conflicts_with = "passphrase_file")]
+    #[arg(long, value_name = "FILE", group = "secret")]
     key_file: Option<PathBuf>,
-    /// Read the passphrase from the first line of FILE (without either
-    /// option, it is asked on the terminal).
-    #[arg(long, value_name = "FILE")]
+    /// Read the passphrase from the first line of FILE (without a key or
+    /// passphrase option, it is asked on the terminal).
+    #[arg(long, value_name = "FILE", group = "secret")]
     passphrase_file: Option<PathBuf>,
-    /// Write to FILE instead of standard output.
+    /// Read the passphrase from the first line of file descriptor N (as
+    /// openssl's `-pass fd:N`), e.g. `3< pass.txt`.
+    #[arg(long, value_name = "N", group = "secret")]
+    passphrase_fd: Option<u32>,
+    /// Take the passphrase from environment variable VAR (as openssl's
+    /// `-pass env:VAR`; other users cannot read it, processes of yours can).
+    #[arg(long, value_name = "VAR", group = "secret")]
+    passphrase_env: Option<String>,
+    /// Write to FILE instead of standard output. A regular file appears only
+    /// when complete; an existing device node or FIFO is written in place
+    /// (not atomic: a failure leaves what was written).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Replace the output file if it exists.
+    /// Replace the output file if it exists (or write into a block device).
     #[arg(long)]
     force: bool,
-    /// No progress bar.
+    /// No progress bar (same as --no-progress).
     #[arg(short, long)]
     quiet: bool,
+    #[command(flatten)]
+    progress: NoProgress,
     /// Sync the output file to disk before it takes its name (slower; the
     /// file then survives a power failure right after the command ends).
     #[arg(long)]
@@ -229,17 +308,23 @@ struct IoArgs {
 
 impl IoArgs {
     fn options(self) -> seal::Options {
-        let secret = match (self.key_file, self.passphrase_file) {
-            (Some(k), _) => SecretSource::KeyFile(k),
-            (None, Some(p)) => SecretSource::PassphraseFile(p),
-            (None, None) => SecretSource::Prompt,
+        let secret = if let Some(k) = self.key_file {
+            SecretSource::KeyFile(k)
+        } else if let Some(p) = self.passphrase_file {
+            SecretSource::PassphraseFile(p)
+        } else if let Some(fd) = self.passphrase_fd {
+            SecretSource::PassphraseFd(fd)
+        } else if let Some(v) = self.passphrase_env {
+            SecretSource::PassphraseEnv(v)
+        } else {
+            SecretSource::Prompt
         };
         seal::Options {
             secret,
             output: self.output,
             input: self.input,
             force: self.force,
-            quiet: self.quiet,
+            quiet: self.quiet || self.progress.no_progress,
             sync: self.sync,
             kdf_limit: KdfLimit::DEFAULT,
         }
@@ -300,31 +385,42 @@ Exit status: 0 once stopped (Ctrl-C or a signal; nbdkit stops with the command),
 
 #[derive(Args)]
 struct DiskArgs {
-    /// ete (key-safe EtE over EME and StE[XEX], AES-128), eme (EME-AES-256) or xex (XEX-AES-256).
+    /// ete (key-safe EtE over EME and StE[XEX], AES-128), eme (EME-AES-256),
+    /// eme2 (EME2-AES-256, IEEE 1619.2) or xex (XEX-AES-256).
     #[arg(long, value_enum)]
     cipher: DiskCipherArg,
     /// Bytes per sector: 16 to 2048 in multiples of 16, or 4096.
     #[arg(long, default_value_t = 512, value_parser = parse_sector_size)]
     sector_size: usize,
-    /// The sector number of the image's first sector.
+    /// The sector number (tweak) of the first sector processed, as
+    /// cryptsetup's --skip.
     #[arg(long, default_value_t = 0)]
     first_sector: u64,
+    /// Where the image starts in the input, in bytes (skipped; default 0).
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    offset: u64,
+    /// How many sectors to process (default: to the end of the input).
+    #[arg(long, value_name = "N")]
+    count: Option<u64>,
     /// The key file (from `blockmodes keygen`).
     #[arg(long, value_name = "FILE")]
     key_file: PathBuf,
-    /// Write to FILE (required: an image is never written to standard output).
+    /// Write to FILE (`-`: standard output, not a terminal). An existing
+    /// device node or FIFO is written in place (not atomic).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
-    /// Replace the output file if it exists.
+    /// Replace the output file if it exists (or write into a block device).
     #[arg(long)]
     force: bool,
-    /// No progress bar.
+    /// No progress bar (same as --no-progress).
     #[arg(short, long)]
     quiet: bool,
+    #[command(flatten)]
+    progress: NoProgress,
     /// Sync the output file to disk before it takes its name.
     #[arg(long)]
     sync: bool,
-    /// The image.
+    /// The image (a file, a block device, or `-` for standard input).
     input: PathBuf,
 }
 
@@ -334,15 +430,18 @@ impl DiskArgs {
             cipher: match self.cipher {
                 DiskCipherArg::Ete => DiskCipher::Ete,
                 DiskCipherArg::Eme => DiskCipher::Eme,
+                DiskCipherArg::Eme2 => DiskCipher::Eme2,
                 DiskCipherArg::Xex => DiskCipher::Xex,
             },
             sector_size: self.sector_size,
             first_sector: self.first_sector,
+            offset: self.offset,
+            count: self.count,
             key_file: self.key_file,
             input: self.input,
             output: self.output,
             force: self.force,
-            quiet: self.quiet,
+            quiet: self.quiet || self.progress.no_progress,
             sync: self.sync,
         }
     }
@@ -354,6 +453,8 @@ enum DiskCipherArg {
     Ete,
     /// EME with AES-256.
     Eme,
+    /// EME2 (IEEE 1619.2) with AES-256.
+    Eme2,
     /// XEX with AES-256.
     Xex,
 }
@@ -414,6 +515,7 @@ fn parse_size(s: &str) -> Result<usize, String> {
 }
 
 fn main() -> ExitCode {
+    signals::install();
     let cli = Cli::parse();
     let (name, result): (&str, CliResult<()>) = match cli.command {
         Command::Keygen { output, force } => ("keygen", keygen(output, force)),
@@ -438,8 +540,19 @@ fn main() -> ExitCode {
             mode,
             key_file,
             quiet,
+            progress,
+            zero,
+            no_mmap,
             files,
-        } => ("mac", macsum::mac(mode.into(), &key_file, &files, quiet)),
+        } => {
+            let quiet = quiet || progress.no_progress;
+            let o = macsum::MacOptions {
+                quiet,
+                zero,
+                no_mmap,
+            };
+            ("mac", macsum::mac(mode.into(), &key_file, &files, &o))
+        }
         Command::Disk { action } => match action {
             DiskAction::Encrypt(a) => ("disk encrypt", disk::run(&a.options(), true)),
             DiskAction::Decrypt(a) => ("disk decrypt", disk::run(&a.options(), false)),
@@ -448,18 +561,36 @@ fn main() -> ExitCode {
         Command::Verify {
             mode,
             key_file,
+            status,
             quiet,
-            sum_file,
-        } => (
-            "verify",
-            macsum::verify(mode.map(Into::into), &key_file, &sum_file, quiet),
-        ),
+            progress,
+            ignore_missing,
+            strict,
+            zero,
+            no_mmap,
+            sum_files,
+        } => {
+            let o = macsum::VerifyOptions {
+                mode: mode.map(Into::into),
+                status,
+                quiet,
+                no_progress: progress.no_progress || status,
+                ignore_missing,
+                strict,
+                zero,
+                no_mmap,
+            };
+            ("verify", macsum::verify(&key_file, &sum_files, &o))
+        }
         other => return run_tool(other),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("blockmodes {name}: {f}");
+            // An empty message: `verify --status`, the status alone tells.
+            if !f.message().is_empty() {
+                eprintln!("blockmodes {name}: {f}");
+            }
             ExitCode::from(f.exit_code())
         }
     }
@@ -471,6 +602,7 @@ fn keygen(output: Option<PathBuf>, force: bool) -> CliResult<()> {
         Some(p) if p.as_os_str() != "-" => key.write(&p, force),
         _ => {
             use std::io::Write;
+            warn_shared_stdout();
             let mut out = std::io::stdout();
             out.write_all(key.to_file_text().as_bytes())
                 .and_then(|()| out.flush())
@@ -479,9 +611,38 @@ fn keygen(output: Option<PathBuf>, force: bool) -> CliResult<()> {
     }
 }
 
-/// `kat` and `bench`, unchanged.
+/// `keygen > FILE`: warn when the redirection made a file others may read.
+fn warn_shared_stdout() {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+        return;
+    };
+    if let Ok(m) = std::fs::File::from(fd).metadata()
+        && m.is_file()
+        && m.permissions().mode() & 0o077 != 0
+    {
+        eprintln!(
+            "blockmodes keygen: warning: the key goes to a file others may read (mode {:04o}); \
+use `blockmodes keygen -o FILE` (created 0600) or `chmod 600` it",
+            m.permissions().mode() & 0o7777
+        );
+    }
+}
+
+/// `completions`, `manpage`, `kat` and `bench`.
 fn run_tool(command: Command) -> ExitCode {
     match command {
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "blockmodes",
+                &mut std::io::stdout(),
+            );
+            ExitCode::SUCCESS
+        }
+        Command::Manpage { dir } => manpage(dir),
         Command::Kat { files, list } => run_kat(&files, list),
         Command::Bench {
             modes,
@@ -512,6 +673,12 @@ fn run_kat(files: &[PathBuf], list: bool) -> ExitCode {
                 total.passed += t.passed;
                 total.failed += t.failed;
             }
+            Err(e @ kat::KatError::File { .. }) => {
+                // The error names the file already.
+                eprintln!("blockmodes kat: {e}");
+                println!("{} passed, {} failed", total.passed, total.failed);
+                return ExitCode::from(2);
+            }
             Err(e) => {
                 eprintln!("blockmodes kat: {}: {e}", f.display());
                 println!("{} passed, {} failed", total.passed, total.failed);
@@ -538,6 +705,23 @@ fn print_bench_header(json: bool) {
         println!(
             "# AES-128, one thread; cycles = TSC ticks (nominal clock), x ECB = median over alternating ECB/mode samples of ECB time / mode time, same size"
         );
+    }
+}
+
+/// `blockmodes manpage [--dir DIR]`.
+fn manpage(dir: Option<PathBuf>) -> ExitCode {
+    let cmd = Cli::command();
+    let r = match &dir {
+        Some(d) => clap_mangen::generate_to(cmd, d),
+        None => clap_mangen::Man::new(cmd).render(&mut std::io::stdout()),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let to = dir.map_or("standard output".into(), |d| d.display().to_string());
+            eprintln!("blockmodes manpage: cannot write {to}: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -570,9 +754,11 @@ fn run_bench(
         bench::Timing::FULL
     };
     print_bench_header(json);
+    // The mode column as wide as the longest row name (cbc-hmac-sha256-random-iv).
+    let w = modes.iter().map(String::len).max().unwrap_or(0).max(22);
     if !json {
         println!(
-            "{:<22} {:>9} {:>9} {:>9} {:>8}",
+            "{:<w$} {:>9} {:>9} {:>9} {:>8}",
             "mode", "bytes", "GB/s", "cyc/byte", "x ECB"
         );
     }
@@ -581,7 +767,7 @@ fn run_bench(
             println!("{}", r.to_json());
         } else {
             println!(
-                "{:<22} {:>9} {:>9.3} {:>9.3} {:>8.3}",
+                "{:<w$} {:>9} {:>9.3} {:>9.3} {:>8.3}",
                 r.mode, r.bytes, r.gbps, r.cpb, r.ratio_to_ecb
             );
         }

@@ -12,7 +12,7 @@ use zeroize::Zeroizing;
 use crate::failure::{CliResult, Failure};
 use crate::header::{HEADER_LEN, Header, KdfLimit, Mode, Secret};
 use crate::keyfile::MasterKey;
-use crate::output::{Output, check_absent};
+use crate::output::{Access, Output, check_absent};
 use crate::pipeline::{self, PipeError, Rejected, Transform};
 use crate::progress;
 
@@ -236,6 +236,10 @@ pub enum SecretSource {
     KeyFile(PathBuf),
     /// `--passphrase-file F`.
     PassphraseFile(PathBuf),
+    /// `--passphrase-fd N`: the first line read from file descriptor N.
+    PassphraseFd(u32),
+    /// `--passphrase-env VAR`: the value of an environment variable.
+    PassphraseEnv(String),
     /// Ask on the terminal.
     Prompt,
 }
@@ -249,10 +253,33 @@ impl SecretSource {
                 let text = Zeroizing::new(
                     std::fs::read(p).map_err(|e| Failure::io("read passphrase file", p, &e))?,
                 );
-                let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
-                let line = line.strip_suffix(b"\r").unwrap_or(line);
-                passphrase(line.to_vec(), &p.display().to_string())
+                passphrase(first_line(&text), &p.display().to_string())
             }
+            SecretSource::PassphraseFd(fd) => {
+                // The descriptor is reopened through /dev/fd (no unsafe
+                // adoption of a raw descriptor); a pipe or a here-document
+                // reads from where the writer left it, a regular file from
+                // its start.
+                let path = PathBuf::from(format!("/dev/fd/{fd}"));
+                let mut f = std::fs::File::open(&path).map_err(|e| {
+                    Failure::usage(format!("--passphrase-fd {fd}: cannot open it: {e}"))
+                })?;
+                let mut text = Zeroizing::new(Vec::new());
+                read_first_line(&mut f, &mut text).map_err(|e| {
+                    Failure::usage(format!("--passphrase-fd {fd}: cannot read it: {e}"))
+                })?;
+                passphrase(first_line(&text), &format!("file descriptor {fd}"))
+            }
+            SecretSource::PassphraseEnv(var) => match std::env::var_os(var) {
+                Some(v) => {
+                    use std::os::unix::ffi::OsStringExt;
+                    let bytes = Zeroizing::new(v.into_vec());
+                    passphrase(bytes.to_vec(), &format!("${var}"))
+                }
+                None => Err(Failure::usage(format!(
+                    "--passphrase-env {var}: the variable is not set"
+                ))),
+            },
             SecretSource::Prompt => {
                 let ask = |prompt: &str| {
                     rpassword::prompt_password(prompt).map(Zeroizing::new).map_err(|e| {
@@ -274,6 +301,28 @@ impl SecretSource {
             }
         }
     }
+}
+
+/// The first line of `text`, without its line end.
+fn first_line(text: &[u8]) -> Vec<u8> {
+    let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    line.strip_suffix(b"\r").unwrap_or(line).to_vec()
+}
+
+/// Read up to the first newline (or the end), byte by byte, so that nothing
+/// after the passphrase line is consumed from a shared descriptor.
+fn read_first_line(r: &mut dyn Read, out: &mut Vec<u8>) -> std::io::Result<()> {
+    let mut b = [0u8; 1];
+    while out.len() < 1 << 16 {
+        match r.read(&mut b) {
+            Ok(0) => break,
+            Ok(_) if b[0] == b'\n' => break,
+            Ok(_) => out.push(b[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 fn passphrase(bytes: Vec<u8>, from: &str) -> CliResult<Secret> {
@@ -343,14 +392,15 @@ pub fn seal(o: &Options, mode: Mode, chunk_log2: u8) -> CliResult<()> {
     let keys = header.seal_keys(&secret)?;
     drop(secret);
     let cipher = chunk_cipher(mode, &keys.payload)?;
-    let mut out = Output::to(o.output.as_deref(), o.force)?.with_sync(o.sync);
+    // Sealed data follows the umask, as `openssl enc` and `age` outputs do.
+    let mut out = Output::to(o.output.as_deref(), o.force, Access::Umask)?.with_sync(o.sync);
     std::io::Write::write_all(&mut out, &keys.header_bytes)
         .map_err(|e| Failure::usage(format!("cannot write {}: {e}", out.name())))?;
     let t = Sealer {
         cipher: cipher.as_ref(),
         chunk: header.chunk_len(),
     };
-    let bar = progress::bar(size, o.quiet);
+    let bar = progress::bar(size, o.quiet, !to_file(o));
     let name = out.name();
     let result = pipeline::run(&t, input, out, batch_units(t.chunk), &bar);
     bar.finish_and_clear();
@@ -398,9 +448,14 @@ pub fn open(o: &Options) -> CliResult<()> {
         cipher: cipher.as_ref(),
         sealed_chunk: cipher.sealed_len(header.chunk_len()),
     };
-    let out = Output::to(o.output.as_deref(), o.force)?.with_sync(o.sync);
+    // Decrypted data is private (0600).
+    let out = Output::to(o.output.as_deref(), o.force, Access::Private)?.with_sync(o.sync);
     let name = out.name();
-    let bar = progress::bar(size.map(|s| s.saturating_sub(HEADER_LEN as u64)), o.quiet);
+    let bar = progress::bar(
+        size.map(|s| s.saturating_sub(HEADER_LEN as u64)),
+        o.quiet,
+        !to_file(o),
+    );
     let result = pipeline::run(&t, input, out, batch_units(t.sealed_chunk), &bar);
     bar.finish_and_clear();
     match result {

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 
-const CIPHERS: &[&str] = &["ete", "eme", "xex"];
+const CIPHERS: &[&str] = &["ete", "eme", "eme2", "xex"];
 
 #[test]
 fn round_trip_every_cipher_and_sector_size() {
@@ -211,6 +211,12 @@ fn images_follow_the_document() {
         ),
         ("eme", DiskCipher::Eme, "blockmodes v1 disk eme-aes256", 32),
         ("xex", DiskCipher::Xex, "blockmodes v1 disk xex-aes256", 32),
+        (
+            "eme2",
+            DiskCipher::Eme2,
+            "blockmodes v1 disk eme2-aes256",
+            64,
+        ),
     ] {
         for sector in [512usize, 4096] {
             let size = sector.to_string();

@@ -31,7 +31,11 @@ pub fn run_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Output {
 
 /// The exit status (panics on a signal).
 pub fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited by a signal")
+    use std::os::unix::process::ExitStatusExt;
+    match o.status.code() {
+        Some(c) => c,
+        None => panic!("killed by signal {:?}", o.status.signal()),
+    }
 }
 
 /// Standard error as text.
