@@ -1,7 +1,7 @@
 //! The `blockmodes` command's library, kept in a library so `cargo test` runs
 //! the same code as the command:
 //! * [`kat`] and [`bench`](mod@bench): the known-answer-test runner and the
-//!   benchmark (with the cargo feature `peers`, also OpenSSL's and
+//!   benchmark (with the cargo feature `peers`, also OpenSSL's, ring's and
 //!   RustCrypto's OCB3, GCM, XTS and EME in the same table);
 //! * [`keyfile`], [`header`], [`seal`]: `keygen`, and `seal` / `open` (the
 //!   file format of `docs/file-format.md`: header, keys, STREAM chunks);

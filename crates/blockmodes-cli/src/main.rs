@@ -218,8 +218,10 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
     ///
     /// The header names the CPU (model, vendor, family and model numbers,
     /// AES-NI, VAES, AVX-512 and IFMA). Built with the cargo feature `peers`,
-    /// it also measures OpenSSL's AES-128-OCB, -GCM and -XTS and RustCrypto's
-    /// `ocb3` and `eme-mode` in the same run (`--list` names the rows).
+    /// it also measures OpenSSL's AES-128-OCB, -GCM and -XTS (OpenSSL 4.0.3
+    /// built from source), ring's AES-128-GCM and RustCrypto's `ocb3` and
+    /// `eme-mode` in the same run, and the header names their versions
+    /// (`--list` names the rows).
     ///
     /// Example: blockmodes bench --quick --modes ocb1-encrypt,pmac --sizes 4096,16384
     Bench {
@@ -694,14 +696,23 @@ fn run_kat(files: &[PathBuf], list: bool) -> ExitCode {
     }
 }
 
-/// The bench's header: the CPU, then (text only) what the columns mean. With
-/// `--json`, one object `{"cpu": {...}}` before the rows.
+/// The bench's header: the CPU, the peers' versions (with the cargo feature
+/// `peers`), then (text only) what the columns mean. With `--json`, one
+/// object `{"cpu": {...}}` (and `"peers": {...}`) before the rows.
 fn print_bench_header(json: bool) {
     let cpu = bench::cpu::Cpu::detect();
+    let peers = bench::peers_header();
     if json {
-        println!("{}", serde_json::json!({ "cpu": cpu.to_json() }));
+        let mut head = serde_json::json!({ "cpu": cpu.to_json() });
+        if let Some((_, value)) = peers {
+            head["peers"] = value;
+        }
+        println!("{head}");
     } else {
         println!("# CPU: {}", cpu.describe());
+        if let Some((text, _)) = peers {
+            println!("# Peers: {text}");
+        }
         println!(
             "# AES-128, one thread; cycles = TSC ticks (nominal clock), x ECB = median over alternating ECB/mode samples of ECB time / mode time, same size"
         );

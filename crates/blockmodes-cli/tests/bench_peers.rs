@@ -3,13 +3,19 @@
 //! independent implementation or published vectors.
 //! - OpenSSL AES-128-OCB against RustCrypto `ocb3`, and both against RFC
 //!   7253's vectors;
-//! - OpenSSL AES-128-GCM against RustCrypto `aes-gcm`;
+//! - OpenSSL AES-128-GCM and ring's AES-128-GCM against RustCrypto
+//!   `aes-gcm`, and all three against a vector of the GCM specification;
 //! - OpenSSL AES-128-XTS against the `xts-mode` crate, in data units;
 //! - RustCrypto `eme-mode` against Halevi's EME vectors (`vectors/eme-aes.json`),
 //!   its own decryption, and blockmodes' EME through the sector interface
 //!   (same conventions: LE doubling, L from the forward cipher, the unit
 //!   number as a 16-byte little-endian tweak).
+//!
+//! And the bench names what it links: the OpenSSL that `build.rs` built from
+//! the pinned `openssl-src` (not a system library), and ring's version.
 #![cfg(feature = "peers")]
+
+mod common;
 
 use aead::{AeadInOut, KeyInit};
 use blockmodes::Aes128;
@@ -17,7 +23,8 @@ use blockmodes::eme::Eme;
 use blockmodes::sector::{SectorCipher, Sectors};
 use blockmodes_cli::bench;
 use blockmodes_cli::bench::peers::{
-    Ocb3Aes128, OpensslAead, OpensslXts, SLACK, eme_rustcrypto_units,
+    Ocb3Aes128, OpensslAead, OpensslXts, RING_VERSION, SLACK, eme_rustcrypto_units, openssl,
+    ring_gcm_key, ring_gcm_seal,
 };
 use eme_mode::DynamicEme;
 use eme_mode::cipher::InnerIvInit;
@@ -40,6 +47,14 @@ fn rustcrypto_seal<A: AeadInOut>(a: &A, nonce: &[u8; 12], msg: &[u8]) -> Vec<u8>
     let tag = a
         .encrypt_inout_detached(&nonce, &[], (&mut buf[..]).into())
         .unwrap();
+    buf.extend_from_slice(&tag);
+    buf
+}
+
+/// ring's in-place encryption as the bench row calls it: ciphertext || tag.
+fn ring_seal(key: &ring::aead::LessSafeKey, nonce: &[u8; 12], msg: &[u8]) -> Vec<u8> {
+    let mut buf = msg.to_vec();
+    let tag = ring_gcm_seal(key, nonce, &mut buf).unwrap();
     buf.extend_from_slice(&tag);
     buf
 }
@@ -82,6 +97,41 @@ fn ocb3_peers_match_rfc7253() {
     }
 }
 
+/// The GCM specification's (McGrew and Viega, "The Galois/Counter Mode of
+/// Operation", revised 2005) test case 3: AES-128, 96-bit IV, 64 bytes, no
+/// associated data; ciphertext || tag.
+#[test]
+fn gcm_peers_match_gcm_spec_test_case_3() {
+    let key: [u8; 16] = hex::decode("feffe9928665731c6d6a8f9467308308")
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let nonce: [u8; 12] = hex::decode("cafebabefacedbaddecaf888")
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let pt = hex::decode(concat!(
+        "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72",
+        "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255"
+    ))
+    .unwrap();
+    let want = hex::decode(concat!(
+        "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e",
+        "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985",
+        "4d5c2af327cd64a62cf35abd2ba6fab4"
+    ))
+    .unwrap();
+    let mut ossl = OpensslAead::gcm(&key).unwrap();
+    assert_eq!(openssl_seal(&mut ossl, &nonce, &pt), want, "OpenSSL");
+    assert_eq!(
+        ring_seal(&ring_gcm_key(&key).unwrap(), &nonce, &pt),
+        want,
+        "ring"
+    );
+    let rc = aes_gcm::Aes128Gcm::new(&key.into());
+    assert_eq!(rustcrypto_seal(&rc, &nonce, &pt), want, "aes-gcm");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -111,6 +161,21 @@ proptest! {
         let rc = aes_gcm::Aes128Gcm::new(&key.into());
         for (nonce, msg) in nonces.iter().zip(&msgs) {
             prop_assert_eq!(openssl_seal(&mut ossl, nonce, msg), rustcrypto_seal(&rc, nonce, msg));
+        }
+    }
+
+    /// Two messages on one ring key (the row reuses it) against RustCrypto
+    /// `aes-gcm`.
+    #[test]
+    fn ring_gcm_equals_aes_gcm(
+        key in any::<[u8; 16]>(),
+        nonces in any::<[[u8; 12]; 2]>(),
+        msgs in prop::array::uniform2(prop::collection::vec(any::<u8>(), 0..1100)),
+    ) {
+        let ring = ring_gcm_key(&key).unwrap();
+        let rc = aes_gcm::Aes128Gcm::new(&key.into());
+        for (nonce, msg) in nonces.iter().zip(&msgs) {
+            prop_assert_eq!(ring_seal(&ring, nonce, msg), rustcrypto_seal(&rc, nonce, msg));
         }
     }
 
@@ -210,4 +275,55 @@ fn peer_bench_cases_run() {
             case();
         }
     }
+}
+
+/// The linked libcrypto is the OpenSSL that `openssl-src` built: its version
+/// text names the version in the crate's build metadata (400.0.2+4.0.3 ->
+/// "OpenSSL 4.0.3 "), not the system's.
+#[test]
+fn openssl_is_the_pinned_source_build() {
+    let (_, wanted) = openssl::SOURCE_CRATE_VERSION
+        .split_once('+')
+        .expect("openssl-src's version carries OpenSSL's as build metadata");
+    let text = openssl::version();
+    assert!(
+        text.starts_with(&format!("OpenSSL {wanted} ")),
+        "{text} is not OpenSSL {wanted}"
+    );
+}
+
+/// `RING_VERSION`, printed in the header, is the ring that Cargo.lock locks.
+#[test]
+fn ring_version_is_the_locked_one() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock");
+    let lock = std::fs::read_to_string(path).unwrap();
+    let locked: Vec<&str> = lock
+        .split("[[package]]")
+        .filter(|p| p.contains("\nname = \"ring\"\n"))
+        .filter_map(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
+        .map(|v| v.trim_end_matches('"'))
+        .collect();
+    assert_eq!(locked, [RING_VERSION]);
+}
+
+/// The bench header's second line names the peers' versions; with `--json`
+/// they are in the first object, beside the CPU.
+#[test]
+fn bench_header_names_the_peers() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["bench", "--quick", "--modes", "ecb", "--sizes", "64"];
+    let text = common::run(dir.path(), &args);
+    common::ok(&text);
+    let out = String::from_utf8(text.stdout).unwrap();
+    let line = out.lines().nth(1).unwrap();
+    assert!(line.starts_with("# Peers: OpenSSL 4."), "{out}");
+    assert!(line.contains(&format!("ring {RING_VERSION}")), "{out}");
+
+    let json = common::run(dir.path(), &[&args[..], &["--json"]].concat());
+    common::ok(&json);
+    let out = String::from_utf8(json.stdout).unwrap();
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert!(first["cpu"]["model_name"].is_string(), "{out}");
+    assert_eq!(first["peers"]["openssl"], openssl::version().as_str());
+    assert_eq!(first["peers"]["ring"], RING_VERSION);
 }

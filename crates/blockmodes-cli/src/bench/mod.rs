@@ -19,13 +19,15 @@
 //! model numbers, and whether it has AES-NI, VAES, VPCLMULQDQ, AVX-512F and
 //! AVX-512 IFMA.
 //!
-//! **Peers.** Built with the cargo feature `peers` (off by default: the
-//! `openssl` crate needs OpenSSL's headers to build), the family in
-//! `peers.rs` adds `openssl-ocb3-encrypt`, `openssl-gcm-encrypt`,
-//! `openssl-xts-512` (OpenSSL through the `openssl` crate, cipher contexts
-//! keyed once and reused), `ocb3-rustcrypto-encrypt` and
-//! `eme-rustcrypto-2048` (RustCrypto `ocb3`, `eme-mode`), timed against ECB
-//! like every other row:
+//! **Peers.** Built with the cargo feature `peers` (off by default: its
+//! build script compiles OpenSSL 4.0.3 from the pinned `openssl-src`, minutes
+//! once per target directory), the family in `peers.rs` adds
+//! `openssl-ocb3-encrypt`, `openssl-gcm-encrypt`, `openssl-xts-512`
+//! (OpenSSL's EVP interface, cipher contexts keyed once and reused),
+//! `ring-gcm-encrypt` (ring's AES-GCM, BoringSSL's kernels),
+//! `ocb3-rustcrypto-encrypt` and `eme-rustcrypto-2048` (RustCrypto `ocb3`,
+//! `eme-mode`), timed against ECB like every other row; the header then
+//! names the OpenSSL and ring versions ([`peers_header`]):
 //! `cargo run --release -p blockmodes-cli --features peers -- bench --modes ecb,ocb1-encrypt,openssl-ocb3-encrypt`.
 
 use std::time::{Duration, Instant};
@@ -66,6 +68,19 @@ const FAMILIES: &[(&[&str], fn(&str, usize) -> Option<Case>)] = &[
     #[cfg(feature = "peers")]
     (peers::MODES, peers::make),
 ];
+
+/// The versions of the peers built in, for the bench header: a line of text
+/// and a JSON value. `None` without the cargo feature `peers`.
+pub fn peers_header() -> Option<(String, serde_json::Value)> {
+    #[cfg(feature = "peers")]
+    {
+        Some((peers::description(), peers::to_json()))
+    }
+    #[cfg(not(feature = "peers"))]
+    {
+        None
+    }
+}
 
 /// The default message sizes: 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 1 MiB.
 pub const DEFAULT_SIZES: &[usize] = &[64, 256, 1024, 4096, 16384, 1 << 20];

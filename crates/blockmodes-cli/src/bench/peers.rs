@@ -1,7 +1,11 @@
 //! Peers from outside the project, measured in the same run (cargo feature
-//! `peers`, off by default because `openssl` needs the OpenSSL headers):
-//! OpenSSL through the `openssl` crate, RustCrypto `ocb3` and `eme-mode`.
-//! All AES-128, one thread, 12-byte nonces, 16-byte tags, no associated data.
+//! `peers`, off by default: it builds OpenSSL from source, which takes
+//! minutes once per target directory): OpenSSL 4.0.3 (the pinned
+//! `openssl-src`, built and linked statically by `build.rs`, called through
+//! [`openssl`]), `ring` (BoringSSL's AES-GCM kernels), RustCrypto `ocb3` and
+//! `eme-mode`. All AES-128, one thread, 12-byte nonces, 16-byte tags, no
+//! associated data. The bench header names the OpenSSL and ring versions
+//! ([`description`]).
 //!
 //! What one call (one message) of each row includes:
 //! - `openssl-ocb3-encrypt`, `openssl-gcm-encrypt`: on a cipher context
@@ -12,6 +16,13 @@
 //!   (data key, then tweak key), for each 512-byte data unit: setting its
 //!   tweak (the unit number, 16 bytes little-endian, numbered from 0) and one
 //!   update over the unit in place. Like `xts-512` and `xex-512`.
+//! - `ring-gcm-encrypt`: `seal_in_place_separate_tag` in place on a
+//!   `LessSafeKey` built once (key schedule and GHASH table at set-up), with
+//!   `Nonce::assume_unique_for_key` and empty associated data. ring 0.17.14
+//!   picks its kernel at key set-up: BoringSSL's `aes-gcm-avx2-x86_64`
+//!   (VAES and VPCLMULQDQ on 256-bit registers) where the CPU has VAES,
+//!   VPCLMULQDQ and AVX2, else AES-NI with PCLMULQDQ (`src/aead/aes_gcm.rs`,
+//!   `DynKey::new`); it has no 512-bit kernel.
 //! - `ocb3-rustcrypto-encrypt`: `encrypt_inout_detached` in place on a key
 //!   object built once (as `gcm-encrypt` does for `aes-gcm`).
 //! - `eme-rustcrypto-2048`: for each 2048-byte data unit, a `DynamicEme` from
@@ -26,35 +37,54 @@
 //! `tests/bench_peers.rs`, through the functions below that the rows call.
 
 use aead::AeadInOut;
-use anyhow::{Context, Result, ensure};
+use anyhow::{Result, ensure};
 use eme_mode::DynamicEme;
 use eme_mode::cipher::{BlockCipher, BlockEncryptMut, BlockSizeUser, InnerIvInit, consts::U16};
-use openssl::cipher::{Cipher, CipherRef};
-use openssl::cipher_ctx::CipherCtx;
 
 use super::Case;
 use super::base::key;
+
+pub mod openssl;
+
+pub use openssl::{MAX_MESSAGE, OpensslAead, OpensslXts, SLACK};
 
 pub const MODES: &[&str] = &[
     "openssl-ocb3-encrypt",
     "ocb3-rustcrypto-encrypt",
     "openssl-gcm-encrypt",
+    "ring-gcm-encrypt",
     "openssl-xts-512",
     "eme-rustcrypto-2048",
 ];
+
+/// The version of `ring` in use (pinned in Cargo.toml; tests/bench_peers.rs
+/// checks it against Cargo.lock).
+pub const RING_VERSION: &str = "0.17.14";
+
+/// The peers' versions, for the bench header: the linked OpenSSL's own
+/// version text, the `openssl-src` crate that built it, and ring's version.
+pub fn description() -> String {
+    format!(
+        "{} (libcrypto built from source by openssl-src {}, linked statically); ring {RING_VERSION}",
+        openssl::version(),
+        openssl::SOURCE_CRATE_VERSION,
+    )
+}
+
+/// [`description`] as JSON: `{"openssl": ..., "openssl_src": ..., "ring": ...}`.
+pub fn to_json() -> serde_json::Value {
+    serde_json::json!({
+        "openssl": openssl::version(),
+        "openssl_src": openssl::SOURCE_CRATE_VERSION,
+        "ring": RING_VERSION,
+    })
+}
 
 /// The nonce of the AEAD rows (the figures do not depend on it).
 pub const NONCE: [u8; 12] = [0x11; 12];
 
 /// The XTS tweak key, second half of the 32-byte XTS key (the `xts-512` row's).
 pub const XTS_TWEAK_KEY: [u8; 16] = [7; 16];
-
-/// The slack OpenSSL's in-place update asks for after a message: one block.
-pub const SLACK: usize = 16;
-
-/// The longest message the OpenSSL AEAD rows take in one update (the call's
-/// length is a C `int`).
-pub const MAX_MESSAGE: usize = 1 << 30;
 
 /// RustCrypto's OCB3 with AES-128, 12-byte nonces and 16-byte tags.
 pub type Ocb3Aes128 = ocb3::Ocb3<aes::Aes128>;
@@ -63,6 +93,7 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
     match mode {
         "openssl-ocb3-encrypt" => openssl_aead(OpensslAead::ocb3(&key()).ok()?, bytes),
         "openssl-gcm-encrypt" => openssl_aead(OpensslAead::gcm(&key()).ok()?, bytes),
+        "ring-gcm-encrypt" => ring_gcm(bytes),
         "ocb3-rustcrypto-encrypt" => ocb3_rustcrypto(bytes),
         _ => sector_row(mode, bytes),
     }
@@ -76,6 +107,40 @@ fn openssl_aead(mut aead: OpensslAead, bytes: usize) -> Option<Case> {
     aead.encrypt_in_place(&NONCE, &mut buf, bytes).ok()?;
     Some(Box::new(move || {
         let tag = aead.encrypt_in_place(&NONCE, &mut buf, bytes);
+        std::hint::black_box((&buf, tag.ok()));
+    }))
+}
+
+/// ring's AES-128-GCM with a key set up once.
+pub fn ring_gcm_key(key: &[u8; 16]) -> Option<ring::aead::LessSafeKey> {
+    let unbound = ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, key).ok()?;
+    Some(ring::aead::LessSafeKey::new(unbound))
+}
+
+/// Encrypt `buf` in place with ring's AES-GCM under `nonce`, no associated
+/// data; the 16-byte tag.
+pub fn ring_gcm_seal(
+    key: &ring::aead::LessSafeKey,
+    nonce: &[u8; 12],
+    buf: &mut [u8],
+) -> Result<[u8; 16]> {
+    let nonce = ring::aead::Nonce::assume_unique_for_key(*nonce);
+    let tag = key
+        .seal_in_place_separate_tag(nonce, ring::aead::Aad::empty(), buf)
+        .map_err(|_| anyhow::anyhow!("ring refused the message"))?;
+    let mut out = [0u8; 16];
+    ensure!(tag.as_ref().len() == 16, "ring's tag is not 16 bytes");
+    out.copy_from_slice(tag.as_ref());
+    Ok(out)
+}
+
+/// `ring-gcm-encrypt`: detached, in place.
+fn ring_gcm(bytes: usize) -> Option<Case> {
+    let gcm = ring_gcm_key(&key())?;
+    let mut buf = vec![0x5au8; bytes];
+    ring_gcm_seal(&gcm, &NONCE, &mut buf).ok()?;
+    Some(Box::new(move || {
+        let tag = ring_gcm_seal(&gcm, &NONCE, &mut buf);
         std::hint::black_box((&buf, tag.ok()));
     }))
 }
@@ -114,116 +179,6 @@ fn sector_row(mode: &str, bytes: usize) -> Option<Case> {
             }))
         }
         _ => None,
-    }
-}
-
-/// An OpenSSL AEAD context (AES-128-OCB or AES-128-GCM) keyed once:
-/// 12-byte nonces, 16-byte tags, no associated data.
-pub struct OpensslAead {
-    ctx: CipherCtx,
-}
-
-impl OpensslAead {
-    /// AES-128-OCB (OCB3, RFC 7253).
-    pub fn ocb3(key: &[u8; 16]) -> Result<Self> {
-        Self::new(Cipher::aes_128_ocb(), key)
-    }
-
-    /// AES-128-GCM.
-    pub fn gcm(key: &[u8; 16]) -> Result<Self> {
-        Self::new(Cipher::aes_128_gcm(), key)
-    }
-
-    /// Choose the cipher, set 12-byte nonces, then the key (its schedule is
-    /// computed here, once).
-    fn new(cipher: &CipherRef, key: &[u8; 16]) -> Result<Self> {
-        let mut ctx = CipherCtx::new()?;
-        ctx.encrypt_init(Some(cipher), None, None)?;
-        ctx.set_iv_length(NONCE.len())?;
-        ensure!(ctx.key_length() == key.len(), "unexpected key length");
-        ensure!(ctx.iv_length() == NONCE.len(), "nonce length not taken");
-        ensure!(ctx.block_size() <= SLACK, "block larger than the slack");
-        ctx.encrypt_init(None, Some(key), None)?;
-        Ok(Self { ctx })
-    }
-
-    /// Encrypt the first `len` bytes of `buf` in place under `nonce` and
-    /// return the 16-byte tag. `buf` must hold at least [`SLACK`] bytes after
-    /// the message (OpenSSL may write a block there before it is complete;
-    /// the ciphertext ends up in `buf[..len]`); `len` is at most
-    /// [`MAX_MESSAGE`].
-    pub fn encrypt_in_place(
-        &mut self,
-        nonce: &[u8; 12],
-        buf: &mut [u8],
-        len: usize,
-    ) -> Result<[u8; 16]> {
-        ensure!(
-            len <= MAX_MESSAGE,
-            "message longer than {MAX_MESSAGE} bytes"
-        );
-        ensure!(
-            len.checked_add(SLACK) <= Some(buf.len()),
-            "no slack after the message"
-        );
-        self.ctx.encrypt_init(None, None, Some(nonce))?;
-        let done = self.ctx.cipher_update_inplace(buf, len)?;
-        let tail = buf
-            .get_mut(done..)
-            .context("OpenSSL wrote past the buffer")?;
-        ensure!(tail.len() >= SLACK, "OpenSSL wrote past the message");
-        let last = self.ctx.cipher_final(tail)?;
-        ensure!(
-            done + last == len,
-            "OpenSSL returned {} of {len} bytes",
-            done + last
-        );
-        let mut tag = [0u8; 16];
-        self.ctx.tag(&mut tag)?;
-        Ok(tag)
-    }
-}
-
-/// An OpenSSL AES-128-XTS context keyed once with a data key and a tweak key.
-pub struct OpensslXts {
-    ctx: CipherCtx,
-}
-
-impl OpensslXts {
-    /// Key the context: `data_key` enciphers the blocks, `tweak_key` the
-    /// tweaks (OpenSSL refuses two equal halves).
-    pub fn new(data_key: &[u8; 16], tweak_key: &[u8; 16]) -> Result<Self> {
-        let mut key = [0u8; 32];
-        key[..16].copy_from_slice(data_key);
-        key[16..].copy_from_slice(tweak_key);
-        let mut ctx = CipherCtx::new()?;
-        let cipher = Cipher::aes_128_xts();
-        ensure!(cipher.key_length() == key.len(), "unexpected key length");
-        ensure!(cipher.iv_length() == 16, "unexpected tweak length");
-        ensure!(
-            cipher.block_size() == 1,
-            "XTS must take whole units in place"
-        );
-        ctx.encrypt_init(Some(cipher), Some(&key), None)?;
-        Ok(Self { ctx })
-    }
-
-    /// Encrypt `buf` in place as data units of `unit` bytes (at least 16, at
-    /// most 16 MiB), unit i under the tweak `first + i` as a 16-byte
-    /// little-endian integer; `buf` holds whole units.
-    pub fn encrypt_units(&mut self, first: u128, unit: usize, buf: &mut [u8]) -> Result<()> {
-        ensure!(
-            (16..=1 << 24).contains(&unit),
-            "XTS data unit of {unit} bytes"
-        );
-        ensure!(buf.len().is_multiple_of(unit), "not whole data units");
-        for (i, data) in buf.chunks_exact_mut(unit).enumerate() {
-            let tweak = first.wrapping_add(i as u128).to_le_bytes();
-            self.ctx.encrypt_init(None, None, Some(&tweak))?;
-            let done = self.ctx.cipher_update_inplace(data, unit)?;
-            ensure!(done == unit, "OpenSSL XTS returned {done} of {unit} bytes");
-        }
-        Ok(())
     }
 }
 
