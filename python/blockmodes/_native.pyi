@@ -128,6 +128,15 @@ class StE:
 
 # blockmodes.hazmat (re-exported there)
 
+class _HazmatOCB1(OCB1):
+    """``blockmodes.hazmat.OCB1``: tags of 1 to 16 bytes."""
+
+class _HazmatCWC(CWC):
+    """``blockmodes.hazmat.CWC``: tags of 1 to 16 bytes."""
+
+class _HazmatPMAC(PMAC):
+    """``blockmodes.hazmat.PMAC``: tags of 1 to 16 bytes."""
+
 class XCBC:
     def __init__(self, key: Buffer, one_key: bool = False) -> None: ...
     def encrypt(self, data: Buffer) -> bytes: ...

@@ -13,6 +13,12 @@ and :class:`blockmodes.XECBMAC`, which draw a fresh random r0 per call.
   big-endian counter; the counter travels in clear as the first block, and
   the receiver must check it against the one it expects.
 * :func:`encrypt_with_r0`, :func:`mac_with_r0`: the r0 forms with a chosen r0.
+* :class:`OCB1`, :class:`CWC`, :class:`PMAC`: the main classes with the
+  papers' short tags, ``tag_length`` 1 to 16 bytes (the main classes take 8
+  to 16). A ``t``-byte tag is forged with probability 2^-8t per try (a
+  1-byte tag after about 256 tries): for test vectors and research only.
+  Subclasses of :class:`blockmodes.OCB1`, :class:`blockmodes.CWC` and
+  :class:`blockmodes.PMAC`, with every method of theirs.
 
 Example::
 
@@ -29,6 +35,11 @@ from __future__ import annotations
 from typing import Union
 
 from blockmodes._native import (
+    _HazmatCWC as CWC,
+    _HazmatOCB1 as OCB1,
+    _HazmatPMAC as PMAC,
+)
+from blockmodes._native import (
     XCBC,
     XECBMAC,
     PXCBCXor,
@@ -40,6 +51,9 @@ from blockmodes._native import (
 )
 
 __all__ = [
+    "OCB1",
+    "CWC",
+    "PMAC",
     "XCBC",
     "XCBCXorStateful",
     "XCBCStateful",

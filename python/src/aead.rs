@@ -2,11 +2,14 @@
 
 use blockmodes::aead::inout::InOutBuf;
 use blockmodes::aead::{self, AeadInOut};
-use blockmodes::cwc::Cwc;
-use blockmodes::ocb1::Ocb1;
+// The hazmat forms (tags of 1..=16 bytes; the same code as the safe types):
+// the Python constructors enforce the safe API's 8-byte floor, and
+// `blockmodes.hazmat`'s classes (`short_tags.rs`) the papers' 1..=16.
+use blockmodes::cwc::hazmat::Cwc;
+use blockmodes::ocb1::hazmat::Ocb1;
 use blockmodes::oracle::{BlockCipher128, BlockCipher128Dec};
 use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful};
-use blockmodes::tag::TagSize;
+use blockmodes::tag::{Hazmat, TagSize};
 use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use blockmodes::xcbc::{Xcbc as Xcbc_, XcbcStateful, XcbcXor, XcbcXorStateful};
 use pyo3::prelude::*;
@@ -122,7 +125,7 @@ trait Sealer: Send + Sync {
     -> LibResult<()>;
 }
 
-struct OcbSealer<C, T>(Ocb1<C, T>);
+struct OcbSealer<C, T: TagSize<Hazmat>>(Ocb1<C, T>);
 
 /// OCB 1.0 through the `aead` in-out interface: the library reads `msg`
 /// and writes `out` in one pass (its inherent methods work in place, which
@@ -130,7 +133,7 @@ struct OcbSealer<C, T>(Ocb1<C, T>);
 impl<C, T> Sealer for OcbSealer<C, T>
 where
     C: BlockCipher128Dec + Send + Sync,
-    T: TagSize,
+    T: TagSize<Hazmat>,
 {
     fn seal(&self, nonce: &[u8], _ad: &[u8], msg: &[u8], out: &mut [u8]) -> LibResult<()> {
         let nonce = aead::Nonce::<Ocb1<C, T>>::try_from(nonce).map_err(|_| bad_nonce(nonce))?;
@@ -170,19 +173,19 @@ fn bad_nonce(nonce: &[u8]) -> blockmodes::Error {
     }
 }
 
-struct CwcSealer<C, T: TagSize>(Cwc<C, T>);
+struct CwcSealer<C, T: TagSize<Hazmat>>(Cwc<C, T>);
 
 /// CWC in place on the output (its in-out interface copies the input there
 /// first too: the hash reads the ciphertext).
 impl<C, T> Sealer for CwcSealer<C, T>
 where
     C: BlockCipher128 + Send + Sync,
-    T: TagSize,
+    T: TagSize<Hazmat>,
 {
     fn seal(&self, nonce: &[u8], ad: &[u8], msg: &[u8], out: &mut [u8]) -> LibResult<()> {
         let (ct, tag_out) = out.split_at_mut(msg.len());
         ct.copy_from_slice(msg);
-        let tag = self.0.encrypt_in_place_detached(nonce, ad, ct)?;
+        let tag = self.0.encrypt_detached(nonce, ad, ct)?;
         tag_out.copy_from_slice(&tag);
         Ok(())
     }
@@ -195,7 +198,7 @@ where
         out: &mut [u8],
     ) -> LibResult<()> {
         out.copy_from_slice(ct);
-        self.0.decrypt_in_place_detached(nonce, ad, out, tag)
+        self.0.decrypt_detached(nonce, ad, out, tag)
     }
 }
 
@@ -331,8 +334,9 @@ fn open_into(
 /// encryption in one pass, 16-byte nonce, no associated data.
 ///
 /// ``OCB1(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes (AES-128,
-/// -192, -256); ``tag_length`` 1 to 16 bytes (a shorter tag is the prefix of
-/// the full one).
+/// -192, -256); ``tag_length`` 8 to 16 bytes (a shorter tag is the prefix of
+/// the full one; a ``t``-byte tag is forged with probability 2^-8t per try,
+/// so the papers' 1- to 7-byte tags are only in ``blockmodes.hazmat.OCB1``).
 ///
 /// ``encrypt(nonce, data)`` returns ``ciphertext ‖ tag``;
 /// ``decrypt(nonce, data)`` returns the plaintext or raises
@@ -348,10 +352,20 @@ fn open_into(
 ///     30
 ///     >>> ocb.decrypt(nonce, sealed)
 ///     b'attack at dawn'
-#[pyclass(frozen, module = "blockmodes", name = "OCB1")]
+#[pyclass(frozen, subclass, module = "blockmodes", name = "OCB1")]
 pub struct PyOcb1 {
     inner: Box<dyn Sealer>,
     tag_len: usize,
+}
+
+impl PyOcb1 {
+    /// Keyed with a tag length already checked (1..=16).
+    pub(crate) fn keyed(key: &[u8], tag_len: usize) -> PyResult<Self> {
+        Ok(Self {
+            inner: ocb_sealer(key, tag_len)?,
+            tag_len,
+        })
+    }
 }
 
 #[pymethods]
@@ -360,13 +374,10 @@ impl PyOcb1 {
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
     fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let tag_len = match tag_length {
-            Some(t) => tag_length_arg(t)?,
+            Some(t) => tag_length_arg(t, "OCB1")?,
             None => 16,
         };
-        Ok(Self {
-            inner: ocb_sealer(key.as_slice(), tag_len)?,
-            tag_len,
-        })
+        Self::keyed(key.as_slice(), tag_len)
     }
 
     /// encrypt(nonce, data) -> bytes
@@ -476,7 +487,8 @@ impl PyOcb1 {
 /// 11-byte nonce.
 ///
 /// ``CWC(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes; ``tag_length``
-/// 1 to 16 bytes.
+/// 8 to 16 bytes (a ``t``-byte tag is forged with probability 2^-8t per try;
+/// the papers' 1- to 7-byte tags are only in ``blockmodes.hazmat.CWC``).
 ///
 /// ``encrypt(nonce, data, associated_data=None)`` returns
 /// ``ciphertext ‖ tag``; ``decrypt(nonce, data, associated_data=None)``
@@ -490,10 +502,20 @@ impl PyOcb1 {
 ///     >>> ct = cwc.encrypt(nonce, b"secret", b"header")
 ///     >>> cwc.decrypt(nonce, ct, b"header")
 ///     b'secret'
-#[pyclass(frozen, module = "blockmodes", name = "CWC")]
+#[pyclass(frozen, subclass, module = "blockmodes", name = "CWC")]
 pub struct PyCwc {
     inner: Box<dyn Sealer>,
     tag_len: usize,
+}
+
+impl PyCwc {
+    /// Keyed with a tag length already checked (1..=16).
+    pub(crate) fn keyed(key: &[u8], tag_len: usize) -> PyResult<Self> {
+        Ok(Self {
+            inner: cwc_sealer(key, tag_len)?,
+            tag_len,
+        })
+    }
 }
 
 #[pymethods]
@@ -502,13 +524,10 @@ impl PyCwc {
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
     fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let tag_len = match tag_length {
-            Some(t) => tag_length_arg(t)?,
+            Some(t) => tag_length_arg(t, "CWC")?,
             None => 16,
         };
-        Ok(Self {
-            inner: cwc_sealer(key.as_slice(), tag_len)?,
-            tag_len,
-        })
+        Self::keyed(key.as_slice(), tag_len)
     }
 
     /// encrypt(nonce, data, associated_data=None) -> bytes

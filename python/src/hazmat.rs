@@ -228,7 +228,7 @@ impl<C: BlockCipher128Dec + Send + Sync> XecbCtr for XecbMacStateful<C> {
         SignWithCounter::sign_with_counter(self, ctr, msg)
     }
     fn verify(&self, msg: &[u8], tag: &[u8]) -> LibResult<()> {
-        XecbMacStateful::verify_par(self, msg, tag)
+        XecbMacStateful::verify_tag_par(self, msg, tag)
     }
 }
 

@@ -23,6 +23,7 @@ mod buf;
 mod disk;
 mod hazmat;
 mod mac;
+mod short_tags;
 
 create_exception!(
     blockmodes,
@@ -171,8 +172,27 @@ pub(crate) fn u64_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
         .map_err(|_| PyValueError::new_err(format!("{name} must be in 0..2**64, got {obj}")))
 }
 
-/// A tag length argument: 1..=16.
-pub(crate) fn tag_length_arg(tag_length: &Bound<'_, PyAny>) -> PyResult<usize> {
+/// A tag length argument of the main classes: 8..=16 (`ValueError`
+/// otherwise; below 8 it names the `blockmodes.hazmat` class `hazmat_class`,
+/// which takes the papers' short tags).
+pub(crate) fn tag_length_arg(tag_length: &Bound<'_, PyAny>, hazmat_class: &str) -> PyResult<usize> {
+    int_arg(tag_length, "tag_length")?;
+    match tag_length.extract::<usize>() {
+        Ok(t) if (8..=16).contains(&t) => Ok(t),
+        Ok(t) if (1..8).contains(&t) => Err(PyValueError::new_err(format!(
+            "invalid tag length: expected 8..=16 bytes, got {t} (a {t}-byte tag is forged with \
+             probability 2^-{} per try; the papers' 1..=7-byte tags are in \
+             blockmodes.hazmat.{hazmat_class})",
+            8 * t
+        ))),
+        _ => Err(PyValueError::new_err(format!(
+            "invalid tag length: expected 8..=16 bytes, got {tag_length}"
+        ))),
+    }
+}
+
+/// A tag length argument of the `blockmodes.hazmat` classes: 1..=16.
+pub(crate) fn hazmat_tag_length_arg(tag_length: &Bound<'_, PyAny>) -> PyResult<usize> {
     int_arg(tag_length, "tag_length")?;
     match tag_length.extract::<usize>() {
         Ok(t) if (1..=16).contains(&t) => Ok(t),
@@ -207,5 +227,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mac::register(m)?;
     disk::register(m)?;
     hazmat::register(m)?;
+    short_tags::register(m)?;
     Ok(())
 }

@@ -82,7 +82,7 @@ where
         self.pmac.update(data);
     }
     fn finalize(self: Box<Self>) -> Block {
-        self.pmac.finalize().into()
+        self.pmac.finalize().into_bytes().into()
     }
     fn partial(&self, first_block: u64, blocks: &[u8]) -> LibResult<Block> {
         let sigma = self.pmac.partial_sigma(first_block, blocks)?;
@@ -101,7 +101,7 @@ trait OneShot: Send + Sync {
 
 impl<C: BlockCipher128Dec + Send + Sync> OneShot for Pmac<C> {
     fn mac_full(&self, data: &[u8]) -> Block {
-        self.mac_parallel(data).into()
+        self.mac_par(data).into()
     }
 }
 
@@ -141,7 +141,9 @@ fn tag_bytes<'py>(py: Python<'py>, mut full: Block, tag_len: usize) -> Bound<'py
 /// of ``cryptography``'s ``CMAC``.
 ///
 /// ``PMAC(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes;
-/// ``tag_length`` 1 to 16 bytes.
+/// ``tag_length`` 8 to 16 bytes (a ``t``-byte tag is forged with probability
+/// 2^-8t per try; the papers' 1- to 7-byte tags are only in
+/// ``blockmodes.hazmat.PMAC``).
 ///
 /// * ``update(data)``, then ``finalize() -> tag`` or ``verify(tag)``
 ///   (raises ``InvalidSignature``); the object cannot be used after either
@@ -172,7 +174,7 @@ fn tag_bytes<'py>(py: Python<'py>, mut full: Block, tag_len: usize) -> Bound<'py
 ///     >>> a = p.partial(1, msg[:32]); b = p.partial(3, msg[32:96])
 ///     >>> p.finish(b.combine(a), msg[96:]) == blockmodes.PMAC.mac(key, msg)
 ///     True
-#[pyclass(frozen, module = "blockmodes", name = "PMAC")]
+#[pyclass(frozen, subclass, module = "blockmodes", name = "PMAC")]
 pub struct PyPmac {
     /// The streaming state, `None` once finalized. Locked only with the GIL
     /// released or for work that never waits for the GIL while holding the
@@ -189,6 +191,16 @@ fn already_finalized() -> PyErr {
 }
 
 impl PyPmac {
+    /// Keyed with a tag length already checked (1..=16).
+    pub(crate) fn keyed(key: &[u8], tag_len: usize) -> PyResult<Self> {
+        let keyed = pmac_keyed(key)?;
+        Ok(Self {
+            state: Mutex::new(Some(keyed.boxed_clone())),
+            keyed: keyed.into(),
+            tag_len,
+        })
+    }
+
     /// The state, the lock taken with the GIL released (a thread holding it
     /// may be working detached; waiting for it with the GIL held is safe
     /// too, since holders never wait for the GIL, but would stall Python).
@@ -212,15 +224,10 @@ impl PyPmac {
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
     fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let tag_len = match tag_length {
-            Some(t) => tag_length_arg(t)?,
+            Some(t) => tag_length_arg(t, "PMAC")?,
             None => 16,
         };
-        let keyed = pmac_keyed(key.as_slice())?;
-        Ok(Self {
-            state: Mutex::new(Some(keyed.boxed_clone())),
-            keyed: keyed.into(),
-            tag_len,
-        })
+        Self::keyed(key.as_slice(), tag_len)
     }
 
     /// update(data) -> None
@@ -283,7 +290,7 @@ impl PyPmac {
         tag_length: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let tag_len = match tag_length {
-            Some(t) => tag_length_arg(t)?,
+            Some(t) => tag_length_arg(t, "PMAC")?,
             None => 16,
         };
         let (key, data) = (key.as_slice(), data.as_slice());
@@ -421,7 +428,7 @@ impl<C: BlockCipher128Dec + Send + Sync> Xecb for XecbMac<C> {
         XecbMac::mac_par(self, msg)
     }
     fn verify(&self, msg: &[u8], tag: &[u8]) -> LibResult<()> {
-        XecbMac::verify_par(self, msg, tag)
+        XecbMac::verify_tag_par(self, msg, tag)
     }
     fn mac_with_r0(&self, r0: &Block, msg: &[u8]) -> [u8; 32] {
         SignWithR0::sign_with_r0(self, r0, msg)

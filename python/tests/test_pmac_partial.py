@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmodes
-from blockmodes import PMAC, PMACPartial
+from blockmodes import PMAC, PMACPartial, hazmat
 
 
 def split(msg: bytes):
@@ -34,7 +34,7 @@ def test_random_splits_any_order_pickled(klen, n, t, rnd):
     blocks = len(body) // 16
     cuts = sorted(rnd.sample(range(1, blocks), min(blocks - 1, rnd.randrange(6)))) if blocks > 1 else []
     bounds = [0] + cuts + [blocks]
-    p = PMAC(key, t)
+    p = (PMAC if t >= 8 else hazmat.PMAC)(key, t)  # 1..=7-byte tags: hazmat only
     parts = [
         p.partial(1 + a, body[16 * a : 16 * b]) for a, b in zip(bounds, bounds[1:]) if b > a
     ]
@@ -46,10 +46,10 @@ def test_random_splits_any_order_pickled(klen, n, t, rnd):
         b, a = parts.pop(j), parts.pop(i)
         parts.append(a.combine(b) if rnd.random() < 0.5 else b ^ a)
     total = parts[0] if parts else PMACPartial()
-    assert p.finish(total, last) == PMAC.mac(key, msg, t)
+    assert p.finish(total, last) == PMAC.mac(key, msg)[:t]
     # the update state was not touched by partial/finish
     p.update(msg)
-    assert p.finalize() == PMAC.mac(key, msg, t)
+    assert p.finalize() == PMAC.mac(key, msg)[:t]
 
 
 def test_empty_message_and_empty_partial():

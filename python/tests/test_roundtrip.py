@@ -58,10 +58,13 @@ def flip(b: bytes, i: int) -> bytes:
 
 @given(aes_keys, key(16), data, st.integers(1, 16), kinds, st.integers(0, 10**6))
 def test_ocb1(k, nonce, msg, t, kind, i):
-    ocb = blockmodes.OCB1(wrap(k, kind), tag_length=t)
+    # tags of any length: the hazmat form; 8..=16 bytes: the main class too
+    ocb = hazmat.OCB1(wrap(k, kind), tag_length=t)
     sealed = ocb.encrypt(wrap(nonce, kind), wrap(msg, kind))
     assert isinstance(sealed, bytes) and len(sealed) == len(msg) + t
-    assert sealed == blockmodes.OCB1(k, t).encrypt(nonce, msg)
+    assert sealed == blockmodes.OCB1(k).encrypt(nonce, msg)[: len(msg) + t]
+    if t >= 8:
+        assert sealed == blockmodes.OCB1(k, t).encrypt(nonce, msg)
     assert ocb.decrypt(wrap(nonce, kind), wrap(sealed, kind)) == msg
     if t >= 8:  # a t-byte tag is forged by chance with probability 2^-8t
         with pytest.raises(blockmodes.InvalidTag):
@@ -70,9 +73,11 @@ def test_ocb1(k, nonce, msg, t, kind, i):
 
 @given(aes_keys, key(11), data, st.binary(max_size=300), st.integers(1, 16), kinds, st.integers(0, 10**6))
 def test_cwc(k, nonce, msg, ad, t, kind, i):
-    cwc = blockmodes.CWC(wrap(k, kind), tag_length=t)
+    cwc = hazmat.CWC(wrap(k, kind), tag_length=t)
     ct = cwc.encrypt(wrap(nonce, kind), wrap(msg, kind), wrap(ad, kind))
-    assert ct == blockmodes.CWC(k, t).encrypt(nonce, msg, ad)
+    assert ct == blockmodes.CWC(k).encrypt(nonce, msg, ad)[: len(msg) + t]
+    if t >= 8:
+        assert ct == blockmodes.CWC(k, t).encrypt(nonce, msg, ad)
     assert cwc.decrypt(nonce, wrap(ct, kind), wrap(ad, kind)) == msg
     if t >= 8:  # a t-byte tag is forged by chance with probability 2^-8t
         with pytest.raises(blockmodes.InvalidTag):
@@ -112,9 +117,10 @@ def test_pxcbc_xor(k, one_key, s, msg, kind, i):
 
 @given(aes_keys, data, st.integers(1, 16), kinds, st.lists(st.integers(0, 3000), max_size=5))
 def test_pmac(k, msg, t, kind, cuts):
-    tag = blockmodes.PMAC.mac(wrap(k, kind), wrap(msg, kind), t)
-    assert tag == blockmodes.PMAC.mac(k, msg, tag_length=t) and len(tag) == t
-    p = blockmodes.PMAC(wrap(k, kind), t)
+    tag = blockmodes.PMAC.mac(wrap(k, kind), wrap(msg, kind))[:t]
+    if t >= 8:
+        assert tag == blockmodes.PMAC.mac(k, msg, tag_length=t) and len(tag) == t
+    p = hazmat.PMAC(wrap(k, kind), t)
     prev = 0
     for c in sorted(c % (len(msg) + 1) for c in cuts) + [len(msg)]:
         p.update(wrap(msg[prev:c], kind))

@@ -27,7 +27,8 @@ def _xcbc_key(v: dict) -> tuple[bytes, bool]:
 def _receiver(cls, key: bytes, v: dict, tag: bytes):
     """The receiver for `tag_size` (docs/spec/vectors.md: the tag length it is
     set up for; len(tag) without it). None for a `tag_size` outside 1..=16,
-    which the constructor refuses: that counts as rejected."""
+    which the constructor refuses: that counts as rejected. `cls` is the
+    hazmat form (the papers' vectors have tags of 1 to 16 bytes)."""
     t = v.get("tag_size", len(tag))
     if v["result"] == "valid":
         assert t == len(tag)
@@ -40,7 +41,7 @@ def _receiver(cls, key: bytes, v: dict, tag: bytes):
 
 def check_ocb1(v: dict) -> None:
     key, nonce, msg, ct, tag = (h(v[k]) for k in ("key", "nonce", "msg", "ct", "tag"))
-    ocb = _receiver(blockmodes.OCB1, key, v, tag)
+    ocb = _receiver(hazmat.OCB1, key, v, tag)
     if ocb is None:
         return
     if v["result"] == "valid":
@@ -53,7 +54,7 @@ def check_ocb1(v: dict) -> None:
 
 def check_cwc(v: dict) -> None:
     key, nonce, ad, msg, ct, tag = (h(v[k]) for k in ("key", "nonce", "ad", "msg", "ct", "tag"))
-    cwc = _receiver(blockmodes.CWC, key, v, tag)
+    cwc = _receiver(hazmat.CWC, key, v, tag)
     if cwc is None:
         return
     if v["result"] == "valid":
@@ -71,8 +72,9 @@ def check_pmac(v: dict) -> None:
     key, msg, tag = h(v["key"]), h(v["msg"]), h(v["tag"])
     t = len(tag)
     if v["result"] == "valid":
-        assert blockmodes.PMAC.mac(key, msg, t) == tag
-        p = blockmodes.PMAC(key, t)
+        if t >= 8:  # the main class takes 8..=16-byte tags
+            assert blockmodes.PMAC.mac(key, msg, t) == tag
+        p = hazmat.PMAC(key, t)
         # streaming, in uneven pieces
         for i in range(0, len(msg), 37):
             p.update(msg[i : i + 37])
@@ -87,10 +89,12 @@ def check_pmac(v: dict) -> None:
             acc = acc.combine(part)
         assert p.finish(acc, msg[body_len:]) == tag
     else:
-        p = _receiver(blockmodes.PMAC, key, v, tag)
+        p = _receiver(hazmat.PMAC, key, v, tag)
         if p is None:
             return
-        assert blockmodes.PMAC.mac(key, msg, p.tag_length) != tag
+        q = p.copy()
+        q.update(msg)
+        assert q.finalize() != tag
         p.update(msg)
         with pytest.raises(blockmodes.InvalidSignature):
             p.verify(tag)

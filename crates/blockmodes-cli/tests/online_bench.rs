@@ -7,8 +7,10 @@ use blockmodes_cli::bench;
 fn online_bench_cases_run() {
     for mode in [
         "ocb1-encrypt-vec",
+        "ocb1-decrypt-vec",
         "ocb1-online-64k",
         "cwc-encrypt-vec",
+        "cwc-decrypt-vec",
         "cwc-online-64k",
     ] {
         assert!(bench::all_modes().contains(&mode));

@@ -25,8 +25,8 @@ fn ours<C: BlockCipher128 + KeyInit + Sync>(key: &[u8], msg: &[u8], split: usize
     s.update(b);
     [
         p.mac(msg).to_vec(),
-        s.finalize().to_vec(),
-        p.mac_parallel(msg).to_vec(),
+        s.finalize().into_bytes().to_vec(),
+        p.mac_par(msg).to_vec(),
     ]
 }
 

@@ -1,6 +1,21 @@
 //! Tag sizes, shared by every mode that truncates its tag (OCB 1.0, PMAC,
-//! CWC): whole bytes from 1 to 16, the shorter tag being the prefix of the
-//! full one (`docs/spec/conventions.md`).
+//! CWC): whole bytes, the shorter tag being the prefix of the full one
+//! (`docs/spec/conventions.md`).
+//!
+//! **The safe types take tags of 8 to 16 bytes** (`U8`..=`U16`): a forger
+//! who submits a guessed tag of `t` bytes succeeds with probability
+//! 2^-8t per try (plus the mode's own, negligible, bound), so a 1-byte tag
+//! falls after about 256 tries and a 4-byte one after about 2^32; 8 bytes
+//! (2^-64 per try) is the floor that the papers' recommendations and NIST
+//! SP 800-38D (for GCM) accept for general use. The papers' shorter tags
+//! (1 to 7 bytes) stay available for their test vectors and for research in
+//! each mode's `hazmat` module ([`ocb1::hazmat::Ocb1`](crate::ocb1::hazmat::Ocb1),
+//! [`cwc::hazmat::Cwc`](crate::cwc::hazmat::Cwc),
+//! [`pmac::hazmat::Pmac`](crate::pmac::hazmat::Pmac)), which take `U1`..=`U16`.
+//!
+//! Both are the same types: each mode is one generic type whose third
+//! parameter, a [`TagPolicy`], is [`Safe`] by default and [`Hazmat`] in the
+//! `hazmat` aliases; [`TagSize<P>`] lists the tag sizes each policy allows.
 
 use cipher::array::{Array, ArraySize};
 use cipher::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16};
@@ -10,10 +25,30 @@ pub type Tag<T = U16> = Array<u8, T>;
 
 mod sealed {
     pub trait Sealed {}
+    pub trait SealedSize<P> {}
 }
 
-/// The tag sizes the modes accept: `U1` to `U16` (1 to 16 bytes). Any other
-/// size does not compile.
+/// Which tag sizes a mode's type accepts: [`Safe`] (8 to 16 bytes, the
+/// default) or [`Hazmat`] (1 to 16 bytes, for the papers' vectors).
+pub trait TagPolicy: sealed::Sealed + Send + Sync + 'static {}
+
+/// The safe API's tag policy: tags of 8 to 16 bytes.
+#[derive(Clone, Copy, Debug)]
+pub enum Safe {}
+
+/// The `hazmat` types' tag policy: tags of 1 to 16 bytes. A tag of `t`
+/// bytes lets a forger in with probability 2^-8t per try.
+#[derive(Clone, Copy, Debug)]
+pub enum Hazmat {}
+
+impl sealed::Sealed for Safe {}
+impl sealed::Sealed for Hazmat {}
+impl TagPolicy for Safe {}
+impl TagPolicy for Hazmat {}
+
+/// The tag sizes the modes accept under the policy `P`: `U8` to `U16` for
+/// [`Safe`] (the default), `U1` to `U16` for [`Hazmat`]. Any other size does
+/// not compile.
 ///
 /// ```
 /// use blockmodes::tag::TagSize;
@@ -25,16 +60,52 @@ mod sealed {
 /// // 17-byte tags are refused at compile time.
 /// let _ = blockmodes::ocb1::Ocb1::<blockmodes::Aes128, aead::consts::U17>::new_from_slice(&[0; 16]);
 /// ```
-pub trait TagSize: ArraySize + sealed::Sealed + Send + Sync + 'static {}
+///
+/// Tags shorter than 8 bytes do not compile in the safe API (the error
+/// names `hazmat`):
+///
+/// ```compile_fail
+/// use blockmodes::{Aes128, ocb1::Ocb1};
+/// let _ = Ocb1::<Aes128, aead::consts::U4>::new_from_slice(&[0; 16]);
+/// ```
+///
+/// ```compile_fail
+/// use blockmodes::{Aes128, cwc::Cwc};
+/// let _ = Cwc::<Aes128, aead::consts::U7>::new_from_slice(&[0; 16]);
+/// ```
+///
+/// ```compile_fail
+/// use blockmodes::{Aes128, pmac::Pmac};
+/// let _ = Pmac::<Aes128, aead::consts::U1>::new_from_slice(&[0; 16]);
+/// ```
+///
+/// The `hazmat` forms take them:
+///
+/// ```
+/// use blockmodes::{Aes128, ocb1};
+/// let ocb = ocb1::hazmat::Ocb1::<Aes128, aead::consts::U4>::new_from_slice(&[0; 16])?;
+/// assert_eq!(ocb.encrypt_to_vec(&[0; 16], b"")?.len(), 4);
+/// # Ok::<(), blockmodes::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tag size of this type: the safe API takes tags of 8 to 16 bytes (`U8`..=`U16`)",
+    label = "tag size not allowed here",
+    note = "shorter tags (1 to 7 bytes: a forgery succeeds with probability 2^-8t per try) are in the mode's `hazmat` module: `blockmodes::ocb1::hazmat::Ocb1`, `blockmodes::cwc::hazmat::Cwc`, `blockmodes::pmac::hazmat::Pmac`"
+)]
+pub trait TagSize<P: TagPolicy = Safe>:
+    ArraySize + sealed::SealedSize<P> + Send + Sync + 'static
+{
+}
 
 macro_rules! tag_sizes {
-    ($($u:ident),*) => {$(
-        impl sealed::Sealed for $u {}
-        impl TagSize for $u {}
+    ($p:ty: $($u:ident),*) => {$(
+        impl sealed::SealedSize<$p> for $u {}
+        impl TagSize<$p> for $u {}
     )*};
 }
+tag_sizes!(Safe: U8, U9, U10, U11, U12, U13, U14, U15, U16);
 tag_sizes!(
-    U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16
+    Hazmat: U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15, U16
 );
 
 /// Whether `tag` is the first `tag.len()` bytes of the full tag `full`, in

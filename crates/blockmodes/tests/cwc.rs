@@ -17,8 +17,12 @@ mod common;
 use aead::inout::InOutBuf;
 use aead::{Aead, AeadInOut, KeyInit, Payload};
 use blockmodes::cwc::hash::{CwcHash, MAX_INPUT_BYTES};
-use blockmodes::cwc::{Cwc, CwcAes128, CwcAes256};
+// Vectors and tags of every length: the hazmat form (the same code as the
+// safe `Cwc`, which takes 8..=16-byte tags).
+use blockmodes::cwc::hazmat::Cwc;
+use blockmodes::cwc::{CwcAes128, CwcAes256};
 use blockmodes::oracle::Counting;
+use blockmodes::tag::Hazmat;
 use blockmodes::{Aes128, Aes192, Aes256, Error};
 use cipher::BlockCipherEncrypt;
 use cipher::consts::{U1, U4, U8, U12, U13, U16};
@@ -55,28 +59,25 @@ where
 
     // one-shot, both directions
     assert_eq!(
-        cwc.encrypt(&nonce, &ad, &msg).unwrap(),
+        cwc.encrypt_to_vec(&nonce, &ad, &msg).unwrap(),
         ct_tag,
         "{name}: encrypt"
     );
     assert_eq!(
-        cwc.decrypt(&nonce, &ad, &ct_tag).unwrap(),
+        cwc.decrypt_to_vec(&nonce, &ad, &ct_tag).unwrap(),
         msg,
         "{name}: decrypt"
     );
 
     // detached, in place
     let mut buf = msg.clone();
-    let t = cwc
-        .encrypt_in_place_detached(&nonce, &ad, &mut buf)
-        .unwrap();
+    let t = cwc.encrypt_detached(&nonce, &ad, &mut buf).unwrap();
     assert_eq!(
         (buf.as_slice(), t.as_slice()),
         (&ct[..], &tag[..]),
         "{name}: detached"
     );
-    cwc.decrypt_in_place_detached(&nonce, &ad, &mut buf, &tag)
-        .unwrap();
+    cwc.decrypt_detached(&nonce, &ad, &mut buf, &tag).unwrap();
     assert_eq!(buf, msg, "{name}: detached decrypt");
 
     // aead traits, with distinct input and output buffers
@@ -153,12 +154,12 @@ where
     let portable = cwc.clone().with_portable_hash();
     assert!(!portable.hasher().uses_ifma());
     assert_eq!(
-        portable.encrypt(&nonce, &ad, &msg).unwrap(),
+        portable.encrypt_to_vec(&nonce, &ad, &msg).unwrap(),
         ct_tag,
         "{name}: portable encrypt"
     );
     assert_eq!(
-        portable.decrypt(&nonce, &ad, &ct_tag).unwrap(),
+        portable.decrypt_to_vec(&nonce, &ad, &ct_tag).unwrap(),
         msg,
         "{name}: portable decrypt"
     );
@@ -200,12 +201,15 @@ fn vectors_reject_tampering() {
         for i in 0..ct_tag.len() * 8 {
             let mut bad = ct_tag.clone();
             bad[i / 8] ^= 1 << (i % 8);
-            assert_eq!(cwc.decrypt(&nonce, &ad, &bad), Err(Error::Authentication));
+            assert_eq!(
+                cwc.decrypt_to_vec(&nonce, &ad, &bad),
+                Err(Error::Authentication)
+            );
         }
         let mut bad_nonce = nonce.clone();
         bad_nonce[10] ^= 1;
         assert_eq!(
-            cwc.decrypt(&bad_nonce, &ad, &ct_tag),
+            cwc.decrypt_to_vec(&bad_nonce, &ad, &ct_tag),
             Err(Error::Authentication)
         );
     }
@@ -228,16 +232,16 @@ fn block_cipher_calls() {
         for ad_len in [0usize, 5, 40] {
             let ad = vec![1u8; ad_len];
             count.reset();
-            let ct = cwc.encrypt(&[9; 11], &ad, &msg).unwrap();
+            let ct = cwc.encrypt_to_vec(&[9; 11], &ad, &msg).unwrap();
             assert_eq!(
                 count.get(),
                 len.div_ceil(16) as u64 + 2,
                 "encrypt len {len}"
             );
             // one block per backend call gives the same ciphertext as 64
-            assert_eq!(ct, plain.encrypt(&[9; 11], &ad, &msg).unwrap());
+            assert_eq!(ct, plain.encrypt_to_vec(&[9; 11], &ad, &msg).unwrap());
             count.reset();
-            cwc.decrypt(&[9; 11], &ad, &ct).unwrap();
+            cwc.decrypt_to_vec(&[9; 11], &ad, &ct).unwrap();
             assert_eq!(
                 count.get(),
                 len.div_ceil(16) as u64 + 2,
@@ -252,10 +256,13 @@ fn failed_decryption_decrypts_nothing() {
     // the tag is checked before any keystream block: 2 calls, not |M|/16 + 2
     let (aes, count) = Counting::new(Aes128::new(&[3u8; 16].into()));
     let cwc = Cwc::<Counting<Aes128>>::from_cipher(aes);
-    let mut ct = cwc.encrypt(&[9; 11], b"", &[7u8; 200]).unwrap();
+    let mut ct = cwc.encrypt_to_vec(&[9; 11], b"", &[7u8; 200]).unwrap();
     ct[5] ^= 4;
     count.reset();
-    assert_eq!(cwc.decrypt(&[9; 11], b"", &ct), Err(Error::Authentication));
+    assert_eq!(
+        cwc.decrypt_to_vec(&[9; 11], b"", &ct),
+        Err(Error::Authentication)
+    );
     assert_eq!(count.get(), 2);
 }
 
@@ -270,20 +277,25 @@ fn lengths() -> impl Strategy<Value = usize> {
     ]
 }
 
-fn round_trip<T: blockmodes::cwc::TagSize>(key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8]) {
+fn round_trip<T: blockmodes::cwc::TagSize<Hazmat>>(
+    key: &[u8],
+    nonce: &[u8],
+    ad: &[u8],
+    msg: &[u8],
+) {
     let cwc = Cwc::<Aes128, T>::new_from_slice(key).unwrap();
-    let ct = cwc.encrypt(nonce, ad, msg).unwrap();
+    let ct = cwc.encrypt_to_vec(nonce, ad, msg).unwrap();
     assert_eq!(ct.len(), msg.len() + T::USIZE);
-    assert_eq!(cwc.decrypt(nonce, ad, &ct).unwrap(), msg);
+    assert_eq!(cwc.decrypt_to_vec(nonce, ad, &ct).unwrap(), msg);
     // a shorter tag is the prefix of the full one
     let full = CwcAes128::new_from_slice(key)
         .unwrap()
-        .encrypt(nonce, ad, msg)
+        .encrypt_to_vec(nonce, ad, msg)
         .unwrap();
     assert_eq!(&ct[..], &full[..ct.len()]);
     // the detached form and the one-shot form agree
     let mut buf = msg.to_vec();
-    let tag = cwc.encrypt_in_place_detached(nonce, ad, &mut buf).unwrap();
+    let tag = cwc.encrypt_detached(nonce, ad, &mut buf).unwrap();
     assert_eq!([&buf[..], &tag[..]].concat(), ct);
 }
 
@@ -314,8 +326,8 @@ proptest! {
         msg in proptest::collection::vec(any::<u8>(), 0..2000),
     ) {
         let cwc = CwcAes256::new_from_slice(&key).unwrap();
-        let ct = cwc.encrypt(&nonce, &ad, &msg).unwrap();
-        prop_assert_eq!(cwc.decrypt(&nonce, &ad, &ct).unwrap(), msg);
+        let ct = cwc.encrypt_to_vec(&nonce, &ad, &msg).unwrap();
+        prop_assert_eq!(cwc.decrypt_to_vec(&nonce, &ad, &ct).unwrap(), msg);
     }
 
     /// The fast hash, on both paths, equals the big-integer Horner
@@ -372,7 +384,7 @@ proptest! {
         fill in any::<u8>(),
     ) {
         let msg: Vec<u8> = (0..msg_len).map(|i| (i as u8) ^ fill).collect();
-        let got = CwcAes128::new_from_slice(&key).unwrap().encrypt(&nonce, &ad, &msg).unwrap();
+        let got = CwcAes128::new_from_slice(&key).unwrap().encrypt_to_vec(&nonce, &ad, &msg).unwrap();
         prop_assert_eq!(got, reference_encrypt(&key, &nonce, &ad, &msg));
     }
 
@@ -407,12 +419,12 @@ proptest! {
         let _ = CwcAes128::new_from_slice(&key);
         let _ = CwcHash::new_from_slice::<Aes256>(&key);
         let cwc = Cwc::<Aes128, U12>::new_from_slice(&[1; 16]).unwrap();
-        let _ = cwc.encrypt(&nonce, &ad, &data);
-        let _ = cwc.decrypt(&nonce, &ad, &data);
+        let _ = cwc.encrypt_to_vec(&nonce, &ad, &data);
+        let _ = cwc.decrypt_to_vec(&nonce, &ad, &data);
         let _ = cwc.mac_trace(&nonce, &ad, &data);
         let mut buf = data.clone();
-        let _ = cwc.encrypt_in_place_detached(&nonce, &ad, &mut buf);
-        let _ = cwc.decrypt_in_place_detached(&nonce, &ad, &mut buf, &tag);
+        let _ = cwc.encrypt_detached(&nonce, &ad, &mut buf);
+        let _ = cwc.decrypt_detached(&nonce, &ad, &mut buf, &tag);
         let _ = cwc.hasher().hash(&ad, &data);
     }
 }
@@ -498,11 +510,23 @@ fn long_messages_equal_reference() {
     for len in [16_368usize, 16_384, 16_385, 16_400, 33_000, 49_152 + 7] {
         let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
         let ad = &msg[..len % 97];
-        let ct = cwc.encrypt(&nonce, ad, &msg).unwrap();
+        let ct = cwc.encrypt_to_vec(&nonce, ad, &msg).unwrap();
         assert_eq!(ct, reference_encrypt(&key, &nonce, ad, &msg), "len {len}");
-        assert_eq!(portable.encrypt(&nonce, ad, &msg).unwrap(), ct, "len {len}");
-        assert_eq!(cwc.decrypt(&nonce, ad, &ct).unwrap(), msg, "len {len}");
-        assert_eq!(portable.decrypt(&nonce, ad, &ct).unwrap(), msg, "len {len}");
+        assert_eq!(
+            portable.encrypt_to_vec(&nonce, ad, &msg).unwrap(),
+            ct,
+            "len {len}"
+        );
+        assert_eq!(
+            cwc.decrypt_to_vec(&nonce, ad, &ct).unwrap(),
+            msg,
+            "len {len}"
+        );
+        assert_eq!(
+            portable.decrypt_to_vec(&nonce, ad, &ct).unwrap(),
+            msg,
+            "len {len}"
+        );
     }
 }
 
@@ -522,12 +546,10 @@ fn every_bit_flip_is_rejected_and_wipes() {
         let ad: Vec<u8> = (0..ad_len as u8).collect();
         let msg: Vec<u8> = (0..msg_len as u8).map(|b| b ^ 0x5a).collect();
         let mut sigma = msg.clone();
-        let tag = cwc
-            .encrypt_in_place_detached(&nonce, &ad, &mut sigma)
-            .unwrap();
+        let tag = cwc.encrypt_detached(&nonce, &ad, &mut sigma).unwrap();
         let check = |ad: &[u8], sigma: &[u8], tag: &[u8]| {
             let mut buf = sigma.to_vec();
-            let r = cwc.decrypt_in_place_detached(&nonce, ad, &mut buf, tag);
+            let r = cwc.decrypt_detached(&nonce, ad, &mut buf, tag);
             assert_eq!(r, Err(Error::Authentication));
             assert!(buf.iter().all(|&b| b == 0), "buffer wiped");
         };
@@ -552,8 +574,7 @@ fn every_bit_flip_is_rejected_and_wipes() {
             check(&ad[..ad.len() - 1], &moved, &tag);
         }
         // and the untampered one still opens
-        cwc.decrypt_in_place_detached(&nonce, &ad, &mut sigma, &tag)
-            .unwrap();
+        cwc.decrypt_detached(&nonce, &ad, &mut sigma, &tag).unwrap();
         assert_eq!(sigma, msg);
     }
 }
@@ -584,13 +605,13 @@ fn typed_errors() {
             expected: 11,
             got: n,
         };
-        assert_eq!(cwc.encrypt(&vec![0; n], b"", b"m"), Err(e.clone()));
-        assert_eq!(cwc.decrypt(&vec![0; n], b"", &[0; 20]), Err(e.clone()));
-        assert_eq!(cwc.mac_trace(&vec![0; n], b"", b"").err(), Some(e.clone()));
+        assert_eq!(cwc.encrypt_to_vec(&vec![0; n], b"", b"m"), Err(e.clone()));
         assert_eq!(
-            cwc.encrypt_in_place_detached(&vec![0; n], b"", &mut [0; 3]),
-            Err(e)
+            cwc.decrypt_to_vec(&vec![0; n], b"", &[0; 20]),
+            Err(e.clone())
         );
+        assert_eq!(cwc.mac_trace(&vec![0; n], b"", b"").err(), Some(e.clone()));
+        assert_eq!(cwc.encrypt_detached(&vec![0; n], b"", &mut [0; 3]), Err(e));
     }
     for k in [0usize, 15, 17, 24, 32] {
         assert!(matches!(
@@ -607,15 +628,15 @@ fn typed_errors() {
     ));
     let cwc = Cwc::<Aes128, U4>::new_from_slice(&[0; 16]).unwrap();
     assert_eq!(
-        cwc.decrypt(&[0; 11], b"", &[0; 3]),
+        cwc.decrypt_to_vec(&[0; 11], b"", &[0; 3]),
         Err(Error::CiphertextTooShort { min: 4, got: 3 })
     );
     assert_eq!(
-        cwc.decrypt(&[0; 11], b"", &[0; 4]),
+        cwc.decrypt_to_vec(&[0; 11], b"", &[0; 4]),
         Err(Error::Authentication)
     );
     assert_eq!(
-        cwc.decrypt_in_place_detached(&[0; 11], b"", &mut [0; 3], &[0; 16]),
+        cwc.decrypt_detached(&[0; 11], b"", &mut [0; 3], &[0; 16]),
         Err(Error::InvalidTagLength {
             min: 4,
             max: 4,
@@ -826,7 +847,7 @@ macro_rules! with_tag {
 fn check_independent<C, T>(v: &Value)
 where
     C: blockmodes::oracle::BlockCipher128 + KeyInit,
-    T: blockmodes::cwc::TagSize,
+    T: blockmodes::cwc::TagSize<Hazmat>,
 {
     let name = v["name"].as_str().unwrap();
     let (key, nonce, ad) = (
@@ -839,22 +860,28 @@ where
     let cwc = Cwc::<C, T>::new_from_slice(&key).unwrap();
     if v["result"] == "invalid" {
         assert_eq!(
-            cwc.decrypt(&nonce, &ad, &ct_tag),
+            cwc.decrypt_to_vec(&nonce, &ad, &ct_tag),
             Err(Error::Authentication),
             "{name}"
         );
         let mut buf = ct.clone();
-        let r = cwc.decrypt_in_place_detached(&nonce, &ad, &mut buf, &tag);
+        let r = cwc.decrypt_detached(&nonce, &ad, &mut buf, &tag);
         assert_eq!(r, Err(Error::Authentication), "{name}");
         assert!(buf.iter().all(|&b| b == 0), "{name}: wiped");
         return;
     }
-    assert_eq!(cwc.encrypt(&nonce, &ad, &msg).unwrap(), ct_tag, "{name}");
-    assert_eq!(cwc.decrypt(&nonce, &ad, &ct_tag).unwrap(), msg, "{name}");
+    assert_eq!(
+        cwc.encrypt_to_vec(&nonce, &ad, &msg).unwrap(),
+        ct_tag,
+        "{name}"
+    );
+    assert_eq!(
+        cwc.decrypt_to_vec(&nonce, &ad, &ct_tag).unwrap(),
+        msg,
+        "{name}"
+    );
     let mut buf = msg.clone();
-    let t = cwc
-        .encrypt_in_place_detached(&nonce, &ad, &mut buf)
-        .unwrap();
+    let t = cwc.encrypt_detached(&nonce, &ad, &mut buf).unwrap();
     assert_eq!((&buf[..], &t[..]), (&ct[..], &tag[..]), "{name}: detached");
     let mut out = vec![0u8; msg.len()];
     let t = cwc
@@ -877,7 +904,10 @@ where
 
 /// A vector of `vectors/negative/`: `ct || tag` opened with a tag of
 /// `tag_size` bytes must fail.
-fn check_negative<C: blockmodes::oracle::BlockCipher128 + KeyInit, T: blockmodes::cwc::TagSize>(
+fn check_negative<
+    C: blockmodes::oracle::BlockCipher128 + KeyInit,
+    T: blockmodes::cwc::TagSize<Hazmat>,
+>(
     v: &Value,
 ) {
     let name = v["name"].as_str().unwrap();
@@ -885,7 +915,7 @@ fn check_negative<C: blockmodes::oracle::BlockCipher128 + KeyInit, T: blockmodes
     let cwc = Cwc::<C, T>::new_from_slice(&hex_field(v, "key")).unwrap();
     let ct_tag = [hex_field(v, "ct"), hex_field(v, "tag")].concat();
     assert!(
-        cwc.decrypt(&hex_field(v, "nonce"), &hex_field(v, "ad"), &ct_tag)
+        cwc.decrypt_to_vec(&hex_field(v, "nonce"), &hex_field(v, "ad"), &ct_tag)
             .is_err(),
         "{name}: accepted"
     );
@@ -920,7 +950,7 @@ fn vectors_on_every_backend() {
 
 /// A key set up from bytes on `backend` (the forcing applies to keys set up
 /// afterwards on this thread).
-fn cwc_on<C: blockmodes::oracle::BlockCipher128 + KeyInit, T: blockmodes::cwc::TagSize>(
+fn cwc_on<C: blockmodes::oracle::BlockCipher128 + KeyInit, T: blockmodes::cwc::TagSize<Hazmat>>(
     backend: blockmodes::backend::Backend,
     key: &[u8],
 ) -> Cwc<C, T> {
@@ -948,14 +978,14 @@ fn fused_and_generic_agree_at_every_length() {
         let cwc = cwc_on::<Aes128, U16>(b, &key);
         for len in 0..=5000usize {
             let (msg, ad) = (&data[..len], &data[..len % 29]);
-            let sealed = generic.encrypt(&nonce, ad, msg).unwrap();
+            let sealed = generic.encrypt_to_vec(&nonce, ad, msg).unwrap();
             assert_eq!(
-                cwc.encrypt(&nonce, ad, msg).unwrap(),
+                cwc.encrypt_to_vec(&nonce, ad, msg).unwrap(),
                 sealed,
                 "{b:?} len {len}"
             );
             assert_eq!(
-                cwc.decrypt(&nonce, ad, &sealed).unwrap(),
+                cwc.decrypt_to_vec(&nonce, ad, &sealed).unwrap(),
                 msg,
                 "{b:?} len {len}"
             );
@@ -965,7 +995,7 @@ fn fused_and_generic_agree_at_every_length() {
             for c in [&cwc, &generic] {
                 let (ct, tag) = bad.split_at(len);
                 let mut buf = ct.to_vec();
-                let r = c.decrypt_in_place_detached(&nonce, ad, &mut buf, tag);
+                let r = c.decrypt_detached(&nonce, ad, &mut buf, tag);
                 assert_eq!(r, Err(Error::Authentication), "{b:?} len {len}");
                 assert!(buf.iter().all(|&x| x == 0), "{b:?} len {len}: wiped");
             }
@@ -996,8 +1026,8 @@ proptest! {
         let key = &key[..key_len];
         with_aes!(key_len, C => {
             let generic = cwc_on::<C, U16>(Backend::Generic, key);
-            let sealed = generic.encrypt(&nonce, &ad, &msg).unwrap();
-            prop_assert_eq!(&generic.decrypt(&nonce, &ad, &sealed).unwrap(), &msg);
+            let sealed = generic.encrypt_to_vec(&nonce, &ad, &msg).unwrap();
+            prop_assert_eq!(&generic.decrypt_to_vec(&nonce, &ad, &sealed).unwrap(), &msg);
             let (mut bad_ad, mut bad_nonce, mut bad) = (ad.clone(), nonce, sealed.clone());
             match what {
                 0 if !ad.is_empty() => bad_ad[flip % ad.len()] ^= 1 << (flip % 8),
@@ -1011,17 +1041,17 @@ proptest! {
             prop_assert!(tampered || ad.is_empty());
             for &b in available() {
                 let cwc = cwc_on::<C, U16>(b, key);
-                prop_assert_eq!(&cwc.encrypt(&nonce, &ad, &msg).unwrap(), &sealed, "{:?}", b);
+                prop_assert_eq!(&cwc.encrypt_to_vec(&nonce, &ad, &msg).unwrap(), &sealed, "{:?}", b);
                 let mut buf = msg.clone();
-                let tag = cwc.encrypt_in_place_detached(&nonce, &ad, &mut buf).unwrap();
+                let tag = cwc.encrypt_detached(&nonce, &ad, &mut buf).unwrap();
                 prop_assert_eq!([&buf[..], &tag[..]].concat(), sealed.clone(), "{:?} detached", b);
                 let mut out = vec![0u8; msg.len()];
                 let tag = cwc.encrypt_inout(&nonce, &ad, InOutBuf::new(&msg, &mut out).unwrap()).unwrap();
                 prop_assert_eq!([&out[..], &tag[..]].concat(), sealed.clone(), "{:?} inout", b);
-                prop_assert_eq!(&cwc.decrypt(&nonce, &ad, &sealed).unwrap(), &msg, "{:?}", b);
+                prop_assert_eq!(&cwc.decrypt_to_vec(&nonce, &ad, &sealed).unwrap(), &msg, "{:?}", b);
                 if tampered {
                     for c in [&cwc, &generic] {
-                        prop_assert_eq!(c.decrypt(&bad_nonce, &bad_ad, &bad), Err(Error::Authentication));
+                        prop_assert_eq!(c.decrypt_to_vec(&bad_nonce, &bad_ad, &bad), Err(Error::Authentication));
                         let (ct, tag) = bad.split_at(msg.len());
                         let mut out = vec![0xa5u8; msg.len()];
                         let r = c.decrypt_inout(&bad_nonce, &bad_ad, InOutBuf::new(ct, &mut out).unwrap(), tag);
@@ -1055,14 +1085,14 @@ fn long_messages_equal_reference_on_every_backend() {
         ] {
             let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
             let ad = &msg[..len % 97];
-            let ct = cwc.encrypt(&nonce, ad, &msg).unwrap();
+            let ct = cwc.encrypt_to_vec(&nonce, ad, &msg).unwrap();
             assert_eq!(
                 ct,
                 reference_encrypt(&key, &nonce, ad, &msg),
                 "{b:?} len {len}"
             );
             assert_eq!(
-                cwc.decrypt(&nonce, ad, &ct).unwrap(),
+                cwc.decrypt_to_vec(&nonce, ad, &ct).unwrap(),
                 msg,
                 "{b:?} len {len}"
             );

@@ -8,8 +8,12 @@ use aead::consts::{U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, 
 use aead::inout::InOutBuf;
 use aead::{Aead, AeadInOut, KeyInit};
 use blockmodes::hazmat::gf128::{Block, double_be, half_be, ntz, xor};
-use blockmodes::ocb1::{Ocb1, Ocb1Aes128, Ocb1Aes192, Ocb1Aes256, TagSize};
+// Vectors and tags of every length: the hazmat form (the same code as the
+// safe `Ocb1`, which takes 8..=16-byte tags).
+use blockmodes::ocb1::hazmat::Ocb1;
+use blockmodes::ocb1::{Ocb1Aes128, Ocb1Aes192, Ocb1Aes256};
 use blockmodes::oracle::{BlockCipher128Dec, Counting, encrypt_block};
+use blockmodes::tag::{Hazmat, TagSize};
 use blockmodes::{Aes128, Aes192, Aes256, Error};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -71,7 +75,7 @@ fn vectors() -> Vec<Vector> {
 fn check_vector<C, T>(v: &Vector)
 where
     C: BlockCipher128Dec + KeyInit,
-    T: TagSize,
+    T: TagSize<Hazmat>,
 {
     let name = &v.name;
     let tau = T::USIZE;
@@ -79,30 +83,29 @@ where
     let sealed = [v.ct.as_slice(), tag].concat();
     let ocb = Ocb1::<C, T>::new_from_slice(&v.key).expect("key");
     if !v.valid {
-        assert!(ocb.decrypt(&v.nonce, &sealed).is_err(), "{name}");
+        assert!(ocb.decrypt_to_vec(&v.nonce, &sealed).is_err(), "{name}");
         return;
     }
     // One-shot.
     assert_eq!(
-        ocb.encrypt(&v.nonce, &v.msg).unwrap(),
+        ocb.encrypt_to_vec(&v.nonce, &v.msg).unwrap(),
         sealed,
         "{name} encrypt"
     );
     assert_eq!(
-        ocb.decrypt(&v.nonce, &sealed).unwrap(),
+        ocb.decrypt_to_vec(&v.nonce, &sealed).unwrap(),
         v.msg,
         "{name} decrypt"
     );
     // Detached, in place.
     let mut buf = v.msg.clone();
-    let t = ocb.encrypt_in_place_detached(&v.nonce, &mut buf).unwrap();
+    let t = ocb.encrypt_detached(&v.nonce, &mut buf).unwrap();
     assert_eq!(
         (buf.as_slice(), t.as_slice()),
         (v.ct.as_slice(), tag),
         "{name} detached"
     );
-    ocb.decrypt_in_place_detached(&v.nonce, &mut buf, tag)
-        .unwrap();
+    ocb.decrypt_detached(&v.nonce, &mut buf, tag).unwrap();
     assert_eq!(buf, v.msg, "{name} detached decrypt");
     // The aead traits: Aead (Vec), in place with a Vec buffer, and inout
     // with separate buffers.
@@ -172,7 +175,7 @@ fn aliases_match_generic_type() {
     let v = &vectors()[1];
     let a = Ocb1Aes128::new_from_slice(&v.key).unwrap();
     assert_eq!(
-        a.encrypt(&v.nonce, &v.msg).unwrap(),
+        a.encrypt_to_vec(&v.nonce, &v.msg).unwrap(),
         [v.ct.clone(), v.tag.clone()].concat()
     );
     // The other aliases key up with their own key sizes.
@@ -259,10 +262,14 @@ fn long_messages_match_model() {
     for len in long_lengths() {
         let msg = message(len, 3);
         let (c, t) = model_encrypt(&key, &nonce, &msg);
-        let sealed = ocb.encrypt(&nonce, &msg).unwrap();
+        let sealed = ocb.encrypt_to_vec(&nonce, &msg).unwrap();
         assert_eq!(sealed[..len], c[..], "ciphertext, len {len}");
         assert_eq!(sealed[len..], t[..], "tag, len {len}");
-        assert_eq!(ocb.decrypt(&nonce, &sealed).unwrap(), msg, "len {len}");
+        assert_eq!(
+            ocb.decrypt_to_vec(&nonce, &sealed).unwrap(),
+            msg,
+            "len {len}"
+        );
     }
 }
 
@@ -337,7 +344,7 @@ fn check_width<N: aead::array::ArraySize>() {
     for len in long_lengths().into_iter().filter(|&l| l < 70_000) {
         let msg = message(len, 9);
         let (c, t) = model_encrypt(&key, &nonce, &msg);
-        let sealed = ocb.encrypt(&nonce, &msg).unwrap();
+        let sealed = ocb.encrypt_to_vec(&nonce, &msg).unwrap();
         assert_eq!(
             sealed,
             [c, t.to_vec()].concat(),
@@ -345,7 +352,7 @@ fn check_width<N: aead::array::ArraySize>() {
             N::USIZE
         );
         assert_eq!(
-            ocb.decrypt(&nonce, &sealed).unwrap(),
+            ocb.decrypt_to_vec(&nonce, &sealed).unwrap(),
             msg,
             "width {}, len {len}",
             N::USIZE
@@ -373,31 +380,30 @@ fn call_counts() {
         let expected = len.div_ceil(16) as u64 + 2 + u64::from(len == 0);
         let msg = message(len, 1);
         count.reset();
-        let sealed = ocb.encrypt(&[5; 16], &msg).unwrap();
+        let sealed = ocb.encrypt_to_vec(&[5; 16], &msg).unwrap();
         assert_eq!(count.get(), expected, "encrypt, len {len}");
         count.reset();
-        assert_eq!(ocb.decrypt(&[5; 16], &sealed).unwrap(), msg);
+        assert_eq!(ocb.decrypt_to_vec(&[5; 16], &sealed).unwrap(), msg);
         assert_eq!(count.get(), expected, "decrypt, len {len}");
     }
 }
 
 /// Round trip of one message with tag size `T` through every interface,
 /// which must all agree.
-fn round_trip<T: TagSize>(
+fn round_trip<T: TagSize<Hazmat>>(
     key: &[u8; 16],
     nonce: &[u8; 16],
     msg: &[u8],
 ) -> Result<(), TestCaseError> {
     let ocb = Ocb1::<Aes128, T>::new_from_slice(key).unwrap();
-    let sealed = ocb.encrypt(nonce, msg).unwrap();
+    let sealed = ocb.encrypt_to_vec(nonce, msg).unwrap();
     prop_assert_eq!(sealed.len(), msg.len() + T::USIZE);
-    prop_assert_eq!(&ocb.decrypt(nonce, &sealed).unwrap(), msg);
+    prop_assert_eq!(&ocb.decrypt_to_vec(nonce, &sealed).unwrap(), msg);
     let mut buf = msg.to_vec();
-    let tag = ocb.encrypt_in_place_detached(nonce, &mut buf).unwrap();
+    let tag = ocb.encrypt_detached(nonce, &mut buf).unwrap();
     prop_assert_eq!(&buf[..], &sealed[..msg.len()]);
     prop_assert_eq!(tag.as_slice(), &sealed[msg.len()..]);
-    ocb.decrypt_in_place_detached(nonce, &mut buf, &tag)
-        .unwrap();
+    ocb.decrypt_detached(nonce, &mut buf, &tag).unwrap();
     prop_assert_eq!(&buf[..], msg);
     let n = aead::Nonce::<Ocb1<Aes128, T>>::from(*nonce);
     prop_assert_eq!(Aead::encrypt(&ocb, &n, msg).unwrap(), sealed.clone());
@@ -441,19 +447,19 @@ fn every_bit_flip_rejected_and_wiped() {
     let n = aead::Nonce::<Ocb1Aes128>::from(nonce);
     for len in [0usize, 1, 15, 16, 17, 48, 100] {
         let msg = message(len, 0x80);
-        let sealed = ocb.encrypt(&nonce, &msg).unwrap();
+        let sealed = ocb.encrypt_to_vec(&nonce, &msg).unwrap();
         for bit in 0..8 * sealed.len() {
             let mut bad = sealed.clone();
             bad[bit / 8] ^= 1 << (bit % 8);
             assert_eq!(
-                ocb.decrypt(&nonce, &bad),
+                ocb.decrypt_to_vec(&nonce, &bad),
                 Err(Error::Authentication),
                 "len {len} bit {bit}"
             );
             let (ct, tag) = bad.split_at(len);
             let mut buf = ct.to_vec();
             assert_eq!(
-                ocb.decrypt_in_place_detached(&nonce, &mut buf, tag),
+                ocb.decrypt_detached(&nonce, &mut buf, tag),
                 Err(Error::Authentication),
                 "len {len} bit {bit}"
             );
@@ -486,17 +492,23 @@ fn every_bit_flip_rejected_and_wiped() {
             );
         }
         // The untouched ciphertext still opens.
-        assert_eq!(ocb.decrypt(&nonce, &sealed).unwrap(), msg);
+        assert_eq!(ocb.decrypt_to_vec(&nonce, &sealed).unwrap(), msg);
     }
 }
 
 #[test]
 fn wrong_key_or_nonce_rejected() {
     let ocb = Ocb1Aes128::new_from_slice(&[1; 16]).unwrap();
-    let sealed = ocb.encrypt(&[2; 16], b"some message here").unwrap();
+    let sealed = ocb.encrypt_to_vec(&[2; 16], b"some message here").unwrap();
     let other = Ocb1Aes128::new_from_slice(&[3; 16]).unwrap();
-    assert_eq!(other.decrypt(&[2; 16], &sealed), Err(Error::Authentication));
-    assert_eq!(ocb.decrypt(&[4; 16], &sealed), Err(Error::Authentication));
+    assert_eq!(
+        other.decrypt_to_vec(&[2; 16], &sealed),
+        Err(Error::Authentication)
+    );
+    assert_eq!(
+        ocb.decrypt_to_vec(&[4; 16], &sealed),
+        Err(Error::Authentication)
+    );
 }
 
 #[test]
@@ -525,23 +537,17 @@ fn bad_inputs_give_typed_errors() {
             expected: 16,
             got: len,
         };
-        assert_eq!(ocb.encrypt(&nonce, b"abc"), Err(want.clone()));
-        assert_eq!(ocb.decrypt(&nonce, &[0; 20]), Err(want.clone()));
+        assert_eq!(ocb.encrypt_to_vec(&nonce, b"abc"), Err(want.clone()));
+        assert_eq!(ocb.decrypt_to_vec(&nonce, &[0; 20]), Err(want.clone()));
         let mut buf = *b"unchanged";
-        assert_eq!(
-            ocb.encrypt_in_place_detached(&nonce, &mut buf),
-            Err(want.clone())
-        );
-        assert_eq!(
-            ocb.decrypt_in_place_detached(&nonce, &mut buf, &[0; 8]),
-            Err(want)
-        );
+        assert_eq!(ocb.encrypt_detached(&nonce, &mut buf), Err(want.clone()));
+        assert_eq!(ocb.decrypt_detached(&nonce, &mut buf, &[0; 8]), Err(want));
         assert_eq!(&buf, b"unchanged");
     }
     // Ciphertext shorter than the tag.
     for len in 0..8 {
         assert_eq!(
-            ocb.decrypt(&[0; 16], &vec![0; len]),
+            ocb.decrypt_to_vec(&[0; 16], &vec![0; len]),
             Err(Error::CiphertextTooShort { min: 8, got: len })
         );
     }
@@ -554,7 +560,7 @@ fn bad_inputs_give_typed_errors() {
     for len in [0usize, 1, 7, 9, 16, 17] {
         let mut buf = *b"unchanged";
         assert_eq!(
-            ocb.decrypt_in_place_detached(&[0; 16], &mut buf, &vec![0; len]),
+            ocb.decrypt_detached(&[0; 16], &mut buf, &vec![0; len]),
             Err(Error::InvalidTagLength {
                 min: 8,
                 max: 8,
@@ -598,9 +604,9 @@ fn key_init_and_clone() {
     let a = <Ocb1Aes256 as KeyInit>::new(&key.into());
     let b = Ocb1Aes256::new_from_slice(&key).unwrap();
     let c = a.clone();
-    let sealed = a.encrypt(&[0; 16], b"x").unwrap();
-    assert_eq!(b.encrypt(&[0; 16], b"x").unwrap(), sealed);
-    assert_eq!(c.decrypt(&[0; 16], &sealed).unwrap(), b"x");
+    let sealed = a.encrypt_to_vec(&[0; 16], b"x").unwrap();
+    assert_eq!(b.encrypt_to_vec(&[0; 16], b"x").unwrap(), sealed);
+    assert_eq!(c.decrypt_to_vec(&[0; 16], &sealed).unwrap(), b"x");
     assert_eq!(format!("{a:?}"), "Ocb1 { .. }", "no key material in Debug");
 }
 
@@ -652,11 +658,11 @@ fn long_messages_match_model_on_every_backend() {
         for &len in &lengths {
             let msg = message(len, len as u8);
             let (c, t) = model_encrypt(&key, &nonce, &msg);
-            let sealed = ocb.encrypt(&nonce, &msg).unwrap();
+            let sealed = ocb.encrypt_to_vec(&nonce, &msg).unwrap();
             assert_eq!(sealed[..len], c[..], "{b:?} ciphertext, len {len}");
             assert_eq!(sealed[len..], t[..], "{b:?} tag, len {len}");
             assert_eq!(
-                ocb.decrypt(&nonce, &sealed).unwrap(),
+                ocb.decrypt_to_vec(&nonce, &sealed).unwrap(),
                 msg,
                 "{b:?} len {len}"
             );
@@ -684,11 +690,11 @@ fn seal_on<C: BlockCipher128Dec + KeyInit>(
     let prev = blockmodes::backend::force(backend);
     let ocb = Ocb1::<C, U16>::new_from_slice(key).unwrap();
     blockmodes::backend::force(prev);
-    let sealed = ocb.encrypt(nonce, msg).unwrap();
+    let sealed = ocb.encrypt_to_vec(nonce, msg).unwrap();
     let mut garbled = sealed.clone();
     garbled[0] ^= 1; // a wrong tag (or a changed C[1]): both paths refuse it
-    assert!(ocb.decrypt(nonce, &garbled).is_err());
-    (sealed.clone(), ocb.decrypt(nonce, &sealed).unwrap())
+    assert!(ocb.decrypt_to_vec(nonce, &garbled).is_err());
+    (sealed.clone(), ocb.decrypt_to_vec(nonce, &sealed).unwrap())
 }
 
 proptest! {

@@ -23,13 +23,13 @@ fn run_xecb(v: &Value) {
         let mac = XecbMac::<C>::new_from_slice(&key).unwrap();
         if ok {
             assert_eq!(mac.sign_with_r0(&r0, &msg)[..], tag[..], "{}", v["name"]);
-            mac.verify(&msg, &tag).unwrap();
-            mac.verify_par(&msg, &tag).unwrap();
+            mac.verify_tag(&msg, &tag).unwrap();
+            mac.verify_tag_par(&msg, &tag).unwrap();
         } else {
             // (Some negative vectors have tags of the wrong length: a
             // typed error other than Authentication.)
-            assert!(mac.verify(&msg, &tag).is_err(), "{}", v["name"]);
-            assert!(mac.verify_par(&msg, &tag).is_err(), "{}", v["name"]);
+            assert!(mac.verify_tag(&msg, &tag).is_err(), "{}", v["name"]);
+            assert!(mac.verify_tag_par(&msg, &tag).is_err(), "{}", v["name"]);
         }
     })
 }
@@ -44,9 +44,9 @@ fn run_xecb_ctr(v: &Value) {
             assert_eq!(keys.sign_with_counter(&ctr, &msg)[..], tag[..], "{}", v["name"]);
             let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
             assert_eq!(s.mac(&msg).unwrap()[..], tag[..]);
-            keys.verify(&msg, &tag).unwrap();
+            keys.verify_tag(&msg, &tag).unwrap();
         } else {
-            assert!(keys.verify(&msg, &tag).is_err(), "{}", v["name"]);
+            assert!(keys.verify_tag(&msg, &tag).is_err(), "{}", v["name"]);
         }
     })
 }
@@ -84,7 +84,7 @@ fn one_call_per_padded_block_plus_r0() {
         let tag = mac.sign_with_r0(&[5; 16], &msg);
         assert_eq!(count.get(), n + 1, "y0 = f(r0) and one call per block");
         count.reset();
-        mac.verify(&msg, &tag).unwrap();
+        mac.verify_tag(&msg, &tag).unwrap();
         assert_eq!(count.get(), n + 1, "r0 = f^-1(y0) and one call per block");
         count.reset();
         mac.replace_block(&tag, len.max(16), 1, &[0; 16], &[1; 16])
@@ -144,9 +144,9 @@ fn xecb_on<C: blockmodes::oracle::BlockCipher128Dec + KeyInit + Sync + Clone>(
         }
         let v = |m: &[u8], t: &[u8]| {
             if stateless {
-                mac.verify(m, t)
+                mac.verify_tag(m, t)
             } else {
-                keys.verify(m, t)
+                keys.verify_tag(m, t)
             }
         };
         verdicts.push(v(msg, &t));
@@ -280,7 +280,7 @@ proptest! {
         let updated = mac.replace_block(&tag, msg.len(), i as u64 + 1, &old, &new).unwrap();
         msg[16 * i..16 * i + 16].copy_from_slice(&new);
         prop_assert_eq!(updated, mac.sign_with_r0(&r0, &msg));
-        prop_assert!(mac.verify(&msg, &updated).is_ok());
+        prop_assert!(mac.verify_tag(&msg, &updated).is_ok());
         // the stateful mode the same way
         let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(2)).unwrap();
         let t = keys.sign_with_counter(&r0, &msg);
@@ -399,7 +399,7 @@ fn parallel_signing_on(b: blockmodes::backend::Backend, generic: &XecbMacStatefu
         let mut s =
             XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
         assert_eq!(s.mac_par(&msg).unwrap(), serial, "{len} bytes");
-        keys.verify_par(&msg, &serial).unwrap();
+        keys.verify_tag_par(&msg, &serial).unwrap();
         let mut s =
             XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&ctr));
         let mut st = s.signer().unwrap();
@@ -411,8 +411,8 @@ fn parallel_signing_on(b: blockmodes::backend::Backend, generic: &XecbMacStatefu
     let mac = XecbMac::<Aes128>::new_from_slice(&key(6)).unwrap();
     let big = vec![1u8; 500_000];
     let tag = mac.mac_par(&big).unwrap();
-    mac.verify(&big, &tag).unwrap();
-    mac.verify_par(&big, &tag).unwrap();
+    mac.verify_tag(&big, &tag).unwrap();
+    mac.verify_tag_par(&big, &tag).unwrap();
 }
 
 #[test]
@@ -423,16 +423,16 @@ fn tags_reject_modification() {
     for bit in 0..TAG_LEN * 8 {
         let mut t = tag;
         t[bit / 8] ^= 1 << (bit % 8);
-        assert_eq!(mac.verify(&msg, &t), Err(Error::Authentication));
+        assert_eq!(mac.verify_tag(&msg, &t), Err(Error::Authentication));
     }
     for bit in 0..msg.len() * 8 {
         let mut m = msg;
         m[bit / 8] ^= 1 << (bit % 8);
-        assert_eq!(mac.verify(&m, &tag), Err(Error::Authentication));
+        assert_eq!(mac.verify_tag(&m, &tag), Err(Error::Authentication));
     }
-    assert!(mac.verify(&msg[..49], &tag).is_err());
+    assert!(mac.verify_tag(&msg[..49], &tag).is_err());
     assert!(
-        mac.verify(&[&msg[..], &[0x80]].concat(), &tag).is_err(),
+        mac.verify_tag(&[&msg[..], &[0x80]].concat(), &tag).is_err(),
         "padding is unambiguous"
     );
     // swapping two whole blocks changes the tag (positions are randomized)
@@ -443,9 +443,9 @@ fn tags_reject_modification() {
     let mut swapped = [0u8; 48];
     swapped[..16].copy_from_slice(&[2; 16]);
     swapped[16..32].copy_from_slice(&[1; 16]);
-    assert!(mac.verify(&swapped, &t).is_err());
+    assert!(mac.verify_tag(&swapped, &t).is_err());
     assert_eq!(
-        mac.verify(&msg, &tag[..31]),
+        mac.verify_tag(&msg, &tag[..31]),
         Err(Error::InvalidTagLength {
             min: 32,
             max: 32,
@@ -463,7 +463,7 @@ fn signer_counter_exhaustion() {
     let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(8)).unwrap();
     let mut s = XecbMacStatefulSigner::from_state(keys.clone(), last);
     let tag = s.mac(b"last").unwrap();
-    keys.verify(b"last", &tag).unwrap();
+    keys.verify_tag(b"last", &tag).unwrap();
     assert_eq!(s.mac(b"more").err(), Some(Error::CounterExhausted));
     assert!(s.signer().is_err());
     assert!(s.counter_state().is_exhausted());
@@ -476,8 +476,8 @@ proptest! {
     fn hostile_inputs_never_panic(tag in proptest::collection::vec(any::<u8>(), 0..40), msg in proptest::collection::vec(any::<u8>(), 0..100), msg_len in 0usize..200, idx in 0u64..20, data in proptest::collection::vec(any::<u8>(), 0..40)) {
         let mac = XecbMac::<Aes128>::new_from_slice(&key(9)).unwrap();
         let keys = XecbMacStateful::<Aes128>::new_from_slice(&key(9)).unwrap();
-        prop_assert!(mac.verify(&msg, &tag).is_err());
-        prop_assert!(keys.verify(&msg, &tag).is_err());
+        prop_assert!(mac.verify_tag(&msg, &tag).is_err());
+        prop_assert!(keys.verify_tag(&msg, &tag).is_err());
         let _ = mac.replace_block(&tag, msg_len, idx, &[0; 16], &[1; 16]);
         let _ = keys.replace_block(&tag, msg_len, idx, &[0; 16], &[1; 16]);
         if let Ok(mut v) = mac.out_of_order(&tag, msg_len) {
@@ -513,7 +513,7 @@ fn xor_forgery_works_through_hazmat_only() {
     let t_a2b = mac.replace_block(&t_ab, 32, 1, &a, &a2).unwrap();
     let t_a2b2 = mac.replace_block(&t_a2b, 32, 2, &b, &b2).unwrap();
     assert!(
-        mac.verify(&msg(&a, &b2), &forge(&t_ab, &t_a2b, &t_a2b2))
+        mac.verify_tag(&msg(&a, &b2), &forge(&t_ab, &t_a2b, &t_a2b2))
             .is_ok()
     );
 
@@ -524,7 +524,7 @@ fn xor_forgery_works_through_hazmat_only() {
     let c_a2b2 = keys.replace_block(&c_a2b, 32, 2, &b, &b2).unwrap();
     assert_eq!(c_a2b2[..16], c_ab[..16], "counter value reused");
     assert!(
-        keys.verify(&msg(&a, &b2), &forge(&c_ab, &c_a2b, &c_a2b2))
+        keys.verify_tag(&msg(&a, &b2), &forge(&c_ab, &c_a2b, &c_a2b2))
             .is_ok()
     );
 
@@ -536,7 +536,10 @@ fn xor_forgery_works_through_hazmat_only() {
         for header in [&s_ab, &s_a2b, &s_a2b2] {
             let mut f = forge(&s_ab, &s_a2b, &s_a2b2);
             f[..16].copy_from_slice(&header[..16]);
-            assert_eq!(mac.verify(&msg(&a, &b2), &f), Err(Error::Authentication));
+            assert_eq!(
+                mac.verify_tag(&msg(&a, &b2), &f),
+                Err(Error::Authentication)
+            );
         }
         let k_ab = signer.mac(&msg(&a, &b)).unwrap();
         let k_a2b = signer.mac(&msg(&a2, &b)).unwrap();
@@ -544,7 +547,10 @@ fn xor_forgery_works_through_hazmat_only() {
         for header in [&k_ab, &k_a2b, &k_a2b2] {
             let mut f = forge(&k_ab, &k_a2b, &k_a2b2);
             f[..16].copy_from_slice(&header[..16]);
-            assert_eq!(keys.verify(&msg(&a, &b2), &f), Err(Error::Authentication));
+            assert_eq!(
+                keys.verify_tag(&msg(&a, &b2), &f),
+                Err(Error::Authentication)
+            );
         }
     }
 }

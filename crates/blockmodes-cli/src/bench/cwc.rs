@@ -37,15 +37,13 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
                 cwc = cwc.with_portable_hash();
             }
             Some(Box::new(move || {
-                let tag = cwc.encrypt_in_place_detached(&nonce11, &[], &mut buf);
+                let tag = cwc.encrypt_detached(&nonce11, &[], &mut buf);
                 std::hint::black_box((&buf, tag.ok()));
             }))
         }
         "cwc-decrypt" => {
             let cwc = CwcAes128::new_from_slice(&key()).ok()?;
-            let tag = cwc
-                .encrypt_in_place_detached(&nonce11, &[], &mut buf)
-                .ok()?;
+            let tag = cwc.encrypt_detached(&nonce11, &[], &mut buf).ok()?;
             let mut out = vec![0u8; bytes];
             Some(Box::new(move || {
                 let io = InOutBuf::new(&buf, &mut out).expect("same lengths");

@@ -1,5 +1,5 @@
 //! PMAC (AES-128, 16-byte tags): ours on one core, ours on rayon's pool
-//! (`mac_parallel`, one thread below its threshold), and the RustCrypto
+//! (`mac_par`, one thread below its threshold), and the RustCrypto
 //! `pmac` crate as a peer.
 
 use blockmodes::Aes128;
@@ -23,7 +23,7 @@ pub fn make(mode: &str, bytes: usize) -> Option<Case> {
         "pmac-parallel" => {
             let pmac = PmacAes128::new_from_slice(&key()).ok()?;
             Some(Box::new(move || {
-                std::hint::black_box(pmac.mac_parallel(std::hint::black_box(&msg)));
+                std::hint::black_box(pmac.mac_par(std::hint::black_box(&msg)));
             }))
         }
         "pmac-rustcrypto" => {

@@ -11,7 +11,9 @@
 //! `K_h = toint(last 127 bits of E_K(110^126))` mod 2^127 - 1; K_h and its
 //! powers are computed once per key.
 //!
-//! * Nonce N: 11 bytes. Tag: `T` bytes, 1..=16 (type parameter, default 16).
+//! * Nonce N: 11 bytes. Tag: `T` bytes, 8..=16 (type parameter, default
+//!   16; a forgery succeeds with probability 2^-8t per try); the paper's
+//!   shorter tags (1 to 7 bytes) only in [`hazmat::Cwc`].
 //! * A and M: at most 16 (2^32 - 1) bytes each, else [`Error::InputTooLong`].
 //! * Block-cipher calls per message: ceil(|M| / 16) + 2 (key setup: 1 more,
 //!   for K_h).
@@ -36,27 +38,51 @@
 //!
 //! let cwc = CwcAes128::new_from_slice(&[7; 16])?;
 //! let nonce = [1u8; 11];
-//! let ct = cwc.encrypt(&nonce, b"header", b"secret message")?;
+//! let ct = cwc.encrypt_to_vec(&nonce, b"header", b"secret message")?;
 //! assert_eq!(ct.len(), 14 + 16);
-//! assert_eq!(cwc.decrypt(&nonce, b"header", &ct)?, b"secret message");
-//! assert!(cwc.decrypt(&nonce, b"other header", &ct).is_err());
+//! assert_eq!(cwc.decrypt_to_vec(&nonce, b"header", &ct)?, b"secret message");
+//! assert!(cwc.decrypt_to_vec(&nonce, b"other header", &ct).is_err());
 //! # Ok::<(), blockmodes::Error>(())
 //! ```
 //!
-//! Through the `aead` traits (note: this crate's inherent `encrypt` /
-//! `decrypt` take the associated data as a separate argument, so call the
-//! trait methods with the trait's path when both are in scope):
+//! Through the `aead` traits, as `aes-gcm` is used: no inherent method of
+//! [`Cwc`] shadows a trait method (the inherent calls that take the nonce
+//! as a slice and return this crate's [`Error`] are `encrypt_to_vec`,
+//! `decrypt_to_vec`, `encrypt_detached`, `decrypt_detached`,
+//! `encrypt_inout`, `decrypt_inout`), so the `aes-gcm` idioms compile and
+//! work as written there:
 //!
 //! ```
 //! use blockmodes::cwc::CwcAes256;
-//! use aead::{AeadInOut, KeyInit};
+//! use aead::{Aead, AeadInOut, KeyInit, Nonce, Payload};
 //!
-//! let cwc = CwcAes256::new(&[9u8; 32].into());
-//! let nonce = [3u8; 11].into();
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let key = [9u8; 32];
+//! let cipher = CwcAes256::new(&key.into());
+//! let nonce = Nonce::<CwcAes256>::from([3u8; 11]); // unique per message
+//! let msg = b"plaintext message";
+//!
+//! let ciphertext = cipher.encrypt(&nonce, msg.as_ref())?;
+//! let plaintext = cipher.decrypt(&nonce, ciphertext.as_ref())?;
+//! assert_eq!(&plaintext, msg);
+//!
+//! let aad = b"header";
+//! let ct = cipher.encrypt(&nonce, Payload { msg, aad })?;
+//! assert_eq!(cipher.decrypt(&nonce, Payload { msg: &ct, aad })?, msg);
+//! assert!(cipher.decrypt(&nonce, Payload { msg: &ct, aad: b"other" }).is_err());
+//!
+//! let cipher = CwcAes256::new_from_slice(&key)?;
+//! let mut buffer: Vec<u8> = msg.to_vec();
+//! cipher.encrypt_in_place(&nonce, b"", &mut buffer)?;
+//! cipher.decrypt_in_place(&nonce, b"", &mut buffer)?;
+//! assert_eq!(&buffer, msg);
+//!
 //! let mut buf = *b"in place";
-//! let tag = cwc.encrypt_inout_detached(&nonce, b"ad", (&mut buf[..]).into()).unwrap();
-//! cwc.decrypt_inout_detached(&nonce, b"ad", (&mut buf[..]).into(), &tag).unwrap();
+//! let tag = cipher.encrypt_inout_detached(&nonce, b"ad", (&mut buf[..]).into())?;
+//! cipher.decrypt_inout_detached(&nonce, b"ad", (&mut buf[..]).into(), &tag)?;
 //! assert_eq!(&buf, b"in place");
+//! # Ok(())
+//! # }
 //! ```
 
 #[cfg(all(test, target_arch = "x86_64", feature = "std"))]
@@ -70,9 +96,29 @@ mod online;
 pub use online::CwcEncryptor;
 
 /// Interfaces that give up a property of the safe API, documented on each.
-#[cfg(feature = "alloc")]
 pub mod hazmat {
+    #[cfg(feature = "alloc")]
     pub use super::online::CwcDecryptor;
+
+    /// CWC with the paper's tags of any length, 1 to 16 bytes (`U1`..=
+    /// `U16`): the safe [`Cwc`](super::Cwc) with the [`Hazmat`] tag policy,
+    /// the same type and code. For the paper's vectors and research: a tag
+    /// of `t` bytes is forged with probability 2^-8t per try (a 1-byte tag
+    /// after about 256 tries), so below 8 bytes it authenticates next to
+    /// nothing.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, cwc::hazmat::Cwc};
+    /// use cipher::consts::U1;
+    /// let cwc = Cwc::<Aes128, U1>::new_from_slice(&[0; 16])?;
+    /// let ct = cwc.encrypt_to_vec(&[0; 11], b"ad", b"msg")?;
+    /// assert_eq!(ct.len(), 3 + 1);
+    /// assert_eq!(cwc.decrypt_to_vec(&[0; 11], b"ad", &ct)?, b"msg");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub type Cwc<C, T = super::U16> = super::Cwc<C, T, Hazmat>;
+
+    pub use crate::tag::Hazmat;
 }
 
 #[cfg(feature = "alloc")]
@@ -98,9 +144,11 @@ use hash::{CwcHash, HashState, STRIDE_BYTES, check_len};
 /// Length of the CWC nonce N in bytes (88 bits).
 pub const NONCE_BYTES: usize = 11;
 
-pub use crate::tag::TagSize;
+use crate::tag::Safe;
+pub use crate::tag::{TagPolicy, TagSize};
 
-/// CWC over the block cipher `C` with tags of `T` bytes (default 16).
+/// CWC over the block cipher `C` with tags of `T` bytes: 8 to 16
+/// (`U8`..=`U16`, default 16); shorter ones only in [`hazmat::Cwc`].
 ///
 /// Holds the keyed cipher and the CWC-HASH key schedule (K_h and its
 /// powers, wiped on drop).
@@ -111,18 +159,22 @@ pub use crate::tag::TagSize;
 /// use cipher::consts::U8;
 ///
 /// let cwc = Cwc::<Aes192, U8>::new_from_slice(&[1; 24])?;
-/// let ct = cwc.encrypt(&[0; 11], &[], b"abc")?;
+/// let ct = cwc.encrypt_to_vec(&[0; 11], &[], b"abc")?;
 /// assert_eq!(ct.len(), 3 + 8);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub struct Cwc<C, T: TagSize = U16> {
+pub struct Cwc<C, T = U16, P = Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
     cipher: C,
     hash: CwcHash,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
     /// AES-NI (`crate::backend`).
     #[cfg(target_arch = "x86_64")]
     fused: Option<fused::Fused>,
-    _tag: PhantomData<T>,
+    _tag: PhantomData<(T, P)>,
 }
 
 /// CWC-AES-128 with 16-byte tags (`Cwc<Aes128, U8>` for 8-byte tags, ...).
@@ -132,7 +184,7 @@ pub type CwcAes192 = Cwc<Aes192>;
 /// CWC-AES-256 with 16-byte tags.
 pub type CwcAes256 = Cwc<Aes256>;
 
-impl<C: Clone, T: TagSize> Clone for Cwc<C, T> {
+impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Cwc<C, T, P> {
     fn clone(&self) -> Self {
         Self {
             cipher: self.cipher.clone(),
@@ -144,7 +196,7 @@ impl<C: Clone, T: TagSize> Clone for Cwc<C, T> {
     }
 }
 
-impl<C, T: TagSize> core::fmt::Debug for Cwc<C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for Cwc<C, T, P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Cwc {{ tag_bytes: {}, .. }}", T::USIZE)
     }
@@ -187,7 +239,7 @@ fn counter_base(nonce: &[u8]) -> Result<u128> {
     Ok(0x80 << 120 | u128::from(u64::from_be_bytes(head)) << 56 | tail)
 }
 
-impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// CWC over an already keyed block cipher; derives K_h (one block-cipher
     /// call) and its powers.
     ///
@@ -255,12 +307,12 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// let key: [u8; 16] = core::array::from_fn(|i| i as u8);
     /// let cwc = CwcAes128::new_from_slice(&key)?;
     /// let nonce = hex::decode("ffeeddccbbaa9988776655").unwrap();
-    /// let ct = cwc.encrypt(&nonce, &[], &[0, 1, 2, 3, 4, 5, 6, 7])?;
+    /// let ct = cwc.encrypt_to_vec(&nonce, &[], &[0, 1, 2, 3, 4, 5, 6, 7])?;
     /// // the paper's vector #1
     /// assert_eq!(hex::encode(ct), "88b8df0628fd51cc5755dba5099f3f1d60044497de8933a9");
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn encrypt(&self, nonce: &[u8], ad: &[u8], msg: &[u8]) -> Result<Vec<u8>> {
+    pub fn encrypt_to_vec(&self, nonce: &[u8], ad: &[u8], msg: &[u8]) -> Result<Vec<u8>> {
         let base = self.check(nonce, ad, msg)?;
         let mut out = alloc::vec![0u8; msg.len() + T::USIZE];
         let (ct, tag_out) = out.split_at_mut(msg.len());
@@ -282,13 +334,13 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// ```
     /// use blockmodes::cwc::CwcAes128;
     /// let cwc = CwcAes128::new_from_slice(&[5; 16])?;
-    /// let mut ct = cwc.encrypt(&[0; 11], b"ad", b"hello")?;
-    /// assert_eq!(cwc.decrypt(&[0; 11], b"ad", &ct)?, b"hello");
+    /// let mut ct = cwc.encrypt_to_vec(&[0; 11], b"ad", b"hello")?;
+    /// assert_eq!(cwc.decrypt_to_vec(&[0; 11], b"ad", &ct)?, b"hello");
     /// ct[0] ^= 1;
-    /// assert_eq!(cwc.decrypt(&[0; 11], b"ad", &ct), Err(blockmodes::Error::Authentication));
+    /// assert_eq!(cwc.decrypt_to_vec(&[0; 11], b"ad", &ct), Err(blockmodes::Error::Authentication));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn decrypt(&self, nonce: &[u8], ad: &[u8], ct_and_tag: &[u8]) -> Result<Vec<u8>> {
+    pub fn decrypt_to_vec(&self, nonce: &[u8], ad: &[u8], ct_and_tag: &[u8]) -> Result<Vec<u8>> {
         let t = T::USIZE;
         let body_len = ct_and_tag
             .len()
@@ -312,17 +364,12 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// use blockmodes::cwc::CwcAes128;
     /// let cwc = CwcAes128::new_from_slice(&[5; 16])?;
     /// let mut buf = *b"some data";
-    /// let tag = cwc.encrypt_in_place_detached(&[1; 11], b"", &mut buf)?;
-    /// cwc.decrypt_in_place_detached(&[1; 11], b"", &mut buf, &tag)?;
+    /// let tag = cwc.encrypt_detached(&[1; 11], b"", &mut buf)?;
+    /// cwc.decrypt_detached(&[1; 11], b"", &mut buf, &tag)?;
     /// assert_eq!(&buf, b"some data");
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn encrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        ad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag<Self>> {
+    pub fn encrypt_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag<Self>> {
         self.encrypt_inout(nonce, ad, buf.into())
     }
 
@@ -334,13 +381,13 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// use blockmodes::cwc::CwcAes128;
     /// let cwc = CwcAes128::new_from_slice(&[5; 16])?;
     /// let mut buf = *b"some data";
-    /// let mut tag = cwc.encrypt_in_place_detached(&[1; 11], b"", &mut buf)?;
+    /// let mut tag = cwc.encrypt_detached(&[1; 11], b"", &mut buf)?;
     /// tag[3] ^= 0x10;
-    /// assert!(cwc.decrypt_in_place_detached(&[1; 11], b"", &mut buf, &tag).is_err());
+    /// assert!(cwc.decrypt_detached(&[1; 11], b"", &mut buf, &tag).is_err());
     /// assert_eq!(buf, [0; 9]); // wiped
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn decrypt_in_place_detached(
+    pub fn decrypt_detached(
         &self,
         nonce: &[u8],
         ad: &[u8],
@@ -350,7 +397,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         self.decrypt_inout(nonce, ad, buf.into(), tag)
     }
 
-    /// As [`Cwc::encrypt_in_place_detached`], from the input half of
+    /// As [`Cwc::encrypt_detached`], from the input half of
     /// `buf` to its output half (which may be the same memory; if not, the
     /// input is first copied to the output and processed there).
     ///
@@ -379,7 +426,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
         Ok(tag)
     }
 
-    /// As [`Cwc::decrypt_in_place_detached`], from the input half of `buf`
+    /// As [`Cwc::decrypt_detached`], from the input half of `buf`
     /// to its output half (sigma is first copied there if they differ; it is
     /// hashed and checked before anything is decrypted); on a wrong tag the
     /// output half is wiped.
@@ -389,7 +436,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// use aead::inout::InOutBuf;
     /// let cwc = CwcAes128::new_from_slice(&[5; 16])?;
     /// let mut ct = *b"some data";
-    /// let tag = cwc.encrypt_in_place_detached(&[1; 11], b"", &mut ct)?;
+    /// let tag = cwc.encrypt_detached(&[1; 11], b"", &mut ct)?;
     /// let mut out = [0xaa; 9];
     /// let bad = cwc.decrypt_inout(&[1; 11], b"!", InOutBuf::new(&ct, &mut out).unwrap(), &tag);
     /// assert!(bad.is_err());
@@ -444,10 +491,10 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// ```
     /// use blockmodes::cwc::CwcAes128;
     /// let cwc = CwcAes128::new_from_slice(&[3; 16])?;
-    /// let ct = cwc.encrypt(&[0; 11], b"A", b"message")?;
+    /// let ct = cwc.encrypt_to_vec(&[0; 11], b"A", b"message")?;
     /// let portable = cwc.with_portable_hash();
     /// assert!(!portable.hasher().uses_ifma());
-    /// assert_eq!(portable.encrypt(&[0; 11], b"A", b"message")?, ct);
+    /// assert_eq!(portable.encrypt_to_vec(&[0; 11], b"A", b"message")?, ct);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn with_portable_hash(self) -> Self {
@@ -480,7 +527,7 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// ```
     /// use blockmodes::cwc::CwcAes128;
     /// let cwc = CwcAes128::new_from_slice(&[0; 16])?;
-    /// let ct = cwc.encrypt(&[2; 11], b"A", b"M")?;
+    /// let ct = cwc.encrypt_to_vec(&[2; 11], b"A", b"M")?;
     /// let t = cwc.mac_trace(&[2; 11], b"A", &ct[..1])?;
     /// assert_eq!(&t.tag[..], &ct[1..]);
     /// assert_eq!(t.mac_ctr_pt[0], 0x80);
@@ -715,17 +762,17 @@ fn xor_keystream(data: &mut [u8], keystream: &[Block]) {
     }
 }
 
-impl<C: KeySizeUser, T: TagSize> KeySizeUser for Cwc<C, T> {
+impl<C: KeySizeUser, T: TagSize<P>, P: TagPolicy> KeySizeUser for Cwc<C, T, P> {
     type KeySize = C::KeySize;
 }
 
-impl<C: BlockCipher128 + KeyInit, T: TagSize> KeyInit for Cwc<C, T> {
+impl<C: BlockCipher128 + KeyInit, T: TagSize<P>, P: TagPolicy> KeyInit for Cwc<C, T, P> {
     fn new(key: &cipher::Key<Self>) -> Self {
         Self::from_key(C::new(key), key)
     }
 }
 
-impl<C: BlockCipher128, T: TagSize> AeadCore for Cwc<C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> AeadCore for Cwc<C, T, P> {
     type NonceSize = U11;
     type TagSize = T;
     const TAG_POSITION: TagPosition = TagPosition::Postfix;
@@ -735,7 +782,7 @@ impl<C: BlockCipher128, T: TagSize> AeadCore for Cwc<C, T> {
 /// behind it): input and output buffers may be distinct or the same. Decryption
 /// checks the tag before decrypting and wipes the output buffer on failure.
 /// Every error is `aead::Error` (the inherent methods give typed errors).
-impl<C: BlockCipher128, T: TagSize> AeadInOut for Cwc<C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> AeadInOut for Cwc<C, T, P> {
     fn encrypt_inout_detached(
         &self,
         nonce: &Nonce<Self>,

@@ -18,7 +18,7 @@ use aead::array::Array;
 use zeroize::Zeroize;
 
 use super::hash::{HashState, MAX_INPUT_BYTES, STRIDE_BYTES, check_len};
-use super::{Cwc, SEGMENT_BLOCKS, TagSize, counter_base};
+use super::{Cwc, SEGMENT_BLOCKS, TagPolicy, TagSize, counter_base};
 use crate::arith::gf128::{Block, xor};
 use crate::error::{Error, Result};
 use crate::oracle::BlockCipher128;
@@ -48,7 +48,7 @@ impl Drop for State {
     }
 }
 
-impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// Start an on-line encryption under the 11-byte `nonce` with the
     /// associated data `ad` (hashed now); see [`CwcEncryptor`].
     ///
@@ -64,10 +64,10 @@ impl<C: BlockCipher128, T: TagSize> Cwc<C, T> {
     /// enc.update(b"message", &mut out)?;
     /// let tag = enc.finish(&mut out);
     /// out.extend_from_slice(&tag);
-    /// assert_eq!(out, cwc.encrypt(&[1; 11], b"header", b"secret message")?);
+    /// assert_eq!(out, cwc.encrypt_to_vec(&[1; 11], b"header", b"secret message")?);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn encryptor(&self, nonce: &[u8], ad: &[u8]) -> Result<CwcEncryptor<'_, C, T>> {
+    pub fn encryptor(&self, nonce: &[u8], ad: &[u8]) -> Result<CwcEncryptor<'_, C, T, P>> {
         Ok(CwcEncryptor {
             cwc: self,
             state: self.online_state(nonce, ad)?,
@@ -219,15 +219,19 @@ fn check_growth(state: &State, more: usize) -> Result<()> {
 /// }
 /// let tag = enc.finish(&mut out);
 /// out.extend_from_slice(&tag);
-/// assert_eq!(out, cwc.encrypt(&[1; 11], b"", &msg)?);
+/// assert_eq!(out, cwc.encrypt_to_vec(&[1; 11], b"", &msg)?);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub struct CwcEncryptor<'a, C, T: TagSize> {
-    cwc: &'a Cwc<C, T>,
+pub struct CwcEncryptor<'a, C, T, P = crate::tag::Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
+    cwc: &'a Cwc<C, T, P>,
     state: State,
 }
 
-impl<C: BlockCipher128, T: TagSize> CwcEncryptor<'_, C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> CwcEncryptor<'_, C, T, P> {
     /// Encrypt the next piece of `M`, appending its sigma (as many bytes)
     /// to `out`.
     ///
@@ -249,7 +253,7 @@ impl<C: BlockCipher128, T: TagSize> CwcEncryptor<'_, C, T> {
         let start = out.len();
         let (mut rest, mut hashed) = (input, 0);
         while !rest.is_empty() {
-            let (piece, tail) = rest.split_at(Cwc::<C, T>::online_piece(&self.state, rest));
+            let (piece, tail) = rest.split_at(Cwc::<C, T, P>::online_piece(&self.state, rest));
             rest = tail;
             let at = out.len();
             out.extend_from_slice(piece);
@@ -257,7 +261,7 @@ impl<C: BlockCipher128, T: TagSize> CwcEncryptor<'_, C, T> {
             self.cwc
                 .online_hash(&mut self.state, &out[start..], &mut hashed);
         }
-        Cwc::<C, T>::online_hash_keep(&mut self.state, &out[start..], hashed);
+        Cwc::<C, T, P>::online_hash_keep(&mut self.state, &out[start..], hashed);
         Ok(())
     }
 
@@ -270,7 +274,7 @@ impl<C: BlockCipher128, T: TagSize> CwcEncryptor<'_, C, T> {
     /// let cwc = CwcAes128::new_from_slice(&[7; 16])?;
     /// let mut out = Vec::new();
     /// let tag = cwc.encryptor(&[1; 11], b"A")?.finish(&mut out);
-    /// assert_eq!(tag.to_vec(), cwc.encrypt(&[1; 11], b"A", b"")?);
+    /// assert_eq!(tag.to_vec(), cwc.encrypt_to_vec(&[1; 11], b"A", b"")?);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn finish(mut self, out: &mut Vec<u8>) -> Tag<T> {
@@ -282,7 +286,7 @@ impl<C: BlockCipher128, T: TagSize> CwcEncryptor<'_, C, T> {
     }
 }
 
-impl<C, T: TagSize> core::fmt::Debug for CwcEncryptor<'_, C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for CwcEncryptor<'_, C, T, P> {
     /// Prints the length so far only.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("CwcEncryptor")
@@ -306,7 +310,7 @@ impl<C, T: TagSize> core::fmt::Debug for CwcEncryptor<'_, C, T> {
 /// use blockmodes::Error;
 ///
 /// let cwc = CwcAes128::new_from_slice(&[7; 16])?;
-/// let sealed = cwc.encrypt(&[1; 11], b"hdr", b"secret message")?;
+/// let sealed = cwc.encrypt_to_vec(&[1; 11], b"hdr", b"secret message")?;
 /// let (ct, tag) = sealed.split_at(14);
 /// let mut dec = CwcDecryptor::new(&cwc, &[1; 11], b"hdr")?;
 /// let mut pt = Vec::new();
@@ -322,12 +326,16 @@ impl<C, T: TagSize> core::fmt::Debug for CwcEncryptor<'_, C, T> {
 /// assert_eq!(dec.finish(tag, &mut pt), Err(Error::Authentication));
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub struct CwcDecryptor<'a, C, T: TagSize> {
-    cwc: &'a Cwc<C, T>,
+pub struct CwcDecryptor<'a, C, T, P = crate::tag::Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
+    cwc: &'a Cwc<C, T, P>,
     state: State,
 }
 
-impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
+impl<'a, C: BlockCipher128, T: TagSize<P>, P: TagPolicy> CwcDecryptor<'a, C, T, P> {
     /// Start an on-line decryption under the 11-byte `nonce` with the
     /// associated data `ad`.
     ///
@@ -340,7 +348,7 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
     /// assert!(CwcDecryptor::new(&cwc, &[1; 12], b"").is_err());
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn new(cwc: &'a Cwc<C, T>, nonce: &[u8], ad: &[u8]) -> Result<Self> {
+    pub fn new(cwc: &'a Cwc<C, T, P>, nonce: &[u8], ad: &[u8]) -> Result<Self> {
         Ok(Self {
             cwc,
             state: cwc.online_state(nonce, ad)?,
@@ -356,7 +364,7 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
     /// ```
     /// use blockmodes::cwc::{CwcAes128, hazmat::CwcDecryptor};
     /// let cwc = CwcAes128::new_from_slice(&[7; 16])?;
-    /// let sealed = cwc.encrypt(&[1; 11], b"", b"abc")?;
+    /// let sealed = cwc.encrypt_to_vec(&[1; 11], b"", b"abc")?;
     /// let mut dec = CwcDecryptor::new(&cwc, &[1; 11], b"")?;
     /// let mut pt = Vec::new();
     /// dec.update(&sealed[..3], &mut pt)?;
@@ -369,7 +377,7 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
         out.reserve(input.len());
         let (mut done, mut hashed) = (0, 0);
         while done < input.len() {
-            let end = done + Cwc::<C, T>::online_piece(&self.state, &input[done..]);
+            let end = done + Cwc::<C, T, P>::online_piece(&self.state, &input[done..]);
             self.cwc
                 .online_hash(&mut self.state, &input[..end], &mut hashed);
             let at = out.len();
@@ -377,7 +385,7 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
             self.cwc.online_ctr(&mut self.state, &mut out[at..]);
             done = end;
         }
-        Cwc::<C, T>::online_hash_keep(&mut self.state, input, hashed);
+        Cwc::<C, T, P>::online_hash_keep(&mut self.state, input, hashed);
         Ok(())
     }
 
@@ -391,7 +399,7 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
     /// ```
     /// use blockmodes::{Error, cwc::{CwcAes128, hazmat::CwcDecryptor}};
     /// let cwc = CwcAes128::new_from_slice(&[7; 16])?;
-    /// let sealed = cwc.encrypt(&[1; 11], b"", b"abc")?;
+    /// let sealed = cwc.encrypt_to_vec(&[1; 11], b"", b"abc")?;
     /// let mut dec = CwcDecryptor::new(&cwc, &[1; 11], b"")?;
     /// let mut pt = Vec::new();
     /// dec.update(&sealed[..2], &mut pt)?; // one byte missing
@@ -418,7 +426,7 @@ impl<'a, C: BlockCipher128, T: TagSize> CwcDecryptor<'a, C, T> {
     }
 }
 
-impl<C, T: TagSize> core::fmt::Debug for CwcDecryptor<'_, C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for CwcDecryptor<'_, C, T, P> {
     /// Prints the length so far only.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("CwcDecryptor")

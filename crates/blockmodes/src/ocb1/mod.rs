@@ -26,9 +26,9 @@
 //!
 //! let ocb = Ocb1Aes128::new_from_slice(&[0x42; 16])?;
 //! let nonce = [7u8; 16]; // never reuse a nonce under one key
-//! let sealed = ocb.encrypt(&nonce, b"attack at dawn")?;
+//! let sealed = ocb.encrypt_to_vec(&nonce, b"attack at dawn")?;
 //! assert_eq!(sealed.len(), 14 + 16); // C || T
-//! assert_eq!(ocb.decrypt(&nonce, &sealed)?, b"attack at dawn");
+//! assert_eq!(ocb.decrypt_to_vec(&nonce, &sealed)?, b"attack at dawn");
 //! # Ok::<(), blockmodes::Error>(())
 //! ```
 
@@ -54,37 +54,85 @@ mod online;
 pub use online::Ocb1Encryptor;
 
 /// Interfaces that give up a property of the safe API, documented on each.
-#[cfg(feature = "alloc")]
 pub mod hazmat {
+    #[cfg(feature = "alloc")]
     pub use super::online::Ocb1Decryptor;
+
+    /// OCB 1.0 with the paper's tags of any length, 1 to 16 bytes (`U1`..=
+    /// `U16`): the safe [`Ocb1`](super::Ocb1) with the [`Hazmat`] tag
+    /// policy, the same type and code. For the paper's vectors and
+    /// research: a tag of `t` bytes is forged with probability 2^-8t per
+    /// try (a 1-byte tag after about 256 tries), so below 8 bytes it
+    /// authenticates next to nothing.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, ocb1::hazmat::Ocb1};
+    /// use aead::consts::U2;
+    /// let ocb = Ocb1::<Aes128, U2>::new_from_slice(&[0; 16])?;
+    /// let sealed = ocb.encrypt_to_vec(&[1; 16], b"abc")?;
+    /// assert_eq!(sealed.len(), 3 + 2);
+    /// assert_eq!(ocb.decrypt_to_vec(&[1; 16], &sealed)?, b"abc");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub type Ocb1<C, T = super::U16> = super::Ocb1<C, T, Hazmat>;
+
+    pub use crate::tag::Hazmat;
 }
 
 /// The nonce length of OCB 1.0 in bytes (n = 128 bits).
 pub const NONCE_LEN: usize = 16;
 
-pub use crate::tag::{Tag, TagSize};
+use crate::tag::Safe;
+pub use crate::tag::{Tag, TagPolicy, TagSize};
 
-/// OCB 1.0 over the 128-bit block cipher `C`, with tags of `T` bytes
-/// (default 16; any of `U1..=U16`).
+/// OCB 1.0 over the 128-bit block cipher `C`, with tags of `T` bytes: 8 to
+/// 16 (`U8`..=`U16`, default 16). A forgery succeeds with probability
+/// 2^-8t per try; the paper's shorter tags (1 to 7 bytes) are only in
+/// [`hazmat::Ocb1`].
 ///
 /// Key setup computes `L = E_K(0^n)`, `L(-1)` and the offset tables once.
 /// All key material (the tables; the cipher's round keys for `aes`) is
 /// zeroized on drop.
 ///
 /// Three equivalent interfaces:
-/// * one-shot [`encrypt`](Self::encrypt) / [`decrypt`](Self::decrypt) on
-///   `C || T`;
-/// * detached in place
-///   [`encrypt_in_place_detached`](Self::encrypt_in_place_detached) /
-///   [`decrypt_in_place_detached`](Self::decrypt_in_place_detached);
+/// * one-shot [`encrypt_to_vec`](Self::encrypt_to_vec) /
+///   [`decrypt_to_vec`](Self::decrypt_to_vec) on `C || T`;
+/// * detached in place [`encrypt_detached`](Self::encrypt_detached) /
+///   [`decrypt_detached`](Self::decrypt_detached);
 /// * the `aead` 0.6 traits [`AeadCore`], [`AeadInOut`] (and through it
 ///   `aead::Aead`) and [`KeyInit`]. OCB 1.0 has no associated data: passing
 ///   non-empty associated data to a trait method returns [`aead::Error`].
 ///
 /// The inherent methods take the nonce as `&[u8]` and return this crate's
-/// [`Error`]; because inherent methods win method resolution, call the
-/// trait's versions as `aead::Aead::encrypt(&ocb, ...)` when both are in
-/// scope.
+/// [`Error`]; none of them shadows a trait method, so the `aes-gcm` idioms
+/// of the `aead` traits compile and work as written there:
+///
+/// ```
+/// use aead::{Aead, AeadInOut, KeyInit, Nonce, Payload};
+/// use blockmodes::ocb1::Ocb1Aes128;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let cipher = Ocb1Aes128::new(&[0x11; 16].into());
+/// let nonce = Nonce::<Ocb1Aes128>::from([0x22; 16]); // unique per message
+/// let msg = b"plaintext message";
+///
+/// let ciphertext = cipher.encrypt(&nonce, msg.as_ref())?;
+/// let plaintext = cipher.decrypt(&nonce, ciphertext.as_ref())?;
+/// assert_eq!(&plaintext, msg);
+///
+/// let ct = cipher.encrypt(&nonce, Payload { msg, aad: b"" })?;
+/// assert_eq!(cipher.decrypt(&nonce, Payload { msg: &ct, aad: b"" })?, msg);
+/// // OCB 1.0 authenticates no associated data: refused, never ignored.
+/// assert!(cipher.encrypt(&nonce, Payload { msg, aad: b"header" }).is_err());
+///
+/// let cipher = Ocb1Aes128::new_from_slice(&[0x11; 16])?;
+/// let mut buffer: Vec<u8> = msg.to_vec();
+/// cipher.encrypt_in_place(&nonce, b"", &mut buffer)?;
+/// cipher.decrypt_in_place(&nonce, b"", &mut buffer)?;
+/// assert_eq!(&buffer, msg);
+/// # Ok(())
+/// # }
+/// ```
 ///
 /// A failed decryption, whatever the interface, zeroes the buffer that held
 /// the plaintext and returns [`Error::Authentication`] (or [`aead::Error`]):
@@ -105,7 +153,11 @@ pub use crate::tag::{Tag, TagSize};
 /// // Associated data is not part of OCB 1.0: refused, not ignored.
 /// assert!(ocb.encrypt_in_place(&nonce, b"header", &mut buf).is_err());
 /// ```
-pub struct Ocb1<C, T = U16> {
+pub struct Ocb1<C, T = U16, P = Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
     cipher: C,
     /// `L(-1) = L * x^-1`.
     l_inv: Block,
@@ -115,24 +167,25 @@ pub struct Ocb1<C, T = U16> {
     /// AES-NI (`crate::backend`).
     #[cfg(target_arch = "x86_64")]
     fused: Option<fused::Fused>,
-    _tag: PhantomData<T>,
+    _tag: PhantomData<(T, P)>,
 }
 
-/// OCB 1.0 with AES-128 and 16-byte tags (other tag sizes: `Ocb1<Aes128, U8>`, ...).
+/// OCB 1.0 with AES-128 and 16-byte tags (other tag sizes: `Ocb1<Aes128, U8>`, ...;
+/// below 8 bytes, [`hazmat::Ocb1`]).
 pub type Ocb1Aes128 = Ocb1<crate::Aes128>;
 /// OCB 1.0 with AES-192 and 16-byte tags.
 pub type Ocb1Aes192 = Ocb1<crate::Aes192>;
 /// OCB 1.0 with AES-256 and 16-byte tags.
 pub type Ocb1Aes256 = Ocb1<crate::Aes256>;
 
-impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// Key setup from a keyed block cipher: `L = E_K(0^n)`, `L(-1)`, `L(i)`.
     ///
     /// ```
     /// use cipher::KeyInit;
     /// use blockmodes::{Aes128, ocb1::Ocb1};
     /// let ocb = Ocb1::<Aes128, aead::consts::U12>::from_cipher(Aes128::new(&[0u8; 16].into()));
-    /// assert_eq!(ocb.encrypt(&[0u8; 16], b"")?.len(), 12);
+    /// assert_eq!(ocb.encrypt_to_vec(&[0u8; 16], b"")?.len(), 12);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn from_cipher(cipher: C) -> Self {
@@ -176,12 +229,12 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     /// let key = hex::decode("000102030405060708090a0b0c0d0e0f").unwrap();
     /// let nonce = hex::decode("00000000000000000000000000000001").unwrap();
     /// let ocb = Ocb1Aes128::new_from_slice(&key)?;
-    /// let sealed = ocb.encrypt(&nonce, &[0, 1, 2])?;
+    /// let sealed = ocb.encrypt_to_vec(&nonce, &[0, 1, 2])?;
     /// // OCB-AES-128-3B of vectors/ocb1-aes.json
     /// assert_eq!(hex::encode(sealed), "fcd37d02254739a5e3565ae2dcd62c659746ba");
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn encrypt(&self, nonce: &[u8], msg: &[u8]) -> Result<Vec<u8>> {
+    pub fn encrypt_to_vec(&self, nonce: &[u8], msg: &[u8]) -> Result<Vec<u8>> {
         let nonce = check_nonce(nonce)?;
         let total = msg.len().checked_add(T::USIZE).ok_or(Error::InputTooLong {
             max: (usize::MAX - T::USIZE) as u64,
@@ -205,12 +258,12 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     /// use blockmodes::ocb1::Ocb1Aes128;
     /// let ocb = Ocb1Aes128::new_from_slice(&[9; 16])?;
     /// let mut buf = *b"in place";
-    /// let tag = ocb.encrypt_in_place_detached(&[1; 16], &mut buf)?;
-    /// ocb.decrypt_in_place_detached(&[1; 16], &mut buf, &tag)?;
+    /// let tag = ocb.encrypt_detached(&[1; 16], &mut buf)?;
+    /// ocb.decrypt_detached(&[1; 16], &mut buf, &tag)?;
     /// assert_eq!(&buf, b"in place");
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn encrypt_in_place_detached(&self, nonce: &[u8], buf: &mut [u8]) -> Result<Tag<T>> {
+    pub fn encrypt_detached(&self, nonce: &[u8], buf: &mut [u8]) -> Result<Tag<T>> {
         let nonce = check_nonce(nonce)?;
         let full = self.seal(&nonce, &mut Io::new(buf.into()));
         Ok(truncate_tag(&full))
@@ -270,7 +323,7 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     }
 }
 
-impl<C: BlockCipher128 + KeyInit, T: TagSize> Ocb1<C, T> {
+impl<C: BlockCipher128 + KeyInit, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// Key setup from key bytes.
     ///
     /// Errors: [`Error::InvalidKeyLength`] unless `key` has the cipher's key
@@ -289,7 +342,7 @@ impl<C: BlockCipher128 + KeyInit, T: TagSize> Ocb1<C, T> {
     }
 }
 
-impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
+impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     #[cfg(feature = "alloc")]
     /// Decrypt `C || T` (as returned by [`encrypt`](Self::encrypt)) under the
     /// 16-byte `nonce`; returns `M` only if the tag verifies.
@@ -301,13 +354,13 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     /// ```
     /// use blockmodes::{Error, ocb1::Ocb1Aes128};
     /// let ocb = Ocb1Aes128::new_from_slice(&[3; 16])?;
-    /// let mut sealed = ocb.encrypt(&[0; 16], b"hello")?;
-    /// assert_eq!(ocb.decrypt(&[0; 16], &sealed)?, b"hello");
+    /// let mut sealed = ocb.encrypt_to_vec(&[0; 16], b"hello")?;
+    /// assert_eq!(ocb.decrypt_to_vec(&[0; 16], &sealed)?, b"hello");
     /// sealed[0] ^= 1;
-    /// assert_eq!(ocb.decrypt(&[0; 16], &sealed), Err(Error::Authentication));
+    /// assert_eq!(ocb.decrypt_to_vec(&[0; 16], &sealed), Err(Error::Authentication));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn decrypt(&self, nonce: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>> {
+    pub fn decrypt_to_vec(&self, nonce: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>> {
         let nonce = check_nonce(nonce)?;
         let ct_len =
             ciphertext_and_tag
@@ -338,19 +391,14 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     /// use blockmodes::{Error, ocb1::Ocb1Aes128};
     /// let ocb = Ocb1Aes128::new_from_slice(&[3; 16])?;
     /// let mut buf = *b"secret";
-    /// let tag = ocb.encrypt_in_place_detached(&[5; 16], &mut buf)?;
+    /// let tag = ocb.encrypt_detached(&[5; 16], &mut buf)?;
     /// let mut bad = tag;
     /// bad[15] ^= 0x80;
-    /// assert_eq!(ocb.decrypt_in_place_detached(&[5; 16], &mut buf, &bad), Err(Error::Authentication));
+    /// assert_eq!(ocb.decrypt_detached(&[5; 16], &mut buf, &bad), Err(Error::Authentication));
     /// assert_eq!(buf, [0; 6]); // wiped
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<()> {
+    pub fn decrypt_detached(&self, nonce: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<()> {
         let nonce = check_nonce(nonce)?;
         if tag.len() != T::USIZE {
             return Err(Error::InvalidTagLength {
@@ -409,7 +457,7 @@ impl<C: BlockCipher128Dec, T: TagSize> Ocb1<C, T> {
     }
 }
 
-impl<C: Clone, T> Clone for Ocb1<C, T> {
+impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Ocb1<C, T, P> {
     fn clone(&self) -> Self {
         Self {
             cipher: self.cipher.clone(),
@@ -422,35 +470,35 @@ impl<C: Clone, T> Clone for Ocb1<C, T> {
     }
 }
 
-impl<C, T> Drop for Ocb1<C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> Drop for Ocb1<C, T, P> {
     fn drop(&mut self) {
         // `batch` (L(i), gamma_j L) zeroizes itself; `aes` zeroizes its round keys.
         self.l_inv.zeroize();
     }
 }
 
-impl<C: ZeroizeOnDrop, T> ZeroizeOnDrop for Ocb1<C, T> {}
+impl<C: ZeroizeOnDrop, T: TagSize<P>, P: TagPolicy> ZeroizeOnDrop for Ocb1<C, T, P> {}
 
-impl<C, T> core::fmt::Debug for Ocb1<C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for Ocb1<C, T, P> {
     /// Prints no key material.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Ocb1").finish_non_exhaustive()
     }
 }
 
-impl<C: KeySizeUser, T> KeySizeUser for Ocb1<C, T> {
+impl<C: KeySizeUser, T: TagSize<P>, P: TagPolicy> KeySizeUser for Ocb1<C, T, P> {
     type KeySize = C::KeySize;
 }
 
 /// `KeyInit` (the same trait as `cipher::KeyInit`): key setup from a key array.
-impl<C: BlockCipher128 + KeyInit, T: TagSize> KeyInit for Ocb1<C, T> {
+impl<C: BlockCipher128 + KeyInit, T: TagSize<P>, P: TagPolicy> KeyInit for Ocb1<C, T, P> {
     fn new(key: &Key<Self>) -> Self {
         Self::from_key(C::new(key), key)
     }
 }
 
 /// Nonce: 16 bytes; tag: `T` bytes, after the ciphertext core.
-impl<C, T: TagSize> AeadCore for Ocb1<C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> AeadCore for Ocb1<C, T, P> {
     type NonceSize = U16;
     type TagSize = T;
     const TAG_POSITION: TagPosition = TagPosition::Postfix;
@@ -480,7 +528,7 @@ impl<C, T: TagSize> AeadCore for Ocb1<C, T> {
 /// ocb.decrypt_inout_detached(&nonce, b"", (&mut buf[..]).into(), &tag).unwrap();
 /// assert_eq!(&buf, b"detached");
 /// ```
-impl<C: BlockCipher128Dec, T: TagSize> AeadInOut for Ocb1<C, T> {
+impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> AeadInOut for Ocb1<C, T, P> {
     fn encrypt_inout_detached(
         &self,
         nonce: &Nonce<Self>,
@@ -526,7 +574,7 @@ fn wipe(buf: &mut [u8]) {
 }
 
 /// The first `T` bytes of a full tag.
-fn truncate_tag<T: TagSize>(full: &Block) -> Tag<T> {
+fn truncate_tag<T: cipher::array::ArraySize>(full: &Block) -> Tag<T> {
     Tag::<T>::from_fn(|i| full.get(i).copied().unwrap_or(0))
 }
 

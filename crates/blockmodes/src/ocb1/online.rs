@@ -18,8 +18,8 @@ use aead::consts::U16;
 use aead::inout::InOutBuf;
 
 use super::{
-    BlockBuf, BlockWork, Ocb1, Tag, TagSize, check_nonce, copy_prefix, copy_tail, truncate_tag,
-    wipe, zero_after,
+    BlockBuf, BlockWork, Ocb1, Tag, TagPolicy, TagSize, check_nonce, copy_prefix, copy_tail,
+    truncate_tag, wipe, zero_after,
 };
 #[cfg(target_arch = "x86_64")]
 use crate::aesni::Dir;
@@ -171,15 +171,19 @@ impl BlockBuf for Pair<'_, '_> {
 /// enc.update(b"at dawn", &mut out);
 /// let tag = enc.finish(&mut out);
 /// out.extend_from_slice(&tag);
-/// assert_eq!(out, ocb.encrypt(&nonce, b"attack at dawn")?);
+/// assert_eq!(out, ocb.encrypt_to_vec(&nonce, b"attack at dawn")?);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub struct Ocb1Encryptor<'a, C, T> {
-    ocb: &'a Ocb1<C, T>,
+pub struct Ocb1Encryptor<'a, C, T, P = crate::tag::Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
+    ocb: &'a Ocb1<C, T, P>,
     state: State,
 }
 
-impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// Start an on-line encryption under the 16-byte `nonce` (one block-cipher
     /// call: `R = E_K(N xor L)`); see [`Ocb1Encryptor`].
     ///
@@ -190,11 +194,11 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     /// let ocb = Ocb1Aes128::new_from_slice(&[1; 16])?;
     /// let mut out = Vec::new();
     /// let tag = ocb.encryptor(&[0; 16])?.finish(&mut out); // the empty message
-    /// assert_eq!(tag.to_vec(), ocb.encrypt(&[0; 16], b"")?);
+    /// assert_eq!(tag.to_vec(), ocb.encrypt_to_vec(&[0; 16], b"")?);
     /// assert!(matches!(ocb.encryptor(&[0; 12]), Err(Error::InvalidNonceLength { .. })));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn encryptor(&self, nonce: &[u8]) -> Result<Ocb1Encryptor<'_, C, T>> {
+    pub fn encryptor(&self, nonce: &[u8]) -> Result<Ocb1Encryptor<'_, C, T, P>> {
         Ok(Ocb1Encryptor {
             ocb: self,
             state: self.online_state(nonce)?,
@@ -244,7 +248,7 @@ impl<C: BlockCipher128, T: TagSize> Ocb1<C, T> {
     }
 }
 
-impl<C: BlockCipher128, T: TagSize> Ocb1Encryptor<'_, C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1Encryptor<'_, C, T, P> {
     /// Encrypt the next piece of `M`: appends to `out` the ciphertext of
     /// every block of the message so far except the last 1 to 16 bytes,
     /// which wait for the next call or for [`finish`](Self::finish). Any
@@ -287,7 +291,7 @@ impl<C: BlockCipher128, T: TagSize> Ocb1Encryptor<'_, C, T> {
     /// enc.update(b"0123456789abcdef", &mut out);
     /// let tag = enc.finish(&mut out);
     /// assert_eq!(out.len(), 16);
-    /// assert_eq!([out, tag.to_vec()].concat(), ocb.encrypt(&[3; 16], b"0123456789abcdef")?);
+    /// assert_eq!([out, tag.to_vec()].concat(), ocb.encrypt_to_vec(&[3; 16], b"0123456789abcdef")?);
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn finish(mut self, out: &mut Vec<u8>) -> Tag<T> {
@@ -300,7 +304,7 @@ impl<C: BlockCipher128, T: TagSize> Ocb1Encryptor<'_, C, T> {
     }
 }
 
-impl<C, T> core::fmt::Debug for Ocb1Encryptor<'_, C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for Ocb1Encryptor<'_, C, T, P> {
     /// Prints the blocks done only.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Ocb1Encryptor")
@@ -327,7 +331,7 @@ impl<C, T> core::fmt::Debug for Ocb1Encryptor<'_, C, T> {
 /// use blockmodes::Error;
 ///
 /// let ocb = Ocb1Aes128::new_from_slice(&[0x42; 16])?;
-/// let sealed = ocb.encrypt(&[7; 16], b"attack at dawn")?;
+/// let sealed = ocb.encrypt_to_vec(&[7; 16], b"attack at dawn")?;
 /// let (ct, tag) = sealed.split_at(14);
 ///
 /// let mut dec = Ocb1Decryptor::new(&ocb, &[7; 16])?;
@@ -344,12 +348,16 @@ impl<C, T> core::fmt::Debug for Ocb1Encryptor<'_, C, T> {
 /// assert_eq!(dec.finish(tag, &mut pt), Err(Error::Authentication));
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub struct Ocb1Decryptor<'a, C, T> {
-    ocb: &'a Ocb1<C, T>,
+pub struct Ocb1Decryptor<'a, C, T, P = crate::tag::Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
+    ocb: &'a Ocb1<C, T, P>,
     state: State,
 }
 
-impl<'a, C: BlockCipher128Dec, T: TagSize> Ocb1Decryptor<'a, C, T> {
+impl<'a, C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1Decryptor<'a, C, T, P> {
     /// Start an on-line decryption under the 16-byte `nonce`.
     ///
     /// Errors: [`Error::InvalidNonceLength`] unless the nonce is 16 bytes.
@@ -360,7 +368,7 @@ impl<'a, C: BlockCipher128Dec, T: TagSize> Ocb1Decryptor<'a, C, T> {
     /// assert!(Ocb1Decryptor::new(&ocb, &[0; 15]).is_err());
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn new(ocb: &'a Ocb1<C, T>, nonce: &[u8]) -> Result<Self> {
+    pub fn new(ocb: &'a Ocb1<C, T, P>, nonce: &[u8]) -> Result<Self> {
         Ok(Self {
             ocb,
             state: ocb.online_state(nonce)?,
@@ -374,7 +382,7 @@ impl<'a, C: BlockCipher128Dec, T: TagSize> Ocb1Decryptor<'a, C, T> {
     /// ```
     /// use blockmodes::ocb1::{Ocb1Aes128, hazmat::Ocb1Decryptor};
     /// let ocb = Ocb1Aes128::new_from_slice(&[1; 16])?;
-    /// let sealed = ocb.encrypt(&[0; 16], &[9; 40])?;
+    /// let sealed = ocb.encrypt_to_vec(&[0; 16], &[9; 40])?;
     /// let mut dec = Ocb1Decryptor::new(&ocb, &[0; 16])?;
     /// let mut pt = Vec::new();
     /// dec.update(&sealed[..40], &mut pt);
@@ -406,7 +414,7 @@ impl<'a, C: BlockCipher128Dec, T: TagSize> Ocb1Decryptor<'a, C, T> {
     /// ```
     /// use blockmodes::{Error, ocb1::{Ocb1Aes128, hazmat::Ocb1Decryptor}};
     /// let ocb = Ocb1Aes128::new_from_slice(&[1; 16])?;
-    /// let mut sealed = ocb.encrypt(&[0; 16], b"abc")?;
+    /// let mut sealed = ocb.encrypt_to_vec(&[0; 16], b"abc")?;
     /// sealed[4] ^= 1; // the tag
     /// let mut dec = Ocb1Decryptor::new(&ocb, &[0; 16])?;
     /// let mut pt = Vec::new();
@@ -439,7 +447,7 @@ impl<'a, C: BlockCipher128Dec, T: TagSize> Ocb1Decryptor<'a, C, T> {
     }
 }
 
-impl<C, T> core::fmt::Debug for Ocb1Decryptor<'_, C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for Ocb1Decryptor<'_, C, T, P> {
     /// Prints the blocks done only.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Ocb1Decryptor")

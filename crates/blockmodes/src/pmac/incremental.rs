@@ -72,12 +72,16 @@ impl fmt::Debug for PartialSigma {
 /// assert_eq!(inc.tag(), pmac.mac(&msg));
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
-pub struct PmacIncremental<'a, C, T = U16> {
-    pub(super) pmac: &'a Pmac<C, T>,
+pub struct PmacIncremental<'a, C, T = U16, P = crate::tag::Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
+    pub(super) pmac: &'a Pmac<C, T, P>,
     pub(super) state: State,
 }
 
-impl<C, T> fmt::Debug for PmacIncremental<'_, C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> fmt::Debug for PmacIncremental<'_, C, T, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PmacIncremental")
             .field("len", &(self.state.done * 16 + self.state.last_len as u64))
@@ -85,7 +89,7 @@ impl<C, T> fmt::Debug for PmacIncremental<'_, C, T> {
     }
 }
 
-impl<C: BlockCipher128, T: TagSize> PmacIncremental<'_, C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> PmacIncremental<'_, C, T, P> {
     /// The tag of the current message (one block-cipher call).
     ///
     /// ```
@@ -96,7 +100,7 @@ impl<C: BlockCipher128, T: TagSize> PmacIncremental<'_, C, T> {
     /// ```
     pub fn tag(&self) -> Tag<T> {
         let mut full = self.pmac.full_tag_from_state(&self.state);
-        let tag = Pmac::<C, T>::truncate(&full);
+        let tag = Pmac::<C, T, P>::truncate(&full);
         full.zeroize();
         tag
     }
@@ -111,9 +115,9 @@ impl<C: BlockCipher128, T: TagSize> PmacIncremental<'_, C, T> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn verify(&self, tag: &[u8]) -> Result<()> {
-        Pmac::<C, T>::check_tag_len(tag)?;
+        Pmac::<C, T, P>::check_tag_len(tag)?;
         let full = self.pmac.full_tag_from_state(&self.state);
-        Pmac::<C, T>::compare(full, tag)
+        Pmac::<C, T, P>::compare(full, tag)
     }
 
     /// Length of the current message in bytes.

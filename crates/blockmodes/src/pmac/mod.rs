@@ -13,12 +13,12 @@
 //! ```
 //!
 //! What this module offers on top of the one-shot [`Pmac::mac`] /
-//! [`Pmac::verify`]:
+//! [`Pmac::verify_tag`]:
 //! * streaming ([`Pmac::update`] / [`Pmac::finalize`]) where any split of the
 //!   input gives the same tag, and the `digest` [`Mac`](digest::Mac) traits;
 //! * the incremental state of the paper's section 4.1 ([`PmacIncremental`]):
 //!   replace a block, append, truncate, in time proportional to the change;
-//! * a multi-threaded [`Pmac::mac_parallel`] for large inputs, and the
+//! * a multi-threaded [`Pmac::mac_par`] for large inputs, and the
 //!   partial Σ of a block range ([`Pmac::partial_sigma`], [`PartialSigma`],
 //!   [`Pmac::finish`]) for callers that split a large input themselves.
 //!
@@ -48,7 +48,8 @@ use crate::oracle::{self, BlockCipher128, ParWork};
 #[cfg(target_arch = "x86_64")]
 mod fused;
 
-pub use crate::tag::{Tag, TagSize};
+use crate::tag::Safe;
+pub use crate::tag::{Tag, TagPolicy, TagSize};
 
 mod incremental;
 mod kernel;
@@ -56,6 +57,29 @@ mod traits;
 #[allow(unused_imports)]
 use incremental::*;
 pub use incremental::{PartialSigma, PmacIncremental};
+
+/// Interfaces that give up a property of the safe API, documented on each.
+pub mod hazmat {
+    /// PMAC with the paper's tags of any length, 1 to 16 bytes (`U1`..=
+    /// `U16`): the safe [`Pmac`](super::Pmac) with the [`Hazmat`] tag
+    /// policy, the same type and code. For the paper's vectors and
+    /// research: a tag of `t` bytes is forged with probability 2^-8t per
+    /// try (a 1-byte tag after about 256 tries), so below 8 bytes it
+    /// authenticates next to nothing.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, pmac::hazmat::Pmac};
+    /// use cipher::consts::U4;
+    /// let key: Vec<u8> = (0u8..16).collect();
+    /// let pmac = Pmac::<Aes128, U4>::new_from_slice(&key)?;
+    /// // the first 4 bytes of PMAC-AES-128-3B (vectors/pmac-aes.json)
+    /// assert_eq!(hex::encode(pmac.mac(&[0, 1, 2])), "256ba519");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
+    pub type Pmac<C, T = super::U16> = super::Pmac<C, T, Hazmat>;
+
+    pub use crate::tag::Hazmat;
+}
 #[allow(unused_imports)]
 use kernel::*;
 #[allow(unused_imports)]
@@ -69,7 +93,7 @@ pub type PmacAes192 = Pmac<crate::Aes192>;
 pub type PmacAes256 = Pmac<crate::Aes256>;
 
 /// Inputs of at least this many bytes are spread over threads by
-/// [`Pmac::mac_parallel`]; below it, threads cost more than they save.
+/// [`Pmac::mac_par`]; below it, threads cost more than they save.
 ///
 /// Measured with `blockmodes bench --modes pmac,pmac-parallel` (threshold
 /// set to 0) on the 2-core build machine while other builds ran: the
@@ -78,7 +102,7 @@ pub type PmacAes256 = Pmac<crate::Aes256>;
 /// second core was free).
 pub const PARALLEL_THRESHOLD: usize = 512 * 1024;
 
-/// Fewest blocks per parallel task in [`Pmac::mac_parallel`] (64 KiB): each
+/// Fewest blocks per parallel task in [`Pmac::mac_par`] (64 KiB): each
 /// task has fixed costs (a thread hand-off, the batch buffer's wipe).
 #[cfg(feature = "rayon")]
 const PARALLEL_MIN_TASK_BLOCKS: usize = 4096;
@@ -94,13 +118,14 @@ fn task_blocks(blocks: usize, threads: usize) -> usize {
         .next_multiple_of(64)
 }
 
-/// PMAC over the 128-bit block cipher `C`, with tags of `T` bytes
-/// (`U1`..`U16`, default `U16`).
+/// PMAC over the 128-bit block cipher `C`, with tags of `T` bytes: 8 to
+/// 16 (`U8`..=`U16`, default `U16`); a forgery succeeds with probability
+/// 2^-8t per try, so shorter tags are only in [`hazmat::Pmac`].
 ///
 /// One value holds the key (the cipher, `L`, `L(-1)` and the offset tables,
 /// wiped on drop) and a streaming state. The one-shot methods
-/// ([`mac`](Self::mac), [`verify`](Self::verify),
-/// [`mac_parallel`](Self::mac_parallel), [`incremental`](Self::incremental))
+/// ([`mac`](Self::mac), [`verify_tag`](Self::verify_tag),
+/// [`mac_par`](Self::mac_par), [`incremental`](Self::incremental))
 /// take `&self` and never touch the streaming state, so one keyed value can
 /// serve many threads.
 ///
@@ -109,28 +134,63 @@ fn task_blocks(blocks: usize, threads: usize) -> usize {
 ///
 /// let pmac = PmacAes128::new_from_slice(&[0u8; 16])?;
 /// let tag = pmac.mac(b"attack at dawn");
-/// pmac.verify(b"attack at dawn", &tag)?;
-/// assert!(pmac.verify(b"attack at dusk", &tag).is_err());
+/// pmac.verify_tag(b"attack at dawn", &tag)?;
+/// assert!(pmac.verify_tag(b"attack at dusk", &tag).is_err());
 ///
 /// // Streaming, any split:
 /// let mut s = pmac.clone();
 /// s.update(b"attack ");
 /// s.update(b"at dawn");
-/// assert_eq!(s.finalize(), tag);
+/// assert_eq!(s.finalize().into_bytes(), tag);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 ///
-/// With `digest::Mac` in scope, `pmac.verify(msg, tag)` resolves to the
-/// trait's one-argument `verify`; write `Pmac::verify(&pmac, msg, tag)`
-/// there (or use the trait's `verify_slice` after `update`).
-pub struct Pmac<C, T = U16> {
+/// **As RustCrypto's `pmac` and `cmac` are used**: the `digest::Mac`
+/// idioms compile and work as written there. No inherent method shadows a
+/// trait method with another shape: the inherent `update`, `finalize` and
+/// `reset` have the trait's signatures, and the one-shot check is
+/// [`verify_tag`](Self::verify_tag) (`verify` and `verify_slice` are the
+/// trait's, on the streaming state).
+///
+/// ```
+/// use blockmodes::{Aes128, pmac::Pmac};
+/// use digest::{KeyInit, Mac};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let key = [0x0fu8; 16];
+/// let mut m = <Pmac<Aes128> as KeyInit>::new_from_slice(&key)?;
+/// m.update(b"input message");
+/// let tag = m.finalize().into_bytes();
+///
+/// let mut m = Pmac::<Aes128>::new_from_slice(&key)?;
+/// m.update(b"input message");
+/// m.verify_slice(&tag)?;
+///
+/// let mut m = <Pmac<Aes128> as Mac>::new_from_slice(&key)?;
+/// m.update(b"input message");
+/// m.verify(&tag.into())?;
+///
+/// // chain_update, finalize_reset, a wrong tag:
+/// let mut m = Pmac::<Aes128>::new_from_slice(&key)?.chain_update(b"input ");
+/// m.update(b"message");
+/// assert_eq!(m.finalize_reset().into_bytes(), tag);
+/// m.update(b"another message");
+/// assert!(m.verify_slice(&tag).is_err());
+/// # Ok(())
+/// # }
+/// ```
+pub struct Pmac<C, T = U16, P = Safe>
+where
+    T: TagSize<P>,
+    P: TagPolicy,
+{
     cipher: C,
     keys: Keys,
     state: State,
-    _tag: PhantomData<T>,
+    _tag: PhantomData<(T, P)>,
 }
 
-impl<C: Clone, T> Clone for Pmac<C, T> {
+impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Pmac<C, T, P> {
     fn clone(&self) -> Self {
         Self {
             cipher: self.cipher.clone(),
@@ -141,13 +201,13 @@ impl<C: Clone, T> Clone for Pmac<C, T> {
     }
 }
 
-impl<C, T> fmt::Debug for Pmac<C, T> {
+impl<C, T: TagSize<P>, P: TagPolicy> fmt::Debug for Pmac<C, T, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pmac").finish_non_exhaustive()
     }
 }
 
-impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
+impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     /// PMAC keyed by an already keyed block cipher. Key setup costs one
     /// block-cipher call (`L = E_K(0^n)`).
     ///
@@ -222,12 +282,16 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// use blockmodes::{Aes128, Error, pmac::Pmac, cipher::consts::U8};
     /// let pmac = Pmac::<Aes128, U8>::new_from_slice(&[9u8; 16])?;
     /// let tag = pmac.mac(b"msg");
-    /// assert_eq!(pmac.verify(b"msg", &tag), Ok(()));
-    /// assert_eq!(pmac.verify(b"msh", &tag), Err(Error::Authentication));
-    /// assert!(matches!(pmac.verify(b"msg", &[0u8; 16]), Err(Error::InvalidTagLength { .. })));
+    /// assert_eq!(pmac.verify_tag(b"msg", &tag), Ok(()));
+    /// assert_eq!(pmac.verify_tag(b"msh", &tag), Err(Error::Authentication));
+    /// assert!(matches!(pmac.verify_tag(b"msg", &[0u8; 16]), Err(Error::InvalidTagLength { .. })));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
+    ///
+    /// (Named `verify_tag`, not `verify`: `digest::Mac::verify` checks the
+    /// streaming state against a tag, and a same-named inherent method of
+    /// another shape would shadow it.)
+    pub fn verify_tag(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
         Self::check_tag_len(tag)?;
         let full = self.full_tag_of(msg);
         Self::compare(full, tag)
@@ -245,7 +309,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// for piece in msg.chunks(7) {
     ///     s.update(piece);
     /// }
-    /// assert_eq!(s.finalize(), pmac.mac(&msg));
+    /// assert_eq!(s.finalize().into_bytes(), pmac.mac(&msg));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn update(&mut self, data: &[u8]) {
@@ -258,24 +322,24 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
         absorb(cipher, keys, state, data);
     }
 
-    /// The tag of everything given to [`update`](Self::update).
-    ///
-    /// (The `digest` trait method `Mac::finalize` gives the same tag wrapped
-    /// in a constant-time `CtOutput`.)
+    /// The tag of everything given to [`update`](Self::update), as
+    /// `digest::Mac::finalize` gives it: a [`CtOutput`](digest::CtOutput)
+    /// (compared in constant time; `.into_bytes()` for the tag).
     ///
     /// ```
     /// use blockmodes::pmac::PmacAes128;
     /// let mut s = PmacAes128::new_from_slice(&[3u8; 16])?;
     /// s.update(b"abc");
-    /// assert_eq!(s.clone().finalize(), s.mac(b"abc"));
+    /// assert_eq!(s.clone().finalize().into_bytes(), s.mac(b"abc"));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn finalize(mut self) -> Tag<T> {
-        self.finalize_and_reset()
+    pub fn finalize(mut self) -> digest::CtOutput<Self> {
+        digest::CtOutput::new(self.finalize_and_reset())
     }
 
     /// Check `tag` against everything given to [`update`](Self::update), in
-    /// constant time (errors as in [`verify`](Self::verify)).
+    /// constant time (errors as in [`verify_tag`](Self::verify_tag); the
+    /// trait's `verify_slice` does the same with `digest::MacError`).
     ///
     /// ```
     /// use blockmodes::pmac::PmacAes128;
@@ -300,7 +364,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// let mut s = PmacAes128::new_from_slice(&[3u8; 16])?;
     /// s.update(b"junk");
     /// s.reset();
-    /// assert_eq!(s.clone().finalize(), s.mac(b""));
+    /// assert_eq!(s.clone().finalize().into_bytes(), s.mac(b""));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn reset(&mut self) {
@@ -323,7 +387,7 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// assert_eq!(inc.tag(), pmac.mac(&doc));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn incremental(&self, msg: &[u8]) -> PmacIncremental<'_, C, T> {
+    pub fn incremental(&self, msg: &[u8]) -> PmacIncremental<'_, C, T, P> {
         let (body, last) = split_message(msg);
         let mut state = State {
             sigma: self.sigma_of(1, None, body),
@@ -413,15 +477,17 @@ impl<C: BlockCipher128, T: TagSize> Pmac<C, T> {
     /// `PMAC_K(M)` computed on several threads (rayon's global pool) when
     /// `data` has at least [`PARALLEL_THRESHOLD`] bytes, and by
     /// [`mac`](Self::mac) below it. Equal to [`mac`](Self::mac) in every case.
+    /// (`mac_par`: the threaded form of a call, as XECB-MAC's `mac_par` and
+    /// `verify_par`.)
     ///
     /// ```
     /// use blockmodes::pmac::PmacAes128;
     /// let pmac = PmacAes128::new_from_slice(&[8u8; 16])?;
     /// let big = vec![7u8; 1 << 20];
-    /// assert_eq!(pmac.mac_parallel(&big), pmac.mac(&big));
+    /// assert_eq!(pmac.mac_par(&big), pmac.mac(&big));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn mac_parallel(&self, data: &[u8]) -> Tag<T>
+    pub fn mac_par(&self, data: &[u8]) -> Tag<T>
     where
         C: Sync,
     {

@@ -32,19 +32,44 @@
 //! draw in it advances the parent's own generator instead of copying it.
 //! Targets without `fork` (Windows, WASI, ...) have a constant stamp.
 //!
+//! # Set-up without a lock: a fork in the middle cannot block the child
+//!
+//! The detector is set up on the first draw and published in one atomic
+//! pointer ([`Slot`]): a thread that finds it empty sets up a detector of
+//! its own (registers the handler, maps a canary) and offers it with one
+//! compare-and-swap; a thread that loses the race uses the winner's (its
+//! own canary page, never published, is left mapped: one page per thread
+//! that raced on the first draw). No thread ever *waits* for another, so
+//! there is no "set-up running" state for a child to inherit. (The
+//! `std::sync::OnceLock` used before had one: a `fork()` from another
+//! thread while one thread ran the set-up left the child's `OnceLock`
+//! marked as running by a thread that does not exist there, and the
+//! child's first draw waited forever. The test
+//! `a_fork_during_set_up_does_not_block_the_child` forks at exactly that
+//! moment; with the `OnceLock` the child never exits.)
+//!
+//! What a child forked at any point of the set-up sees: either the empty
+//! slot, and it sets up its own detector on its first draw; or a
+//! published detector, which was complete before it was published. Every
+//! thread that sets up registers the atfork handler itself before it
+//! publishes, so a published detector implies the handler is registered in
+//! every process that can see it (`fork` copies the handler list and the
+//! slot together, and glibc serialises `pthread_atfork` with `fork`). A
+//! race on the first draw, or a child forked in the middle of a set-up,
+//! can register the handler more than once: the generation then rises by
+//! more than one per fork, which changes the stamp just the same.
+//!
 //! # Why unsafe
 //!
 //! The three C calls (`pthread_atfork`, `mmap`, `madvise`, and `munmap` when
-//! `madvise` fails) and turning the mapped page into a `&'static` atomic.
-//! They run once per process, inside a [`OnceLock`]; the per-draw path is
-//! safe code (atomic loads, `std::process::id`). This module is the only
-//! place in `rng` that allows `unsafe`.
+//! `madvise` fails) and turning the mapped page into a `&'static` atomic
+//! (and back from the published pointer). They run once per process (once
+//! per racing thread on the first draw); the per-draw path is safe code
+//! (atomic loads, `std::process::id`) apart from reading the published
+//! pointer. This module is the only place in `rng` that allows `unsafe`.
 #![allow(unsafe_code)]
 
-#[cfg(any(target_os = "linux", target_os = "android"))]
-use core::sync::atomic::AtomicU32;
-use core::sync::atomic::Ordering;
-use std::sync::OnceLock;
+use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
 /// The fork generation's counter: 64-bit where the target has 64-bit
 /// atomics (it must be lock-free to be touched in the atfork handler).
@@ -67,8 +92,8 @@ pub(crate) struct Stamp {
 /// reads 0.
 static GENERATION: AtomicGeneration = AtomicGeneration::new(0);
 
-/// How this process detects a fork; set up once, on the first draw.
-static DETECTOR: OnceLock<Detector> = OnceLock::new();
+/// How this process detects a fork; set up on the first draw.
+static DETECTOR: Slot = Slot::new();
 
 #[derive(Clone, Copy, Debug)]
 enum Detector {
@@ -84,10 +109,94 @@ enum Detector {
     None,
 }
 
+impl PartialEq for Detector {
+    /// The same detector (a canary: the same word).
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(encode(*self), encode(*other))
+    }
+}
+
+impl Eq for Detector {}
+
+/// Marks in the [`Slot`] for the detectors that have no canary.
+static PID_MARK: AtomicU32 = AtomicU32::new(0);
+#[cfg(not(unix))]
+static NONE_MARK: AtomicU32 = AtomicU32::new(0);
+
+/// A [`Detector`] published once, without a lock (see the module
+/// documentation): null until set up, then the canary's address, or the
+/// address of a mark for the other detectors. Never changed once set.
+struct Slot(AtomicPtr<AtomicU32>);
+
+impl Slot {
+    const fn new() -> Self {
+        Self(AtomicPtr::new(core::ptr::null_mut()))
+    }
+
+    /// The published detector, or `set_up()`'s offered with one
+    /// compare-and-swap (the first offer wins; a loser's detector is
+    /// dropped unused). Never waits for another thread.
+    #[inline]
+    fn get_or_set_up(&self, set_up: impl FnOnce() -> Detector) -> Detector {
+        let published = self.0.load(Ordering::Acquire);
+        if !published.is_null() {
+            return decode(published);
+        }
+        self.offer(set_up())
+    }
+
+    #[cold]
+    fn offer(&self, mine: Detector) -> Detector {
+        match self.0.compare_exchange(
+            core::ptr::null_mut(),
+            encode(mine),
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => mine,
+            Err(theirs) => decode(theirs),
+        }
+    }
+}
+
+/// The slot's pointer for a detector.
+fn encode(d: Detector) -> *mut AtomicU32 {
+    match d {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        Detector::Canary(canary) => core::ptr::from_ref(canary).cast_mut(),
+        #[cfg(unix)]
+        Detector::Pid => core::ptr::from_ref(&PID_MARK).cast_mut(),
+        #[cfg(not(unix))]
+        Detector::None => core::ptr::from_ref(&NONE_MARK).cast_mut(),
+    }
+}
+
+/// The detector of a non-null slot pointer made by [`encode`].
+fn decode(p: *mut AtomicU32) -> Detector {
+    #[cfg(unix)]
+    if core::ptr::eq(p, &PID_MARK) {
+        return Detector::Pid;
+    }
+    #[cfg(not(unix))]
+    if core::ptr::eq(p, &NONE_MARK) {
+        return Detector::None;
+    }
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        // SAFETY: every pointer stored in a slot comes from `encode`, and
+        // the only pointers `encode` makes besides the marks are canaries
+        // from `wipe_on_fork_canary`: `&'static AtomicU32`s into a page
+        // that is never unmapped.
+        Detector::Canary(unsafe { &*p })
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    FALLBACK
+}
+
 /// The current process's stamp (sets the detectors up on the first call).
 #[inline]
 pub(crate) fn stamp() -> Stamp {
-    let pid = match DETECTOR.get_or_init(setup) {
+    let pid = match DETECTOR.get_or_set_up(setup) {
         #[cfg(any(target_os = "linux", target_os = "android"))]
         Detector::Canary(canary) => {
             if canary.load(Ordering::Acquire) == 0 {
@@ -121,7 +230,8 @@ fn generation() -> u64 {
     GENERATION.load(Ordering::Acquire) as u64
 }
 
-/// Registers the atfork handler and maps the canary (once per process).
+/// Registers the atfork handler and maps the canary (once per process, or
+/// once per thread that races on the first draw).
 fn setup() -> Detector {
     register_atfork();
     #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -230,8 +340,90 @@ pub(crate) fn simulate_fork_handler() {
 #[cfg(test)]
 pub(crate) fn uses_canary() -> bool {
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    if let Detector::Canary(_) = DETECTOR.get_or_init(setup) {
+    if let Detector::Canary(_) = DETECTOR.get_or_set_up(setup) {
         return true;
     }
     false
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use core::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    /// A `fork()` from one thread while another is inside the set-up (held
+    /// there until the fork is done): the child, where the setting-up
+    /// thread does not exist, must get a detector on its first call and
+    /// exit. Were the set-up guarded by a lock or a `OnceLock` (as it was),
+    /// the child would wait forever: the parent gives it 10 s, then kills
+    /// it and fails.
+    #[test]
+    fn a_fork_during_set_up_does_not_block_the_child() {
+        static SLOT: Slot = Slot::new();
+        static ENTERED: AtomicBool = AtomicBool::new(false);
+        static FORKED: AtomicBool = AtomicBool::new(false);
+        let setter = std::thread::spawn(|| {
+            SLOT.get_or_set_up(|| {
+                ENTERED.store(true, Ordering::SeqCst);
+                while !FORKED.load(Ordering::SeqCst) {
+                    std::thread::yield_now();
+                }
+                FALLBACK
+            })
+        });
+        while !ENTERED.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        // SAFETY: the child only runs the slot's atomic operations on a
+        // set-up that allocates nothing, then `_exit`s: no lock another
+        // thread of this process may hold is touched there.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let d = SLOT.get_or_set_up(|| FALLBACK);
+            // SAFETY: ends the child at once; nothing of the test harness
+            // runs in it.
+            unsafe { libc::_exit(if d == FALLBACK { 0 } else { 1 }) }
+        }
+        FORKED.store(true, Ordering::SeqCst);
+        assert_eq!(setter.join().unwrap(), FALLBACK);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut status = 0;
+        loop {
+            // SAFETY: polls our own child; `status` is a valid out-pointer.
+            let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            if r == pid {
+                break;
+            }
+            assert_eq!(r, 0, "waitpid");
+            if Instant::now() > deadline {
+                // SAFETY: kills and reaps our own child.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, &mut status, 0);
+                }
+                panic!("the child forked during the set-up is blocked");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child status {status:#x}"
+        );
+    }
+
+    /// Racing first draws all end with the one published detector.
+    #[test]
+    fn racing_set_ups_agree() {
+        static SLOT: Slot = Slot::new();
+        let got: Vec<Detector> = (0..4)
+            .map(|_| std::thread::spawn(|| SLOT.get_or_set_up(setup)))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .collect();
+        assert!(got.iter().all(|d| *d == got[0]), "{got:?}");
+        assert_eq!(SLOT.get_or_set_up(|| unreachable!()), got[0]);
+    }
 }

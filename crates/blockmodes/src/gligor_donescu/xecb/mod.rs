@@ -26,7 +26,7 @@
 //!   crate's AES keyed from bytes on a CPU with AES-NI, one call of the
 //!   fused AES kernels: `x_i + i r0` in registers, w summed while the
 //!   rounds run; `crate::aesni`), and
-//!   [`XecbMac::mac_par`] / [`XecbMac::verify_par`] / `update_par` spread a
+//!   [`XecbMac::mac_par`] / [`XecbMac::verify_tag_par`] / `update_par` spread a
 //!   large input over the rayon thread pool (w is a xor of per-block terms at
 //!   absolute positions: each range is computed apart and the parts xored);
 //! * **streaming**: [`XecbSigner::update`] / [`XecbSigner::finalize`] and
@@ -47,8 +47,8 @@
 //! use blockmodes::Aes128;
 //! let mac = XecbMac::<Aes128>::new_from_slice(&[0x11u8; 16])?;
 //! let tag = mac.mac(b"pay 100 to bob")?;
-//! mac.verify(b"pay 100 to bob", &tag)?;
-//! assert!(mac.verify(b"pay 900 to bob", &tag).is_err());
+//! mac.verify_tag(b"pay 100 to bob", &tag)?;
+//! assert!(mac.verify_tag(b"pay 900 to bob", &tag).is_err());
 //! # Ok::<(), blockmodes::Error>(())
 //! ```
 
@@ -96,8 +96,8 @@ pub use kernel::{PARALLEL_THRESHOLD, TAG_LEN, Tag};
 /// let t1 = mac.mac(b"m")?;
 /// let t2 = mac.mac(b"m")?;
 /// assert_ne!(t1, t2); // fresh r0 each time
-/// mac.verify(b"m", &t1)?;
-/// mac.verify(b"m", &t2)?;
+/// mac.verify_tag(b"m", &t1)?;
+/// mac.verify_tag(b"m", &t2)?;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 ///
@@ -126,7 +126,7 @@ pub struct XecbMac<C> {
 /// let mut signer = XecbMacStatefulSigner::<Aes128>::new_from_slice(&key)?;
 /// let tag = signer.mac(b"msg")?;
 /// assert_eq!(tag[..16], [0xff; 16]); // ctr = -1
-/// XecbMacStateful::<Aes128>::new_from_slice(&key)?.verify(b"msg", &tag)?;
+/// XecbMacStateful::<Aes128>::new_from_slice(&key)?.verify_tag(b"msg", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 #[derive(Clone)]
@@ -146,7 +146,7 @@ pub struct XecbMacStateful<C> {
 /// let mut s = XecbMacStatefulSigner::from_state(keys.clone(), CounterState::starting_at(&[0; 16]));
 /// let tag = s.mac(b"x")?;
 /// assert_eq!(tag[..16], [0; 16]);
-/// keys.verify(b"x", &tag)?;
+/// keys.verify_tag(b"x", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 ///
@@ -243,7 +243,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let tag = mac.mac(&[1u8; 1000])?;
-    /// mac.verify(&[1u8; 1000], &tag)?;
+    /// mac.verify_tag(&[1u8; 1000], &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     #[cfg(feature = "getrandom")]
@@ -258,7 +258,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let tag = mac.mac_with_rng(&mut getrandom::SysRng, b"m")?;
-    /// mac.verify(b"m", &tag)?;
+    /// mac.verify_tag(b"m", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn mac_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
@@ -282,7 +282,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// for chunk in [&b"a"[..], b"bc", b""] {
     ///     s.update(chunk);
     /// }
-    /// mac.verify(b"abc", &s.finalize())?;
+    /// mac.verify_tag(b"abc", &s.finalize())?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     #[cfg(feature = "getrandom")]
@@ -298,7 +298,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let mut s = mac.signer_with_rng(&mut getrandom::SysRng)?;
     /// s.update(b"abc");
-    /// mac.verify(b"abc", &s.finalize())?;
+    /// mac.verify_tag(b"abc", &s.finalize())?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn signer_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
@@ -328,7 +328,7 @@ impl<C: BlockCipher128> XecbMac<C> {
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let big = vec![3u8; 1 << 20];
     /// let tag = mac.mac_par(&big)?;
-    /// mac.verify(&big, &tag)?;
+    /// mac.verify_tag(&big, &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn mac_par(&self, msg: &[u8]) -> Result<Tag>
@@ -398,10 +398,10 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let mut tag = mac.mac(b"data")?;
     /// tag[31] ^= 1;
-    /// assert_eq!(mac.verify(b"data", &tag), Err(blockmodes::Error::Authentication));
+    /// assert_eq!(mac.verify_tag(b"data", &tag), Err(blockmodes::Error::Authentication));
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
+    pub fn verify_tag(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
         self.with_r0(tag, |f, r0, tag| verify_one_shot(f, r0, msg, tag))
     }
 
@@ -414,10 +414,10 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let tag = mac.mac(b"small")?;
-    /// mac.verify_par(b"small", &tag)?;
+    /// mac.verify_tag_par(b"small", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn verify_par(&self, msg: &[u8], tag: &[u8]) -> Result<()>
+    pub fn verify_tag_par(&self, msg: &[u8], tag: &[u8]) -> Result<()>
     where
         C: Sync,
     {
@@ -477,7 +477,7 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
     /// use blockmodes::xecb::XecbMacStateful;
     /// use cipher::KeyInit;
     /// let keys = XecbMacStateful::from_cipher(aes::Aes128::new(&[0u8; 16].into()));
-    /// assert!(keys.verify(b"", &[0u8; 32]).is_err());
+    /// assert!(keys.verify_tag(b"", &[0u8; 32]).is_err());
     /// ```
     pub fn from_cipher(f: C) -> Self {
         Self {
@@ -517,10 +517,10 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
     /// use blockmodes::Aes128;
     /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac(b"m")?;
-    /// keys.verify(b"m", &tag)?;
+    /// keys.verify_tag(b"m", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
+    pub fn verify_tag(&self, msg: &[u8], tag: &[u8]) -> Result<()> {
         self.with_r0(tag, |f, r0, tag| verify_one_shot(f, r0, msg, tag))
     }
 
@@ -533,10 +533,10 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
     /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let big = vec![1u8; 300_000];
     /// let tag = XecbMacStatefulSigner::new(keys.clone()).mac_par(&big)?;
-    /// keys.verify_par(&big, &tag)?;
+    /// keys.verify_tag_par(&big, &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
-    pub fn verify_par(&self, msg: &[u8], tag: &[u8]) -> Result<()>
+    pub fn verify_tag_par(&self, msg: &[u8], tag: &[u8]) -> Result<()>
     where
         C: Sync,
     {
@@ -653,7 +653,7 @@ impl<C: BlockCipher128> XecbMacStatefulSigner<C> {
     /// use blockmodes::Aes128;
     /// let mut s = XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let tag = s.mac(b"m")?;
-    /// s.receiver().verify(b"m", &tag)?;
+    /// s.receiver().verify_tag(b"m", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn receiver(&self) -> &XecbMacStateful<C> {
@@ -672,7 +672,7 @@ impl<C: BlockCipher128> XecbMacStatefulSigner<C> {
     /// st.update(b"part 1, ");
     /// st.update(b"part 2");
     /// let tag = st.finalize();
-    /// s.receiver().verify(b"part 1, part 2", &tag)?;
+    /// s.receiver().verify_tag(b"part 1, part 2", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn signer(&mut self) -> Result<XecbSigner<'_, C>> {
@@ -702,7 +702,7 @@ impl<C: BlockCipher128> XecbMacStatefulSigner<C> {
     /// use blockmodes::Aes128;
     /// let mut s = XecbMacStatefulSigner::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let tag = s.mac_par(&[0u8; 100])?;
-    /// s.receiver().verify(&[0u8; 100], &tag)?;
+    /// s.receiver().verify_tag(&[0u8; 100], &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn mac_par(&mut self, msg: &[u8]) -> Result<Tag>
@@ -727,10 +727,10 @@ impl<C: BlockCipher128> XecbMacStatefulSigner<C> {
 /// use blockmodes::Aes128;
 /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
 /// let tag = mac.sign_with_r0(&[1; 16], b"v");
-/// mac.verify(b"v", &tag)?;
+/// mac.verify_tag(b"v", &tag)?;
 /// let keys = XecbMacStateful::<Aes128>::new_from_slice(&[0u8; 16])?;
 /// let tag = keys.sign_with_counter(&[0; 16], b"v");
-/// keys.verify(b"v", &tag)?;
+/// keys.verify_tag(b"v", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 pub mod hazmat {
@@ -797,7 +797,7 @@ pub mod hazmat {
     /// for k in 16..32 {
     ///     forged[k] ^= t_a2b[k] ^ t_a2b2[k];
     /// }
-    /// mac.verify(&msg(&a, &b2), &forged)?; // (a, b') was never signed
+    /// mac.verify_tag(&msg(&a, &b2), &forged)?; // (a, b') was never signed
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     ///
