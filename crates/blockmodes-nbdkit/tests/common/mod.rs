@@ -157,6 +157,8 @@ impl Fixture {
             cipher: g.cipher,
             sector_size: g.sector_size,
             first_sector: g.first_sector,
+            offset: 0,
+            count: None,
             key_file: self.key.clone(),
             input: input.to_owned(),
             output: output.to_owned(),
