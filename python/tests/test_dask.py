@@ -46,6 +46,10 @@ def test_64_mib_file(client, tmp_path):
 @pytest.mark.parametrize("size", [0, 1, 15, 16, 17, 32, 1000, 4096, 100_003])
 @pytest.mark.parametrize("chunk", [16, 1000, 4096])
 def test_sizes_and_chunks(client, tmp_path, size, chunk):
+    if chunk == 16 and size > 4096:
+        # 6,250 one-block tasks: 2.5 min of scheduler overhead for nothing
+        # that chunk=16 on 4096 bytes (256 tasks) does not already cover.
+        pytest.skip("chunk=16 is covered up to 4096 bytes")
     data = os.urandom(size)
     p = _file(tmp_path, data)
     for t in (16, 8):
