@@ -5,15 +5,16 @@ One class per mode, keyed once, methods on bytes (in the style of
 (``bytes``, ``bytearray``, ``memoryview``, NumPy arrays); results are
 ``bytes``. Large inputs are processed with the GIL released.
 
-Authenticated encryption: :class:`OCB1`, :class:`CWC`, :class:`XCBCXor`,
-:class:`PXCBCXor`. MACs: :class:`PMAC` (with :class:`PMACPartial` for split
+Authenticated encryption: :class:`OCB1`, :class:`CWC` (both also on-line,
+through :class:`AEADEncryptionContext`), :class:`XCBCXor`, :class:`PXCBCXor`. MACs: :class:`PMAC` (with :class:`PMACPartial` for split
 inputs, see :mod:`blockmodes.dask`), :class:`XECBMAC`. Length-preserving
 ciphers without integrity: :class:`Disk`, :class:`EME`, :class:`EtE`,
 :class:`EME2`, :class:`XEX`, :class:`StE`.
 
 Errors: ``ValueError`` (wrong sizes, naming the expected ones), ``TypeError``
 (wrong types), :class:`InvalidTag` (``decrypt``), :class:`InvalidSignature`
-(``verify``), :class:`AlreadyFinalized`; the last three subclass
+(``verify``), :class:`AlreadyFinalized`, :class:`NotYetFinalized`; the last
+four subclass
 :class:`Error`.
 """
 
@@ -28,12 +29,14 @@ from blockmodes._native import (
     XCBCXor,
     XECBMAC,
     XEX,
+    AEADEncryptionContext,
     AlreadyFinalized,
     Disk,
     Error,
     EtE,
     InvalidSignature,
     InvalidTag,
+    NotYetFinalized,
     PMACPartial,
     __version__,
 )
@@ -44,8 +47,10 @@ __all__ = [
     "InvalidTag",
     "InvalidSignature",
     "AlreadyFinalized",
+    "NotYetFinalized",
     "OCB1",
     "CWC",
+    "AEADEncryptionContext",
     "XCBCXor",
     "PXCBCXor",
     "PMAC",

@@ -1,7 +1,7 @@
 """``python -m blockmodes.bench``: per-call time and throughput from Python.
 
 Measures ``OCB1.encrypt`` (and ``encrypt_into`` a reused buffer: no
-allocation of the result), ``CWC.encrypt`` and ``PMAC.mac`` (AES-128,
+allocation of the result), ``CWC.encrypt`` and ``PMAC(key).mac`` (AES-128,
 16-byte tags) at 64 B, 1 KiB, 16 KiB and 1 MiB, next to ``cryptography``'s
 ``AESOCB3.encrypt`` and ``AESGCM.encrypt`` (AES-128) measured in the same
 process when ``cryptography`` is installed. Each figure is the best of
@@ -14,7 +14,7 @@ Options: ``--quick`` (fewer and shorter repetitions), ``--sizes 64,1024``
 ``--dask MIB`` measures instead ``blockmodes.dask.pmac_file`` on a file of
 MIB MiB (in the page cache) on a ``LocalCluster`` of 2 worker processes
 (one thread each), next to the same byte-range reader in this one process
-(one thread) and to ``PMAC.mac`` of the bytes in memory (all cores).
+(one thread) and to ``PMAC(key).mac`` of the bytes in memory (all cores).
 Needs ``dask[distributed]``.
 """
 
@@ -90,7 +90,7 @@ def rows(sizes: List[int]) -> List[Tuple[str, int, Callable[[], object]]]:
             out.append(
                 ("cryptography AESGCM.encrypt", n, lambda d=data: gcm.encrypt(nonce12, d, None))
             )
-        out.append(("blockmodes PMAC.mac", n, lambda d=data: blockmodes.PMAC.mac(key, d)))
+        out.append(("blockmodes PMAC.mac", n, lambda d=data, m=blockmodes.PMAC(key): m.mac(d)))
     return out
 
 
@@ -121,7 +121,7 @@ def dask_bench(mib: int, repeat: int, chunk_mib: int) -> None:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
             data = f.read()  # also puts the file in the page cache
-        expect = blockmodes.PMAC.mac(key, data)
+        expect = blockmodes.PMAC(key).mac(data)
 
         def best(fn: Callable[[], bytes]) -> float:
             t = float("inf")
@@ -139,7 +139,7 @@ def dask_bench(mib: int, repeat: int, chunk_mib: int) -> None:
                 return blockmodes.PMAC(key).finish(sigma, f.read())
 
         results = [
-            ("PMAC.mac of the bytes in memory (this process, all cores)", best(lambda: blockmodes.PMAC.mac(key, data))),
+            ("PMAC.mac of the bytes in memory (this process, all cores)", best(lambda m=blockmodes.PMAC(key): m.mac(data))),
             ("file, one process, one thread (pmac_file's reader)", best(one_process)),
         ]
         del data

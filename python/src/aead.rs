@@ -5,18 +5,26 @@ use blockmodes::aead::{self, AeadInOut};
 // The hazmat forms (tags of 1..=16 bytes; the same code as the safe types):
 // the Python constructors enforce the safe API's 8-byte floor, and
 // `blockmodes.hazmat`'s classes (`short_tags.rs`) the papers' 1..=16.
+use blockmodes::cwc::CwcEncryptor;
 use blockmodes::cwc::hazmat::Cwc;
+use blockmodes::ocb1::Ocb1Encryptor;
 use blockmodes::ocb1::hazmat::Ocb1;
 use blockmodes::oracle::{BlockCipher128, BlockCipher128Dec};
 use blockmodes::pxcbc::{PxcbcXor, PxcbcXorStateful};
 use blockmodes::tag::{Hazmat, TagSize};
 use blockmodes::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use blockmodes::xcbc::{Xcbc as Xcbc_, XcbcStateful, XcbcXor, XcbcXorStateful};
+use std::sync::{Arc, Mutex};
+
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyType};
 
 use crate::buf::{Buf, BufMut};
-use crate::{Auth, InvalidTag, block_arg, key_error, new_bytes, run, tag_length_arg, to_py};
+use crate::{
+    AES_BITS, AlreadyFinalized, Auth, InvalidTag, NotYetFinalized, XCBC_BITS, block_arg,
+    generate_key, key_error, new_bytes, run, tag_length_arg, to_py,
+};
 
 /// `match` on an AES key length with `$C` bound to the cipher type.
 macro_rules! by_aes_key {
@@ -123,6 +131,39 @@ trait Sealer: Send + Sync {
     /// `out` = room for the plaintext (`ct.len()` bytes); wiped on failure.
     fn open(&self, nonce: &[u8], ad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8])
     -> LibResult<()>;
+    /// The library's on-line encryptor under `nonce` (and `ad`, read now).
+    fn encryptor<'a>(&'a self, nonce: &[u8], ad: &[u8]) -> LibResult<Box<dyn OnlineEnc + 'a>>;
+}
+
+/// A library on-line encryptor (`Ocb1Encryptor`, `CwcEncryptor`).
+pub(crate) trait OnlineEnc: Send {
+    /// Append the ciphertext of `data` that is ready to `out`.
+    fn update(&mut self, data: &[u8], out: &mut Vec<u8>) -> LibResult<()>;
+    /// Append the held-back ciphertext to `out`; the tag.
+    fn finish(self: Box<Self>, out: &mut Vec<u8>) -> Vec<u8>;
+}
+
+impl<C: BlockCipher128 + Sync, T: TagSize<P>, P: blockmodes::tag::TagPolicy> OnlineEnc
+    for Ocb1Encryptor<'_, C, T, P>
+{
+    fn update(&mut self, data: &[u8], out: &mut Vec<u8>) -> LibResult<()> {
+        Ocb1Encryptor::update(self, data, out);
+        Ok(())
+    }
+    fn finish(self: Box<Self>, out: &mut Vec<u8>) -> Vec<u8> {
+        Ocb1Encryptor::finish(*self, out).to_vec()
+    }
+}
+
+impl<C: BlockCipher128 + Sync, T: TagSize<P>, P: blockmodes::tag::TagPolicy> OnlineEnc
+    for CwcEncryptor<'_, C, T, P>
+{
+    fn update(&mut self, data: &[u8], out: &mut Vec<u8>) -> LibResult<()> {
+        CwcEncryptor::update(self, data, out)
+    }
+    fn finish(self: Box<Self>, out: &mut Vec<u8>) -> Vec<u8> {
+        CwcEncryptor::finish(*self, out).to_vec()
+    }
 }
 
 struct OcbSealer<C, T: TagSize<Hazmat>>(Ocb1<C, T>);
@@ -164,6 +205,9 @@ where
             .decrypt_inout_detached(&nonce, &[], buf, &tag)
             .map_err(|_| blockmodes::Error::Authentication)
     }
+    fn encryptor<'a>(&'a self, nonce: &[u8], _ad: &[u8]) -> LibResult<Box<dyn OnlineEnc + 'a>> {
+        Ok(Box::new(self.0.encryptor(nonce)?))
+    }
 }
 
 fn bad_nonce(nonce: &[u8]) -> blockmodes::Error {
@@ -200,171 +244,374 @@ where
         out.copy_from_slice(ct);
         self.0.decrypt_detached(nonce, ad, out, tag)
     }
+    fn encryptor<'a>(&'a self, nonce: &[u8], ad: &[u8]) -> LibResult<Box<dyn OnlineEnc + 'a>> {
+        Ok(Box::new(self.0.encryptor(nonce, ad)?))
+    }
 }
 
-fn ocb_sealer(key: &[u8], tag_len: usize) -> PyResult<Box<dyn Sealer>> {
-    let made: LibResult<Box<dyn Sealer>> = by_aes_key!(key.len(), C => by_tag_len!(tag_len, T => {
-        Ocb1::<C, T>::new_from_slice(key).map(|o| Box::new(OcbSealer(o)) as Box<dyn Sealer>)
+fn ocb_sealer(key: &[u8], tag_len: usize) -> PyResult<Arc<dyn Sealer>> {
+    let made: LibResult<Arc<dyn Sealer>> = by_aes_key!(key.len(), C => by_tag_len!(tag_len, T => {
+        Ocb1::<C, T>::new_from_slice(key).map(|o| Arc::new(OcbSealer(o)) as Arc<dyn Sealer>)
     }), _ => return Err(key_error("16, 24 or 32", key.len())));
     made.map_err(|e| to_py(e, Auth::None))
 }
 
-fn cwc_sealer(key: &[u8], tag_len: usize) -> PyResult<Box<dyn Sealer>> {
-    let made: LibResult<Box<dyn Sealer>> = by_aes_key!(key.len(), C => by_tag_len!(tag_len, T => {
-        Cwc::<C, T>::new_from_slice(key).map(|o| Box::new(CwcSealer(o)) as Box<dyn Sealer>)
+fn cwc_sealer(key: &[u8], tag_len: usize) -> PyResult<Arc<dyn Sealer>> {
+    let made: LibResult<Arc<dyn Sealer>> = by_aes_key!(key.len(), C => by_tag_len!(tag_len, T => {
+        Cwc::<C, T>::new_from_slice(key).map(|o| Arc::new(CwcSealer(o)) as Arc<dyn Sealer>)
     }), _ => return Err(key_error("16, 24 or 32", key.len())));
     made.map_err(|e| to_py(e, Auth::None))
 }
 
-fn seal<'py>(
-    py: Python<'py>,
-    s: &dyn Sealer,
-    tag_len: usize,
-    nonce: &[u8],
-    ad: &[u8],
-    data: &[u8],
-) -> PyResult<Bound<'py, PyBytes>> {
-    let total = data
-        .len()
-        .checked_add(tag_len)
-        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("input too long"))?;
-    new_bytes(py, total, data.len() + ad.len(), move |out| {
-        s.seal(nonce, ad, data, out)
-            .map_err(|e| to_py(e, Auth::None))
-    })
+/// What an AEAD class takes besides the key: its name, nonce length, and
+/// whether it authenticates associated data.
+pub(crate) struct Shape {
+    name: &'static str,
+    nonce_len: usize,
+    takes_ad: bool,
 }
 
-fn open<'py>(
-    py: Python<'py>,
-    s: &dyn Sealer,
+const OCB1_SHAPE: Shape = Shape {
+    name: "OCB1",
+    nonce_len: 16,
+    takes_ad: false,
+};
+
+const CWC_SHAPE: Shape = Shape {
+    name: "CWC",
+    nonce_len: 11,
+    takes_ad: true,
+};
+
+/// `ocb_sealer` or `cwc_sealer`.
+type MakeSealer = fn(&[u8], usize) -> PyResult<Arc<dyn Sealer>>;
+
+/// A keyed AEAD (`OCB1` or `CWC`): every method of the two classes.
+struct Keyed {
+    inner: Arc<dyn Sealer>,
     tag_len: usize,
-    nonce: &[u8],
-    ad: &[u8],
-    data: &[u8],
-) -> PyResult<Bound<'py, PyBytes>> {
-    let Some(ct_len) = data.len().checked_sub(tag_len) else {
-        return Err(InvalidTag::new_err(format!(
-            "ciphertext too short: need at least the {tag_len}-byte tag, got {} bytes",
-            data.len()
-        )));
-    };
-    let (ct, tag) = data.split_at(ct_len);
-    new_bytes(py, ct_len, data.len() + ad.len(), move |out| {
-        s.open(nonce, ad, ct, tag, out)
-            .map_err(|e| to_py(e, Auth::Tag))
-    })
+    shape: &'static Shape,
 }
 
-/// `ValueError` unless `out` (an output buffer) is disjoint from every input.
-fn check_disjoint(out: &[u8], inputs: &[&[u8]]) -> PyResult<()> {
-    let o = out.as_ptr_range();
-    for i in inputs {
-        let r = i.as_ptr_range();
-        if !i.is_empty() && !out.is_empty() && r.start < o.end && o.start < r.end {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "out must not overlap the input buffers",
-            ));
+fn too_short(tag_len: usize, got: usize) -> PyErr {
+    InvalidTag::new_err(format!(
+        "ciphertext too short: need at least the {tag_len}-byte tag, got {got} bytes"
+    ))
+}
+
+impl Keyed {
+    fn new(
+        key: &[u8],
+        tag_length: Option<&Bound<'_, PyAny>>,
+        shape: &'static Shape,
+        make: MakeSealer,
+    ) -> PyResult<Self> {
+        let tag_len = match tag_length {
+            Some(t) => tag_length_arg(t, shape.name)?,
+            None => 16,
+        };
+        Self::with_len(key, tag_len, shape, make)
+    }
+
+    /// Keyed with a tag length already checked (the main classes' 8..=16,
+    /// or the hazmat classes' 1..=16).
+    fn with_len(
+        key: &[u8],
+        tag_len: usize,
+        shape: &'static Shape,
+        make: MakeSealer,
+    ) -> PyResult<Self> {
+        Ok(Self {
+            inner: make(key, tag_len)?,
+            tag_len,
+            shape,
+        })
+    }
+
+    /// The nonce, or `ValueError` naming its length.
+    fn nonce<'a>(&self, nonce: &'a Buf) -> PyResult<&'a [u8]> {
+        let n = nonce.as_slice();
+        if n.len() != self.shape.nonce_len {
+            return Err(PyValueError::new_err(format!(
+                "invalid nonce length: expected {} bytes, got {}",
+                self.shape.nonce_len,
+                n.len()
+            )));
+        }
+        Ok(n)
+    }
+
+    /// The associated data: OCB 1.0 takes none (`None` or empty only).
+    fn ad<'a>(&self, ad: Option<&'a Buf>) -> PyResult<&'a [u8]> {
+        let ad = ad.map_or(&[][..], Buf::as_slice);
+        if !self.shape.takes_ad && !ad.is_empty() {
+            return Err(PyValueError::new_err(format!(
+                "{} (OCB 1.0) authenticates no associated data: pass None or b\"\" \
+                 (got {} bytes); use blockmodes.CWC for associated data",
+                self.shape.name,
+                ad.len()
+            )));
+        }
+        Ok(ad)
+    }
+
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Buf,
+        data: &Buf,
+        ad: Option<&Buf>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (nonce, ad, data) = (self.nonce(nonce)?, self.ad(ad)?, data.as_slice());
+        let s = &*self.inner;
+        let total = data
+            .len()
+            .checked_add(self.tag_len)
+            .ok_or_else(|| PyValueError::new_err("input too long"))?;
+        new_bytes(py, total, data.len() + ad.len(), move |out| {
+            s.seal(nonce, ad, data, out)
+                .map_err(|e| to_py(e, Auth::None))
+        })
+    }
+
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Buf,
+        data: &Buf,
+        ad: Option<&Buf>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (nonce, ad, data) = (self.nonce(nonce)?, self.ad(ad)?, data.as_slice());
+        let s = &*self.inner;
+        let ct_len = data
+            .len()
+            .checked_sub(self.tag_len)
+            .ok_or_else(|| too_short(self.tag_len, data.len()))?;
+        let (ct, tag) = data.split_at(ct_len);
+        // The new bytes object is nobody else's until returned: plaintext
+        // written into it before the tag check is seen by no one.
+        new_bytes(py, ct_len, data.len() + ad.len(), move |out| {
+            s.open(nonce, ad, ct, tag, out)
+                .map_err(|e| to_py(e, Auth::Tag))
+        })
+    }
+
+    /// `encrypt_into`: ``ciphertext ‖ tag`` into the first bytes of `out`.
+    fn encrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Buf,
+        data: &Buf,
+        out: &mut BufMut,
+        ad: Option<&Buf>,
+    ) -> PyResult<usize> {
+        // Before any slice of `out` exists: its range against the inputs'.
+        let out = out.disjoint_mut_slice(&[Some(nonce), Some(data), ad])?;
+        let (nonce, ad, data) = (self.nonce(nonce)?, self.ad(ad)?, data.as_slice());
+        let need = data.len().saturating_add(self.tag_len);
+        if out.len() < need {
+            return Err(PyValueError::new_err(format!(
+                "out too small: expected at least {need} bytes (len(data) + tag_length), got {}",
+                out.len()
+            )));
+        }
+        let (out, s) = (&mut out[..need], &*self.inner);
+        run(py, data.len() + ad.len(), move || {
+            s.seal(nonce, ad, data, out)
+        })?
+        .map_err(|e| to_py(e, Auth::None))?;
+        Ok(need)
+    }
+
+    /// `decrypt_into`: the plaintext into the first bytes of `out` (wiped
+    /// on failure).
+    fn decrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Buf,
+        data: &Buf,
+        out: &mut BufMut,
+        ad: Option<&Buf>,
+    ) -> PyResult<usize> {
+        let out = out.disjoint_mut_slice(&[Some(nonce), Some(data), ad])?;
+        let (nonce, ad, data) = (self.nonce(nonce)?, self.ad(ad)?, data.as_slice());
+        let ct_len = data
+            .len()
+            .checked_sub(self.tag_len)
+            .ok_or_else(|| too_short(self.tag_len, data.len()))?;
+        if out.len() < ct_len {
+            return Err(PyValueError::new_err(format!(
+                "out too small: expected at least {ct_len} bytes (len(data) - tag_length), got {}",
+                out.len()
+            )));
+        }
+        let (ct, tag) = data.split_at(ct_len);
+        let (out, s) = (&mut out[..ct_len], &*self.inner);
+        run(py, data.len() + ad.len(), move || {
+            s.open(nonce, ad, ct, tag, out)
+        })?
+        .map_err(|e| to_py(e, Auth::Tag))?;
+        Ok(ct_len)
+    }
+
+    fn encryptor(&self, nonce: &Buf, ad: Option<&Buf>) -> PyResult<PyEncryptor> {
+        let (nonce, ad) = (self.nonce(nonce)?, self.ad(ad)?);
+        let cell = EncCell::try_new(self.inner.clone(), |s| s.encryptor(nonce, ad).map(Some))
+            .map_err(|e| to_py(e, Auth::None))?;
+        Ok(PyEncryptor {
+            state: Mutex::new(EncState {
+                cell: Some(cell),
+                tag: None,
+            }),
+        })
+    }
+}
+
+type EncBox<'a> = Option<Box<dyn OnlineEnc + 'a>>;
+
+self_cell::self_cell!(
+    /// A library on-line encryptor with the keyed mode it borrows.
+    struct EncCell {
+        owner: Arc<dyn Sealer>,
+        #[covariant]
+        dependent: EncBox,
+    }
+);
+
+struct EncState {
+    /// `None` once finalized.
+    cell: Option<EncCell>,
+    /// The tag, once finalized.
+    tag: Option<Vec<u8>>,
+}
+
+/// An on-line encryption context, from ``OCB1(key).encryptor(nonce)`` or
+/// ``CWC(key).encryptor(nonce, associated_data)``, shaped as
+/// ``cryptography``'s ``AEADEncryptionContext``: ``update(data)`` returns
+/// the ciphertext ready so far (OCB 1.0 holds back the last 1 to 16 bytes,
+/// whose block is enciphered differently), ``finalize()`` the rest, and then
+/// ``tag`` is the tag. The pieces joined, followed by ``tag``, are the
+/// one-shot ``encrypt`` for any split of the message.
+///
+/// There is no on-line decryptor outside ``blockmodes.hazmat``: it would
+/// release plaintext before the tag is checked.
+///
+/// Example::
+///
+///     >>> import blockmodes
+///     >>> ocb = blockmodes.OCB1(bytes(16))
+///     >>> enc = ocb.encryptor(bytes(16))
+///     >>> ct = enc.update(b"attack ") + enc.update(b"at dawn") + enc.finalize()
+///     >>> ct + enc.tag == ocb.encrypt(bytes(16), b"attack at dawn")
+///     True
+#[pyclass(frozen, module = "blockmodes", name = "AEADEncryptionContext")]
+pub struct PyEncryptor {
+    /// Locked only inside `run` (so with the GIL released for large
+    /// pieces): a second thread waits rather than failing.
+    state: Mutex<EncState>,
+}
+
+#[pymethods]
+impl PyEncryptor {
+    /// update(data) -> bytes
+    ///
+    /// Encrypt the next piece of the message; returns the ciphertext that
+    /// is ready (possibly fewer bytes than ``data``).
+    fn update<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        let (data, state) = (data.as_slice(), &self.state);
+        let out = run(py, data.len(), move || -> PyResult<Vec<u8>> {
+            let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
+            let cell = st.cell.as_mut().ok_or_else(already_finalized)?;
+            let mut out = Vec::with_capacity(data.len() + 16);
+            cell.with_dependent_mut(|_, enc| match enc {
+                Some(enc) => enc.update(data, &mut out),
+                None => Ok(()),
+            })
+            .map_err(|e| to_py(e, Auth::None))?;
+            Ok(out)
+        })??;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// finalize() -> bytes
+    ///
+    /// End the message: the rest of the ciphertext. The tag is then in
+    /// ``tag``; the context takes no more data.
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let state = &self.state;
+        let out = run(py, 0, move || -> PyResult<Vec<u8>> {
+            let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
+            let mut cell = st.cell.take().ok_or_else(already_finalized)?;
+            let mut out = Vec::with_capacity(16);
+            let tag = cell.with_dependent_mut(|_, enc| enc.take().map(|e| e.finish(&mut out)));
+            st.tag = tag;
+            Ok(out)
+        })??;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// The tag (``tag_length`` bytes), once ``finalize()`` has been called;
+    /// ``blockmodes.NotYetFinalized`` before.
+    #[getter]
+    fn tag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match &st.tag {
+            Some(t) => Ok(PyBytes::new(py, t)),
+            None => Err(NotYetFinalized::new_err(
+                "the tag is available after finalize()",
+            )),
         }
     }
-    Ok(())
+
+    fn __repr__(&self) -> &'static str {
+        "AEADEncryptionContext(<state>)"
+    }
 }
 
-/// `encrypt_into`: ``ciphertext ‖ tag`` into the first bytes of `out`.
-fn seal_into(
-    py: Python<'_>,
-    s: &dyn Sealer,
-    tag_len: usize,
-    nonce: &[u8],
-    ad: &[u8],
-    data: &[u8],
-    out: &mut BufMut,
-) -> PyResult<usize> {
-    let out = out.as_mut_slice();
-    let need = data.len().saturating_add(tag_len);
-    if out.len() < need {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "out too small: expected at least {need} bytes (len(data) + tag_length), got {}",
-            out.len()
-        )));
-    }
-    check_disjoint(out, &[nonce, ad, data])?;
-    let out = &mut out[..need];
-    run(py, data.len() + ad.len(), move || {
-        s.seal(nonce, ad, data, out)
-    })?
-    .map_err(|e| to_py(e, Auth::None))?;
-    Ok(need)
-}
-
-/// `decrypt_into`: the plaintext into the first bytes of `out` (wiped on
-/// failure).
-fn open_into(
-    py: Python<'_>,
-    s: &dyn Sealer,
-    tag_len: usize,
-    nonce: &[u8],
-    ad: &[u8],
-    data: &[u8],
-    out: &mut BufMut,
-) -> PyResult<usize> {
-    let Some(ct_len) = data.len().checked_sub(tag_len) else {
-        return Err(InvalidTag::new_err(format!(
-            "ciphertext too short: need at least the {tag_len}-byte tag, got {} bytes",
-            data.len()
-        )));
-    };
-    let out = out.as_mut_slice();
-    if out.len() < ct_len {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "out too small: expected at least {ct_len} bytes (len(data) - tag_length), got {}",
-            out.len()
-        )));
-    }
-    check_disjoint(out, &[nonce, ad, data])?;
-    let (ct, tag) = data.split_at(ct_len);
-    let out = &mut out[..ct_len];
-    run(py, data.len() + ad.len(), move || {
-        s.open(nonce, ad, ct, tag, out)
-    })?
-    .map_err(|e| to_py(e, Auth::Tag))?;
-    Ok(ct_len)
+fn already_finalized() -> PyErr {
+    AlreadyFinalized::new_err("the encryption context is already finalized")
 }
 
 /// OCB 1.0 (Rogaway, Bellare, Black, Krovetz 2001) over AES: authenticated
 /// encryption in one pass, 16-byte nonce, no associated data.
 ///
 /// ``OCB1(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes (AES-128,
-/// -192, -256); ``tag_length`` 8 to 16 bytes (a shorter tag is the prefix of
-/// the full one; a ``t``-byte tag is forged with probability 2^-8t per try,
-/// so the papers' 1- to 7-byte tags are only in ``blockmodes.hazmat.OCB1``).
+/// -192, -256; ``OCB1.generate_key(bit_length)`` draws one); ``tag_length``
+/// 8 to 16 bytes (a shorter tag is the prefix of the full one; a ``t``-byte
+/// tag is forged with probability 2^-8t per try, so the papers' 1- to
+/// 7-byte tags are only in ``blockmodes.hazmat.OCB1``).
 ///
-/// ``encrypt(nonce, data)`` returns ``ciphertext ‖ tag``;
-/// ``decrypt(nonce, data)`` returns the plaintext or raises
-/// ``blockmodes.InvalidTag``. Never reuse a nonce under one key.
+/// ``encrypt(nonce, data, associated_data=None)`` returns ``ciphertext ‖
+/// tag``; ``decrypt(nonce, data, associated_data=None)`` returns the
+/// plaintext or raises ``blockmodes.InvalidTag`` (the shape of
+/// ``cryptography``'s ``AESOCB3``; OCB 1.0 authenticates no associated data,
+/// so ``associated_data`` must be ``None`` or empty: ``ValueError``
+/// otherwise). ``encryptor(nonce)`` encrypts a message given in pieces.
+/// Never reuse a nonce under one key.
+///
+/// ``decrypt_into`` writes the plaintext into the caller's buffer while it
+/// decrypts and checks the tag only at the end (zeroing the buffer if it
+/// fails): until it returns, another thread or process that can read that
+/// buffer may see unauthenticated plaintext (as with ``cryptography``'s
+/// ``decrypt_into``). ``decrypt`` has no such window.
 ///
 /// Example::
 ///
 ///     >>> import os, blockmodes
-///     >>> ocb = blockmodes.OCB1(bytes(16))
+///     >>> ocb = blockmodes.OCB1(blockmodes.OCB1.generate_key(128))
 ///     >>> nonce = os.urandom(16)
-///     >>> sealed = ocb.encrypt(nonce, b"attack at dawn")
+///     >>> sealed = ocb.encrypt(nonce, b"attack at dawn", None)
 ///     >>> len(sealed)
 ///     30
-///     >>> ocb.decrypt(nonce, sealed)
+///     >>> ocb.decrypt(nonce, sealed, None)
 ///     b'attack at dawn'
 #[pyclass(frozen, subclass, module = "blockmodes", name = "OCB1")]
-pub struct PyOcb1 {
-    inner: Box<dyn Sealer>,
-    tag_len: usize,
-}
+pub struct PyOcb1(Keyed);
 
 impl PyOcb1 {
     /// Keyed with a tag length already checked (1..=16).
     pub(crate) fn keyed(key: &[u8], tag_len: usize) -> PyResult<Self> {
-        Ok(Self {
-            inner: ocb_sealer(key, tag_len)?,
-            tag_len,
-        })
+        Keyed::with_len(key, tag_len, &OCB1_SHAPE, ocb_sealer).map(Self)
     }
 }
 
@@ -373,112 +620,109 @@ impl PyOcb1 {
     #[new]
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
     fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let tag_len = match tag_length {
-            Some(t) => tag_length_arg(t, "OCB1")?,
-            None => 16,
-        };
-        Self::keyed(key.as_slice(), tag_len)
+        Keyed::new(key.as_slice(), tag_length, &OCB1_SHAPE, ocb_sealer).map(Self)
     }
 
-    /// encrypt(nonce, data) -> bytes
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits (128, 192 or 256) from the
+    /// operating system's generator.
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, AES_BITS)
+    }
+
+    /// encrypt(nonce, data, associated_data=None) -> bytes
     ///
     /// ``ciphertext ‖ tag`` of ``data`` under the 16-byte ``nonce``
-    /// (``len(data) + tag_length`` bytes).
+    /// (``len(data) + tag_length`` bytes). ``associated_data``: ``None`` or
+    /// empty (OCB 1.0 has none).
+    #[pyo3(signature = (nonce, data, associated_data = None))]
     fn encrypt<'py>(
         &self,
         py: Python<'py>,
         nonce: Buf,
         data: Buf,
+        associated_data: Option<Buf>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        block_arg::<16>(nonce.as_slice(), "nonce")?;
-        seal(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            &[],
-            data.as_slice(),
-        )
+        self.0.encrypt(py, &nonce, &data, associated_data.as_ref())
     }
 
-    /// decrypt(nonce, data) -> bytes
+    /// decrypt(nonce, data, associated_data=None) -> bytes
     ///
     /// The plaintext of ``ciphertext ‖ tag``; raises ``InvalidTag`` if it
     /// does not authenticate (nothing is returned then).
+    #[pyo3(signature = (nonce, data, associated_data = None))]
     fn decrypt<'py>(
         &self,
         py: Python<'py>,
         nonce: Buf,
         data: Buf,
+        associated_data: Option<Buf>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        block_arg::<16>(nonce.as_slice(), "nonce")?;
-        open(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            &[],
-            data.as_slice(),
-        )
+        self.0.decrypt(py, &nonce, &data, associated_data.as_ref())
     }
 
-    /// encrypt_into(nonce, data, out) -> int
+    /// encrypt_into(nonce, data, out, associated_data=None) -> int
     ///
     /// As ``encrypt``, written into the writable buffer ``out`` (at least
-    /// ``len(data) + tag_length`` bytes, not overlapping ``data``) instead
-    /// of a new ``bytes``; returns the number of bytes written. Reusing one
-    /// output buffer saves the allocation of a large result.
+    /// ``len(data) + tag_length`` bytes, not overlapping the inputs)
+    /// instead of a new ``bytes``; returns the number of bytes written.
+    /// Reusing one output buffer saves the allocation of a large result.
+    #[pyo3(signature = (nonce, data, out, associated_data = None))]
     fn encrypt_into(
         &self,
         py: Python<'_>,
         nonce: Buf,
         data: Buf,
         mut out: BufMut,
+        associated_data: Option<Buf>,
     ) -> PyResult<usize> {
-        block_arg::<16>(nonce.as_slice(), "nonce")?;
-        seal_into(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            &[],
-            data.as_slice(),
-            &mut out,
-        )
+        self.0
+            .encrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
     }
 
-    /// decrypt_into(nonce, data, out) -> int
+    /// decrypt_into(nonce, data, out, associated_data=None) -> int
     ///
     /// As ``decrypt``, written into ``out`` (at least ``len(data) -
     /// tag_length`` bytes); returns the plaintext length. On ``InvalidTag``
-    /// those bytes of ``out`` are zeroed.
+    /// those bytes of ``out`` are zeroed. **Until the call returns, ``out``
+    /// holds plaintext that is not yet authenticated**: do not let another
+    /// thread or process read it meanwhile (use ``decrypt`` if one might).
+    #[pyo3(signature = (nonce, data, out, associated_data = None))]
     fn decrypt_into(
         &self,
         py: Python<'_>,
         nonce: Buf,
         data: Buf,
         mut out: BufMut,
+        associated_data: Option<Buf>,
     ) -> PyResult<usize> {
-        block_arg::<16>(nonce.as_slice(), "nonce")?;
-        open_into(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            &[],
-            data.as_slice(),
-            &mut out,
-        )
+        self.0
+            .decrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
+    }
+
+    /// encryptor(nonce, associated_data=None) -> AEADEncryptionContext
+    ///
+    /// On-line encryption under the 16-byte ``nonce``: ``update(data)``
+    /// any number of times, then ``finalize()``, then ``tag``
+    /// (``associated_data``: ``None`` or empty, as for ``encrypt``).
+    #[pyo3(signature = (nonce, associated_data = None))]
+    fn encryptor(&self, nonce: Buf, associated_data: Option<Buf>) -> PyResult<PyEncryptor> {
+        self.0.encryptor(&nonce, associated_data.as_ref())
     }
 
     /// The tag length in bytes.
     #[getter]
     fn tag_length(&self) -> usize {
-        self.tag_len
+        self.0.tag_len
     }
 
     fn __repr__(&self) -> String {
-        format!("OCB1(<key>, tag_length={})", self.tag_len)
+        format!("OCB1(<key>, tag_length={})", self.0.tag_len)
     }
 }
 
@@ -486,13 +730,17 @@ impl PyOcb1 {
 /// associated data (counter mode and a Carter-Wegman hash mod 2^127 - 1),
 /// 11-byte nonce.
 ///
-/// ``CWC(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes; ``tag_length``
-/// 8 to 16 bytes (a ``t``-byte tag is forged with probability 2^-8t per try;
-/// the papers' 1- to 7-byte tags are only in ``blockmodes.hazmat.CWC``).
+/// ``CWC(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes
+/// (``CWC.generate_key(bit_length)`` draws one); ``tag_length`` 8 to 16
+/// bytes (a ``t``-byte tag is forged with probability 2^-8t per try; the
+/// papers' 1- to 7-byte tags are only in ``blockmodes.hazmat.CWC``).
 ///
 /// ``encrypt(nonce, data, associated_data=None)`` returns
 /// ``ciphertext ‖ tag``; ``decrypt(nonce, data, associated_data=None)``
 /// returns the plaintext or raises ``blockmodes.InvalidTag``.
+/// ``encryptor(nonce, associated_data=None)`` encrypts a message given in
+/// pieces. ``decrypt_into`` checks the tag (over the ciphertext) before it
+/// writes any plaintext.
 ///
 /// Example::
 ///
@@ -503,18 +751,12 @@ impl PyOcb1 {
 ///     >>> cwc.decrypt(nonce, ct, b"header")
 ///     b'secret'
 #[pyclass(frozen, subclass, module = "blockmodes", name = "CWC")]
-pub struct PyCwc {
-    inner: Box<dyn Sealer>,
-    tag_len: usize,
-}
+pub struct PyCwc(Keyed);
 
 impl PyCwc {
     /// Keyed with a tag length already checked (1..=16).
     pub(crate) fn keyed(key: &[u8], tag_len: usize) -> PyResult<Self> {
-        Ok(Self {
-            inner: cwc_sealer(key, tag_len)?,
-            tag_len,
-        })
+        Keyed::with_len(key, tag_len, &CWC_SHAPE, cwc_sealer).map(Self)
     }
 }
 
@@ -523,11 +765,18 @@ impl PyCwc {
     #[new]
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
     fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let tag_len = match tag_length {
-            Some(t) => tag_length_arg(t, "CWC")?,
-            None => 16,
-        };
-        Self::keyed(key.as_slice(), tag_len)
+        Keyed::new(key.as_slice(), tag_length, &CWC_SHAPE, cwc_sealer).map(Self)
+    }
+
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits (128, 192 or 256).
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, AES_BITS)
     }
 
     /// encrypt(nonce, data, associated_data=None) -> bytes
@@ -542,16 +791,7 @@ impl PyCwc {
         data: Buf,
         associated_data: Option<Buf>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        block_arg::<11>(nonce.as_slice(), "nonce")?;
-        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
-        seal(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            ad,
-            data.as_slice(),
-        )
+        self.0.encrypt(py, &nonce, &data, associated_data.as_ref())
     }
 
     /// decrypt(nonce, data, associated_data=None) -> bytes
@@ -566,16 +806,7 @@ impl PyCwc {
         data: Buf,
         associated_data: Option<Buf>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        block_arg::<11>(nonce.as_slice(), "nonce")?;
-        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
-        open(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            ad,
-            data.as_slice(),
-        )
+        self.0.decrypt(py, &nonce, &data, associated_data.as_ref())
     }
 
     /// encrypt_into(nonce, data, out, associated_data=None) -> int
@@ -592,24 +823,16 @@ impl PyCwc {
         mut out: BufMut,
         associated_data: Option<Buf>,
     ) -> PyResult<usize> {
-        block_arg::<11>(nonce.as_slice(), "nonce")?;
-        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
-        seal_into(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            ad,
-            data.as_slice(),
-            &mut out,
-        )
+        self.0
+            .encrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
     }
 
     /// decrypt_into(nonce, data, out, associated_data=None) -> int
     ///
     /// As ``decrypt``, written into ``out`` (at least ``len(data) -
-    /// tag_length`` bytes); returns the plaintext length. On ``InvalidTag``
-    /// those bytes of ``out`` are zeroed.
+    /// tag_length`` bytes); returns the plaintext length. The tag is
+    /// checked before any plaintext is written; on ``InvalidTag`` those
+    /// bytes of ``out`` are zeroed.
     #[pyo3(signature = (nonce, data, out, associated_data = None))]
     fn decrypt_into(
         &self,
@@ -619,27 +842,28 @@ impl PyCwc {
         mut out: BufMut,
         associated_data: Option<Buf>,
     ) -> PyResult<usize> {
-        block_arg::<11>(nonce.as_slice(), "nonce")?;
-        let ad = associated_data.as_ref().map_or(&[][..], Buf::as_slice);
-        open_into(
-            py,
-            &*self.inner,
-            self.tag_len,
-            nonce.as_slice(),
-            ad,
-            data.as_slice(),
-            &mut out,
-        )
+        self.0
+            .decrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
+    }
+
+    /// encryptor(nonce, associated_data=None) -> AEADEncryptionContext
+    ///
+    /// On-line encryption under the 11-byte ``nonce`` and
+    /// ``associated_data`` (read now): ``update(data)`` any number of
+    /// times, then ``finalize()``, then ``tag``.
+    #[pyo3(signature = (nonce, associated_data = None))]
+    fn encryptor(&self, nonce: Buf, associated_data: Option<Buf>) -> PyResult<PyEncryptor> {
+        self.0.encryptor(&nonce, associated_data.as_ref())
     }
 
     /// The tag length in bytes.
     #[getter]
     fn tag_length(&self) -> usize {
-        self.tag_len
+        self.0.tag_len
     }
 
     fn __repr__(&self) -> String {
-        format!("CWC(<key>, tag_length={})", self.tag_len)
+        format!("CWC(<key>, tag_length={})", self.0.tag_len)
     }
 }
 
@@ -765,7 +989,7 @@ pub(crate) fn segment_blocks_arg(s: Option<&Bound<'_, PyAny>>) -> PyResult<usize
     };
     let v = crate::u64_arg(s, "segment_blocks")?;
     if !(1..=u32::MAX as u64).contains(&v) {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+        return Err(PyValueError::new_err(format!(
             "segment_blocks must be in 1..=4294967295 blocks, got {v}"
         )));
     }
@@ -838,7 +1062,7 @@ pub(crate) fn xcbc_encrypt_with<'py>(
 ///     b'attack at dawn'
 #[pyclass(frozen, module = "blockmodes", name = "XCBCXor")]
 pub struct PyXcbcXor {
-    inner: Box<dyn Xcbc>,
+    pub(crate) inner: Box<dyn Xcbc>,
     one_key: bool,
 }
 
@@ -851,6 +1075,18 @@ impl PyXcbcXor {
             inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::Xor)?,
             one_key,
         })
+    }
+
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits: 256, 384 or 512 for the
+    /// two-key form (K ‖ K'), 128, 192 or 256 with ``one_key=True``.
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, XCBC_BITS)
     }
 
     /// encrypt(data) -> bytes
@@ -866,19 +1102,6 @@ impl PyXcbcXor {
     /// check block does not verify.
     fn decrypt<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
         xcbc_decrypt(py, &*self.inner, data.as_slice())
-    }
-
-    /// _encrypt_with_r0(r0, data) -> bytes
-    ///
-    /// **Hazardous, for test vectors only**: encrypt with a caller-chosen
-    /// r0 (never reuse one under a key; a non-random r0 voids the proof).
-    fn _encrypt_with_r0<'py>(
-        &self,
-        py: Python<'py>,
-        r0: Buf,
-        data: Buf,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        xcbc_encrypt_with(py, &*self.inner, r0.as_slice(), "r0", data.as_slice())
     }
 
     fn __repr__(&self) -> String {
@@ -905,7 +1128,7 @@ impl PyXcbcXor {
 ///     True
 #[pyclass(frozen, module = "blockmodes", name = "PXCBCXor")]
 pub struct PyPxcbcXor {
-    inner: Box<dyn Xcbc>,
+    pub(crate) inner: Box<dyn Xcbc>,
     segment_blocks: usize,
     one_key: bool,
 }
@@ -926,6 +1149,18 @@ impl PyPxcbcXor {
         })
     }
 
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits: 256, 384 or 512 for the
+    /// two-key form (K ‖ K'), 128, 192 or 256 with ``one_key=True``.
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, XCBC_BITS)
+    }
+
     /// encrypt(data) -> bytes
     ///
     /// ``y0 ‖ ciphertext`` of ``data`` with a fresh random r0.
@@ -939,18 +1174,6 @@ impl PyPxcbcXor {
     /// check block does not verify.
     fn decrypt<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
         xcbc_decrypt(py, &*self.inner, data.as_slice())
-    }
-
-    /// _encrypt_with_r0(r0, data) -> bytes
-    ///
-    /// **Hazardous, for test vectors only**: encrypt with a caller-chosen r0.
-    fn _encrypt_with_r0<'py>(
-        &self,
-        py: Python<'py>,
-        r0: Buf,
-        data: Buf,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        xcbc_encrypt_with(py, &*self.inner, r0.as_slice(), "r0", data.as_slice())
     }
 
     /// Blocks per segment.
@@ -970,6 +1193,7 @@ impl PyPxcbcXor {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyOcb1>()?;
+    m.add_class::<PyEncryptor>()?;
     m.add_class::<PyCwc>()?;
     m.add_class::<PyXcbcXor>()?;
     m.add_class::<PyPxcbcXor>()?;

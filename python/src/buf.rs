@@ -9,7 +9,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi::{Py_ssize_t, PyObject};
 use pyo3::prelude::*;
 
@@ -45,6 +45,11 @@ pub struct Buf {
 }
 
 impl Buf {
+    /// The address range of the bytes, as plain numbers (no slice made).
+    fn addr_range(&self) -> std::ops::Range<usize> {
+        raw_range(&self.view)
+    }
+
     /// The bytes, borrowed for the life of `self`.
     pub fn as_slice(&self) -> &[u8] {
         if self.view.len <= 0 || self.view.buf.is_null() {
@@ -56,6 +61,15 @@ impl Buf {
         // mutable exporter during the call changes the bytes read.)
         unsafe { std::slice::from_raw_parts(self.view.buf as *const u8, self.view.len as usize) }
     }
+}
+
+/// The address range of a view's bytes (empty for an empty view).
+fn raw_range(view: &PyBufferView) -> std::ops::Range<usize> {
+    if view.len <= 0 || view.buf.is_null() {
+        return 0..0;
+    }
+    let start = view.buf as usize;
+    start..start.saturating_add(view.len as usize)
 }
 
 impl Drop for Buf {
@@ -121,7 +135,25 @@ pub struct BufMut {
 }
 
 impl BufMut {
-    /// The bytes, borrowed mutably for the life of `self`.
+    /// The bytes, borrowed mutably for the life of `self`, once their
+    /// address range is known to be disjoint from every buffer of `inputs`:
+    /// `ValueError` otherwise. The ranges are compared as numbers before any
+    /// slice exists, so a `&mut [u8]` never aliases a `&[u8]` of an input.
+    pub fn disjoint_mut_slice(&mut self, inputs: &[Option<&Buf>]) -> PyResult<&mut [u8]> {
+        let o = raw_range(&self.view);
+        for i in inputs.iter().flatten() {
+            let r = i.addr_range();
+            if !r.is_empty() && !o.is_empty() && r.start < o.end && o.start < r.end {
+                return Err(PyValueError::new_err(
+                    "out must not overlap the input buffers",
+                ));
+            }
+        }
+        Ok(self.as_mut_slice())
+    }
+
+    /// The bytes, borrowed mutably for the life of `self` (for outputs that
+    /// take no input buffer; see `disjoint_mut_slice`).
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         if self.view.len <= 0 || self.view.buf.is_null() {
             return &mut [];

@@ -13,11 +13,11 @@ use blockmodes::tweakable::TweakableBlockCipher;
 use blockmodes::xex::{Xex, XexTweak};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyString, PyType};
 
 use crate::aead::by_aes_key;
 use crate::buf::Buf;
-use crate::{Auth, block_arg, key_error, new_bytes, to_py, u64_arg};
+use crate::{Auth, block_arg, generate_key, key_error, new_bytes, to_py, u64_arg};
 
 type LibResult<T> = Result<T, blockmodes::Error>;
 type Block = [u8; 16];
@@ -139,6 +139,18 @@ impl PyDisk {
         })
     }
 
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits: 128 for ``"ete"``; 128,
+    /// 192 or 256 for ``"eme"`` and ``"xex"``; 384 or 512 for ``"eme2"``.
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, &[128, 192, 256, 384, 512])
+    }
+
     /// encrypt_sectors(first_sector, data) -> bytes
     ///
     /// The encryption of the sectors ``first_sector, first_sector + 1, ...``
@@ -180,6 +192,15 @@ impl PyDisk {
 }
 
 /// The key lengths a disk cipher accepts, in words.
+/// The key sizes in bits of the tweakable classes, for `generate_key`.
+fn key_bits(class: &str) -> &'static [usize] {
+    match class {
+        "EtE" | "StE" => &[128],
+        "EME2" => &[384, 512],
+        _ => crate::AES_BITS,
+    }
+}
+
 fn disk_key_lengths(kind: DiskCipher) -> &'static str {
     match kind {
         DiskCipher::Ete => "16 (AES-128 only)",
@@ -258,6 +279,17 @@ macro_rules! wide_class {
                 Ok(Self {
                     inner: make(key.as_slice())?,
                 })
+            }
+
+            /// generate_key(bit_length) -> bytes
+            ///
+            /// A new random key of ``bit_length`` bits (see the class).
+            #[classmethod]
+            fn generate_key<'py>(
+                cls: &Bound<'py, PyType>,
+                bit_length: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                generate_key(cls.py(), bit_length, key_bits($py_name))
             }
 
             /// encrypt(tweak, data) -> bytes
@@ -462,6 +494,17 @@ macro_rules! tbc_class {
                 Ok(Self {
                     inner: make(key.as_slice())?,
                 })
+            }
+
+            /// generate_key(bit_length) -> bytes
+            ///
+            /// A new random key of ``bit_length`` bits (see the class).
+            #[classmethod]
+            fn generate_key<'py>(
+                cls: &Bound<'py, PyType>,
+                bit_length: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                generate_key(cls.py(), bit_length, key_bits($py_name))
             }
 
             /// encrypt(tweak_n, tweak_i, block) -> bytes

@@ -2,8 +2,10 @@
 //! spec's classes, for test vectors and for protocols that manage r0 or the
 //! counter themselves: XCBC$ (no check block), and the counter forms
 //! XCBC-XOR, XCBC, pXCBC-XOR and XECB-MAC under a caller-chosen counter.
-//! (The r0 forms of `XCBCXor`, `PXCBCXor` and `XECBMAC` are reached through
-//! `blockmodes.hazmat.encrypt_with_r0` / `mac_with_r0`, in Python.)
+//! The r0 forms of `XCBCXor`, `PXCBCXor` and `XECBMAC` are the module
+//! functions `_hazmat_encrypt_with_r0` / `_hazmat_mac_with_r0`, which
+//! `blockmodes.hazmat.encrypt_with_r0` / `mac_with_r0` call: no method of
+//! the main classes takes an r0.
 //!
 //! Nothing here checks that an r0 or counter value is used once: see the
 //! library's `xcbc::hazmat` for the duties that come with these calls.
@@ -11,15 +13,19 @@
 use blockmodes::oracle::BlockCipher128Dec;
 use blockmodes::xecb::XecbMacStateful;
 use blockmodes::xecb::hazmat::SignWithCounter;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyType};
 
 use crate::aead::{
-    Xcbc, XcbcForm, by_aes_key, segment_blocks_arg, xcbc_decrypt, xcbc_encrypt, xcbc_encrypt_with,
-    xcbc_keyed,
+    PyPxcbcXor, PyXcbcXor, Xcbc, XcbcForm, by_aes_key, segment_blocks_arg, xcbc_decrypt,
+    xcbc_encrypt, xcbc_encrypt_with, xcbc_keyed,
 };
 use crate::buf::Buf;
-use crate::{Auth, InvalidSignature, block_arg, key_error, run, to_py};
+use crate::mac::PyXecbMac;
+use crate::{
+    AES_BITS, Auth, InvalidSignature, XCBC_BITS, block_arg, generate_key, key_error, run, to_py,
+};
 
 type LibResult<T> = Result<T, blockmodes::Error>;
 type Block = [u8; 16];
@@ -53,6 +59,18 @@ impl PyXcbcPlain {
         Ok(Self {
             inner: xcbc_keyed(key.as_slice(), one_key, XcbcForm::Plain)?,
         })
+    }
+
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits: 256, 384 or 512 for K ‖ K',
+    /// 128, 192 or 256 with ``one_key=True``.
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, XCBC_BITS)
     }
 
     /// encrypt(data) -> bytes
@@ -100,6 +118,18 @@ macro_rules! counter_class {
         #[pymethods]
         impl $rust {
             $($new)*
+
+            /// generate_key(bit_length) -> bytes
+            ///
+            /// A new random key of ``bit_length`` bits: 256, 384 or 512 for K ‖ K',
+            /// 128, 192 or 256 with ``one_key=True``.
+            #[classmethod]
+            fn generate_key<'py>(
+                        cls: &Bound<'py, PyType>,
+                        bit_length: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                        generate_key(cls.py(), bit_length, XCBC_BITS)
+            }
 
             /// encrypt_with_counter(counter, data) -> bytes
             ///
@@ -261,6 +291,17 @@ impl PyXecbMacStateful {
         })
     }
 
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits: 128, 192 or 256.
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, AES_BITS)
+    }
+
     /// mac_with_counter(counter, data) -> bytes
     ///
     /// The 32-byte tag ``counter ‖ w`` of ``data``.
@@ -295,7 +336,54 @@ impl PyXecbMacStateful {
     }
 }
 
+/// `blockmodes.hazmat.encrypt_with_r0(cipher, r0, data)` for an `XCBCXor`
+/// or a `PXCBCXor`: ``y0 ‖ ciphertext`` under the caller's r0.
+#[pyfunction]
+#[pyo3(name = "_hazmat_encrypt_with_r0")]
+fn hazmat_encrypt_with_r0<'py>(
+    py: Python<'py>,
+    cipher: &Bound<'py, PyAny>,
+    r0: Buf,
+    data: Buf,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let x: &dyn Xcbc = if let Ok(c) = cipher.cast::<PyXcbcXor>() {
+        &*c.get().inner
+    } else if let Ok(c) = cipher.cast::<PyPxcbcXor>() {
+        &*c.get().inner
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "cipher must be an XCBCXor, PXCBCXor or hazmat.XCBC, not {}",
+            cipher.get_type().name()?
+        )));
+    };
+    xcbc_encrypt_with(py, x, r0.as_slice(), "r0", data.as_slice())
+}
+
+/// `blockmodes.hazmat.mac_with_r0(mac, r0, data)` for an `XECBMAC`: the
+/// 32-byte tag ``y0 ‖ w`` under the caller's r0.
+#[pyfunction]
+#[pyo3(name = "_hazmat_mac_with_r0")]
+fn hazmat_mac_with_r0<'py>(
+    py: Python<'py>,
+    mac: &Bound<'py, PyAny>,
+    r0: Buf,
+    data: Buf,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let Ok(m) = mac.cast::<PyXecbMac>() else {
+        return Err(PyTypeError::new_err(format!(
+            "mac must be an XECBMAC, not {}",
+            mac.get_type().name()?
+        )));
+    };
+    let r0 = block_arg::<16>(r0.as_slice(), "r0")?;
+    let (inner, data) = (&*m.get().inner, data.as_slice());
+    let tag = run(py, data.len(), move || inner.mac_with_r0(&r0, data))?;
+    Ok(PyBytes::new(py, &tag))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(hazmat_encrypt_with_r0, m)?)?;
+    m.add_function(wrap_pyfunction!(hazmat_mac_with_r0, m)?)?;
     m.add_class::<PyXcbcPlain>()?;
     m.add_class::<PyXcbcXorStateful>()?;
     m.add_class::<PyXcbcStateful>()?;

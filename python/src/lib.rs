@@ -21,6 +21,7 @@ use pyo3::types::PyBytes;
 mod aead;
 mod buf;
 mod disk;
+mod files;
 mod hazmat;
 mod mac;
 mod short_tags;
@@ -48,6 +49,12 @@ create_exception!(
     AlreadyFinalized,
     Error,
     "The object was used after `finalize()` or `verify()`."
+);
+create_exception!(
+    blockmodes,
+    NotYetFinalized,
+    Error,
+    "A result that exists only after `finalize()` (an encryption context's `tag`) was asked for before."
 );
 
 /// What an authentication failure means for the method that got it.
@@ -202,6 +209,41 @@ pub(crate) fn hazmat_tag_length_arg(tag_length: &Bound<'_, PyAny>) -> PyResult<u
     }
 }
 
+/// Key sizes in bits of the classes keyed with one AES key.
+pub(crate) const AES_BITS: &[usize] = &[128, 192, 256];
+/// The XCBC family: K ‖ K' (256, 384, 512) or one AES key (`one_key`).
+pub(crate) const XCBC_BITS: &[usize] = &[128, 192, 256, 384, 512];
+
+/// `generate_key(bit_length)`: `bit_length / 8` bytes from the operating
+/// system's generator; `TypeError` for a non-int, `ValueError` naming the
+/// sizes in `allowed` otherwise.
+pub(crate) fn generate_key<'py>(
+    py: Python<'py>,
+    bit_length: &Bound<'py, PyAny>,
+    allowed: &[usize],
+) -> PyResult<Bound<'py, PyBytes>> {
+    int_arg(bit_length, "bit_length")?;
+    let names: Vec<String> = allowed.iter().map(usize::to_string).collect();
+    let bits = bit_length
+        .extract::<usize>()
+        .ok()
+        .filter(|b| allowed.contains(b))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "bit_length must be {} or {}, got {bit_length}",
+                names[..names.len() - 1].join(", "),
+                names[names.len() - 1]
+            ))
+        })?;
+    let mut key = zeroize::Zeroizing::new([0u8; 64]);
+    getrandom::fill(&mut key[..bits / 8]).map_err(|e| {
+        Error::new_err(format!(
+            "the operating system's random generator failed: {e}"
+        ))
+    })?;
+    Ok(PyBytes::new(py, &key[..bits / 8]))
+}
+
 /// A fixed-size block argument (nonce, tweak, block): `ValueError` naming
 /// the size otherwise.
 pub(crate) fn block_arg<const N: usize>(data: &[u8], what: &str) -> PyResult<[u8; N]> {
@@ -223,10 +265,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidTag", py.get_type::<InvalidTag>())?;
     m.add("InvalidSignature", py.get_type::<InvalidSignature>())?;
     m.add("AlreadyFinalized", py.get_type::<AlreadyFinalized>())?;
+    m.add("NotYetFinalized", py.get_type::<NotYetFinalized>())?;
     aead::register(m)?;
     mac::register(m)?;
     disk::register(m)?;
     hazmat::register(m)?;
     short_tags::register(m)?;
+    files::register(m)?;
     Ok(())
 }

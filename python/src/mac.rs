@@ -6,8 +6,9 @@ use blockmodes::oracle::{BlockCipher128Dec, decrypt_block, encrypt_block};
 use blockmodes::pmac::{PartialSigma, Pmac};
 use blockmodes::xecb::XecbMac;
 use blockmodes::xecb::hazmat::SignWithR0;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyType};
 use subtle::ConstantTimeEq;
@@ -16,7 +17,8 @@ use zeroize::Zeroize;
 use crate::aead::by_aes_key;
 use crate::buf::Buf;
 use crate::{
-    AlreadyFinalized, Auth, InvalidSignature, block_arg, key_error, run, tag_length_arg, to_py,
+    AES_BITS, AlreadyFinalized, Auth, InvalidSignature, block_arg, generate_key, key_error, run,
+    tag_length_arg, to_py,
 };
 
 type LibResult<T> = Result<T, blockmodes::Error>;
@@ -31,6 +33,8 @@ trait PmacDyn: Send + Sync {
     fn finalize(self: Box<Self>) -> Block;
     fn partial(&self, first_block: u64, blocks: &[u8]) -> LibResult<Block>;
     fn finish(&self, sigma: &Block, last: &[u8]) -> LibResult<Block>;
+    /// The one-shot tag (on several threads for large inputs).
+    fn mac_full(&self, data: &[u8]) -> Block;
 }
 
 struct PmacImpl<C> {
@@ -92,9 +96,12 @@ where
         let sigma = self.sigma_from_bytes(sigma)?;
         Ok(self.pmac.finish(sigma, last)?.into())
     }
+    fn mac_full(&self, data: &[u8]) -> Block {
+        self.pmac.mac_parallel(data).into()
+    }
 }
 
-/// A keyed PMAC for the one-shot `PMAC.mac`.
+/// A keyed PMAC for the deprecated static `PMAC.mac(key, data)`.
 trait OneShot: Send + Sync {
     fn mac_full(&self, data: &[u8]) -> Block;
 }
@@ -102,6 +109,99 @@ trait OneShot: Send + Sync {
 impl<C: BlockCipher128Dec + Send + Sync> OneShot for Pmac<C> {
     fn mac_full(&self, data: &[u8]) -> Block {
         self.mac_par(data).into()
+    }
+}
+
+/// `PMAC.mac`, a descriptor serving two forms: on an object,
+/// `PMAC(key, tag_length).mac(data)` (keyed once, like `XECBMAC.mac`); on
+/// the class, the old static `PMAC.mac(key, data, tag_length=16)`, which
+/// re-keys on every call and warns (`DeprecationWarning`: kept for one
+/// release).
+#[pyclass(frozen, module = "blockmodes", name = "_PMACMacDescriptor")]
+pub struct PmacMacDescriptor;
+
+#[pymethods]
+impl PmacMacDescriptor {
+    fn __get__(
+        &self,
+        py: Python<'_>,
+        obj: Option<&Bound<'_, PyAny>>,
+        _owner: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        match obj.filter(|o| !o.is_none()) {
+            // The object's own bound `mac`, made once with it: a fetch costs
+            // a reference count, not a new object.
+            Some(o) => Ok(o.cast::<PyPmac>()?.get().bound.clone_ref(py).into_any()),
+            None => Ok(Py::new(py, PmacStaticMac)?.into_any()),
+        }
+    }
+}
+
+/// mac(data) -> bytes
+///
+/// The tag of ``data`` alone under this object's key and tag length (on
+/// several threads from 512 KiB on; the tag is the same). It neither uses
+/// nor changes the ``update`` state, and works after ``finalize()``.
+#[pyclass(frozen, module = "blockmodes", name = "_PMACBoundMac")]
+pub struct PmacBoundMac {
+    /// The PMAC object's keyed instance (not the object: no reference cycle).
+    keyed: Arc<dyn PmacDyn>,
+    tag_len: usize,
+}
+
+#[pymethods]
+impl PmacBoundMac {
+    fn __call__<'py>(&self, py: Python<'py>, data: Buf) -> PyResult<Bound<'py, PyBytes>> {
+        let (keyed, data) = (&*self.keyed, data.as_slice());
+        let full = run(py, data.len(), || keyed.mac_full(data))?;
+        Ok(tag_bytes(py, full, self.tag_len))
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "<bound method PMAC.mac of PMAC(<key>)>"
+    }
+}
+
+/// PMAC.mac(key, data, tag_length=16) -> bytes
+///
+/// **Deprecated** (``DeprecationWarning``; removed in the next release):
+/// the one-shot PMAC of ``data`` under ``key``, which sets up the key on
+/// every call. Use ``PMAC(key, tag_length).mac(data)``.
+#[pyclass(frozen, module = "blockmodes", name = "_PMACStaticMac")]
+pub struct PmacStaticMac;
+
+#[pymethods]
+impl PmacStaticMac {
+    #[pyo3(signature = (key, data, tag_length = None))]
+    fn __call__<'py>(
+        &self,
+        py: Python<'py>,
+        key: Buf,
+        data: Buf,
+        tag_length: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        PyErr::warn(
+            py,
+            &py.get_type::<PyDeprecationWarning>(),
+            c"PMAC.mac(key, data, tag_length) is deprecated and will be removed in the next \
+              release: use PMAC(key, tag_length).mac(data)",
+            1,
+        )?;
+        let tag_len = match tag_length {
+            Some(t) => tag_length_arg(t, "PMAC")?,
+            None => 16,
+        };
+        let (key, data) = (key.as_slice(), data.as_slice());
+        // One key schedule (not `pmac_keyed`'s second cipher for partial sums).
+        let p: Box<dyn OneShot> = by_aes_key!(key.len(), C => Box::new(
+            Pmac::<C>::new_from_slice(key).map_err(|e| to_py(e, Auth::None))?
+        ), _ => return Err(key_error("16, 24 or 32", key.len())));
+        let full = run(py, data.len(), || p.mac_full(data))?;
+        Ok(tag_bytes(py, full, tag_len))
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "<deprecated static PMAC.mac(key, data, tag_length=16)>"
     }
 }
 
@@ -140,19 +240,21 @@ fn tag_bytes<'py>(py: Python<'py>, mut full: Block, tag_len: usize) -> Bound<'py
 /// PMAC (Black, Rogaway 2002) over AES: a parallelizable MAC, in the style
 /// of ``cryptography``'s ``CMAC``.
 ///
-/// ``PMAC(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes;
-/// ``tag_length`` 8 to 16 bytes (a ``t``-byte tag is forged with probability
-/// 2^-8t per try; the papers' 1- to 7-byte tags are only in
-/// ``blockmodes.hazmat.PMAC``).
+/// ``PMAC(key, tag_length=16)``: ``key`` is 16, 24 or 32 bytes
+/// (``PMAC.generate_key(bit_length)`` draws one); ``tag_length`` 8 to 16
+/// bytes (a ``t``-byte tag is forged with probability 2^-8t per try; the
+/// papers' 1- to 7-byte tags are only in ``blockmodes.hazmat.PMAC``).
 ///
-/// * ``update(data)``, then ``finalize() -> tag`` or ``verify(tag)``
+/// * ``mac(data) -> tag``: the one-shot tag of ``data`` under this
+///   object's key (keyed once: reuse the object; multi-core on large
+///   inputs). The static ``PMAC.mac(key, data, tag_length=16)`` of the
+///   previous release still works but raises a ``DeprecationWarning``.
+/// * ``update(data)``, then ``finalize() -> tag`` or ``verify(signature)``
 ///   (raises ``InvalidSignature``); the object cannot be used after either
 ///   (``AlreadyFinalized``); ``copy()`` forks the state. Threads may
 ///   share one object: concurrent ``update`` calls take turns (in an
 ///   unspecified order, so feed one message from one thread); ``mac``,
 ///   ``partial`` and ``finish`` never wait for them.
-/// * ``PMAC.mac(key, data, tag_length=16)``: one-shot (multi-core on large
-///   inputs).
 /// * For inputs split across processes or machines (see
 ///   ``blockmodes.dask``): ``partial(first_block_index, blocks)``,
 ///   ``PMACPartial.combine`` and ``finish(partial, last)``. Split the
@@ -164,15 +266,15 @@ fn tag_bytes<'py>(py: Python<'py>, mut full: Block, tag_len: usize) -> Bound<'py
 ///
 ///     >>> import blockmodes
 ///     >>> key = bytes(range(16))
-///     >>> blockmodes.PMAC.mac(key, b"\x00\x01\x02").hex()
-///     '256ba5193c1b991b4df0c51f388a9e27'
 ///     >>> p = blockmodes.PMAC(key)
+///     >>> p.mac(b"\x00\x01\x02").hex()
+///     '256ba5193c1b991b4df0c51f388a9e27'
 ///     >>> p.update(b"\x00\x01")
 ///     >>> p.update(b"\x02")
 ///     >>> p.verify(bytes.fromhex("256ba5193c1b991b4df0c51f388a9e27"))
 ///     >>> msg = bytes(100)                  # body: blocks 1..6, last: 4 bytes
 ///     >>> a = p.partial(1, msg[:32]); b = p.partial(3, msg[32:96])
-///     >>> p.finish(b.combine(a), msg[96:]) == blockmodes.PMAC.mac(key, msg)
+///     >>> p.finish(b.combine(a), msg[96:]) == p.mac(msg)
 ///     True
 #[pyclass(frozen, subclass, module = "blockmodes", name = "PMAC")]
 pub struct PyPmac {
@@ -182,8 +284,10 @@ pub struct PyPmac {
     state: Mutex<Option<Box<dyn PmacDyn>>>,
     /// A keyed instance with no input, for `partial` / `finish` (which never
     /// touch the streaming state, even after `finalize`).
-    keyed: std::sync::Arc<dyn PmacDyn>,
+    keyed: Arc<dyn PmacDyn>,
     tag_len: usize,
+    /// `self.mac`, bound once.
+    bound: Py<PmacBoundMac>,
 }
 
 fn already_finalized() -> PyErr {
@@ -192,12 +296,20 @@ fn already_finalized() -> PyErr {
 
 impl PyPmac {
     /// Keyed with a tag length already checked (1..=16).
-    pub(crate) fn keyed(key: &[u8], tag_len: usize) -> PyResult<Self> {
-        let keyed = pmac_keyed(key)?;
+    pub(crate) fn keyed(py: Python<'_>, key: &[u8], tag_len: usize) -> PyResult<Self> {
+        let keyed: Arc<dyn PmacDyn> = pmac_keyed(key)?.into();
+        let bound = Py::new(
+            py,
+            PmacBoundMac {
+                keyed: keyed.clone(),
+                tag_len,
+            },
+        )?;
         Ok(Self {
             state: Mutex::new(Some(keyed.boxed_clone())),
-            keyed: keyed.into(),
+            keyed,
             tag_len,
+            bound,
         })
     }
 
@@ -222,12 +334,12 @@ impl PyPmac {
 impl PyPmac {
     #[new]
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
-    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(py: Python<'_>, key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let tag_len = match tag_length {
             Some(t) => tag_length_arg(t, "PMAC")?,
             None => 16,
         };
-        Self::keyed(key.as_slice(), tag_len)
+        Self::keyed(py, key.as_slice(), tag_len)
     }
 
     /// update(data) -> None
@@ -251,16 +363,16 @@ impl PyPmac {
         Ok(tag_bytes(py, full, self.tag_len))
     }
 
-    /// verify(tag) -> None
+    /// verify(signature) -> None
     ///
-    /// Check ``tag`` against everything given to ``update``, in constant
-    /// time; raises ``InvalidSignature`` if it does not match. The object is
-    /// finished either way.
-    fn verify(&self, py: Python<'_>, tag: Buf) -> PyResult<()> {
+    /// Check the tag ``signature`` against everything given to ``update``,
+    /// in constant time; raises ``InvalidSignature`` if it does not match.
+    /// The object is finished either way.
+    fn verify(&self, py: Python<'_>, signature: Buf) -> PyResult<()> {
         let full = self.with_state(py, 0, |state| {
             Ok(state.take().ok_or_else(already_finalized)?.finalize())
         })?;
-        check_tag(full, self.tag_len, tag.as_slice())
+        check_tag(full, self.tag_len, signature.as_slice())
     }
 
     /// copy() -> PMAC
@@ -274,32 +386,27 @@ impl PyPmac {
             state: Mutex::new(Some(state)),
             keyed: self.keyed.clone(),
             tag_len: self.tag_len,
+            bound: self.bound.clone_ref(py),
         })
     }
 
-    /// mac(key, data, tag_length=16) -> bytes
+    /// The one-shot ``mac``: ``PMAC(key, tag_length).mac(data)`` on an
+    /// object, the deprecated ``PMAC.mac(key, data, tag_length=16)`` on
+    /// the class (see `PmacMacDescriptor`).
+    #[classattr]
+    fn mac(py: Python<'_>) -> PyResult<Py<PmacMacDescriptor>> {
+        Py::new(py, PmacMacDescriptor)
+    }
+
+    /// generate_key(bit_length) -> bytes
     ///
-    /// One-shot PMAC of ``data`` (on several threads from 512 KiB on; the
-    /// tag is the same).
-    #[staticmethod]
-    #[pyo3(signature = (key, data, tag_length = None), text_signature = "(key, data, tag_length=16)")]
-    fn mac<'py>(
-        py: Python<'py>,
-        key: Buf,
-        data: Buf,
-        tag_length: Option<&Bound<'_, PyAny>>,
+    /// A new random key of ``bit_length`` bits (128, 192 or 256).
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let tag_len = match tag_length {
-            Some(t) => tag_length_arg(t, "PMAC")?,
-            None => 16,
-        };
-        let (key, data) = (key.as_slice(), data.as_slice());
-        // One key schedule (not `pmac_keyed`'s second cipher for partial sums).
-        let p: Box<dyn OneShot> = by_aes_key!(key.len(), C => Box::new(
-            Pmac::<C>::new_from_slice(key).map_err(|e| to_py(e, Auth::None))?
-        ), _ => return Err(key_error("16, 24 or 32", key.len())));
-        let full = run(py, data.len(), || p.mac_full(data))?;
-        Ok(tag_bytes(py, full, tag_len))
+        generate_key(cls.py(), bit_length, AES_BITS)
     }
 
     /// partial(first_block_index, blocks) -> PMACPartial
@@ -364,7 +471,7 @@ impl PyPmac {
 ///     >>> msg = bytes(range(40))        # body: blocks 1..2, last: 8 bytes
 ///     >>> parts = [pickle.loads(pickle.dumps(p.partial(i + 1, msg[16 * i:16 * i + 16])))
 ///     ...          for i in (1, 0)]
-///     >>> p.finish(parts[0] ^ parts[1], msg[32:]) == blockmodes.PMAC.mac(bytes(16), msg)
+///     >>> p.finish(parts[0] ^ parts[1], msg[32:]) == p.mac(msg)
 ///     True
 #[pyclass(frozen, module = "blockmodes", name = "PMACPartial")]
 pub struct PyPmacPartial {
@@ -417,7 +524,7 @@ impl PyPmacPartial {
 }
 
 /// XECB$-MAC under one AES key size: one call per library function.
-trait Xecb: Send + Sync {
+pub(crate) trait Xecb: Send + Sync {
     fn mac(&self, msg: &[u8]) -> LibResult<[u8; 32]>;
     fn verify(&self, msg: &[u8], tag: &[u8]) -> LibResult<()>;
     fn mac_with_r0(&self, r0: &Block, msg: &[u8]) -> [u8; 32];
@@ -452,7 +559,7 @@ impl<C: BlockCipher128Dec + Send + Sync> Xecb for XecbMac<C> {
 ///     >>> m.verify(b"pay 100 to bob", tag)
 #[pyclass(frozen, module = "blockmodes", name = "XECBMAC")]
 pub struct PyXecbMac {
-    inner: Box<dyn Xecb>,
+    pub(crate) inner: Box<dyn Xecb>,
 }
 
 #[pymethods]
@@ -466,6 +573,17 @@ impl PyXecbMac {
         Ok(Self {
             inner: inner.map_err(|e| to_py(e, Auth::None))?,
         })
+    }
+
+    /// generate_key(bit_length) -> bytes
+    ///
+    /// A new random key of ``bit_length`` bits (128, 192 or 256).
+    #[classmethod]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        generate_key(cls.py(), bit_length, AES_BITS)
     }
 
     /// mac(data) -> bytes
@@ -493,21 +611,6 @@ impl PyXecbMac {
         run(py, data.len(), move || inner.verify(data, tag))?.map_err(|e| to_py(e, Auth::Signature))
     }
 
-    /// _mac_with_r0(r0, data) -> bytes
-    ///
-    /// **Hazardous, for test vectors only**: the tag with a caller-chosen r0.
-    fn _mac_with_r0<'py>(
-        &self,
-        py: Python<'py>,
-        r0: Buf,
-        data: Buf,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let r0 = block_arg::<16>(r0.as_slice(), "r0")?;
-        let (inner, data) = (&*self.inner, data.as_slice());
-        let tag = run(py, data.len(), move || inner.mac_with_r0(&r0, data))?;
-        Ok(PyBytes::new(py, &tag))
-    }
-
     fn __repr__(&self) -> &'static str {
         "XECBMAC(<key>)"
     }
@@ -515,6 +618,7 @@ impl PyXecbMac {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPmac>()?;
+    m.add_class::<PmacMacDescriptor>()?;
     m.add_class::<PyPmacPartial>()?;
     m.add_class::<PyXecbMac>()?;
     Ok(())

@@ -90,9 +90,13 @@ pub struct PyHazmatPmac;
 impl PyHazmatPmac {
     #[new]
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
-    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<(Self, PyPmac)> {
+    fn new(
+        py: Python<'_>,
+        key: Buf,
+        tag_length: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(Self, PyPmac)> {
         let t = any_tag_length(tag_length)?;
-        Ok((Self, PyPmac::keyed(key.as_slice(), t)?))
+        Ok((Self, PyPmac::keyed(py, key.as_slice(), t)?))
     }
 }
 

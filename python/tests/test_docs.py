@@ -9,6 +9,7 @@ import inspect
 import pytest
 
 import blockmodes
+import blockmodes.files
 import blockmodes.hazmat
 
 PUBLIC = [getattr(blockmodes, n) for n in blockmodes.__all__ if n != "__version__"]
@@ -27,7 +28,9 @@ def test_class_docstring_example_runs(obj):
     assert runner.failures == 0
 
 
-@pytest.mark.parametrize("mod", [blockmodes, blockmodes.hazmat], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "mod", [blockmodes, blockmodes.hazmat, blockmodes.files], ids=lambda m: m.__name__
+)
 def test_module_doctests(mod):
     res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert res.failed == 0
@@ -52,5 +55,5 @@ def _readme_blocks():
 def test_readme_examples_run(i):
     code = _readme_blocks()[i]
     if "dask" in code:
-        pytest.skip("the Dask example needs a cluster and a file (test_dask.py covers it)")
+        pytest.skip("the Dask example is a script: test_dask.py runs it as one")
     exec(compile(code, f"README.md block {i}", "exec"), {})

@@ -117,9 +117,9 @@ def test_pxcbc_xor(k, one_key, s, msg, kind, i):
 
 @given(aes_keys, data, st.integers(1, 16), kinds, st.lists(st.integers(0, 3000), max_size=5))
 def test_pmac(k, msg, t, kind, cuts):
-    tag = blockmodes.PMAC.mac(wrap(k, kind), wrap(msg, kind))[:t]
+    tag = hazmat.PMAC(wrap(k, kind), t).mac(wrap(msg, kind))
     if t >= 8:
-        assert tag == blockmodes.PMAC.mac(k, msg, tag_length=t) and len(tag) == t
+        assert tag == blockmodes.PMAC(k, tag_length=t).mac(msg) and len(tag) == t
     p = hazmat.PMAC(wrap(k, kind), t)
     prev = 0
     for c in sorted(c % (len(msg) + 1) for c in cuts) + [len(msg)]:

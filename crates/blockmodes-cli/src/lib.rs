@@ -60,12 +60,11 @@ macro_rules! with_tag_size {
 }
 
 pub mod disk;
-pub mod failure;
-pub mod header;
-pub mod keyfile;
 pub mod macsum;
-pub mod output;
 pub mod pipeline;
+// The file formats (key file, header, STREAM chunks) and the output files
+// live in `blockmodes-file`, shared with the Python package.
+pub use blockmodes_file::{failure, header, keyfile, output};
 pub mod progress;
 pub mod seal;
 pub mod serve;

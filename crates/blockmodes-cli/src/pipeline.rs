@@ -36,9 +36,7 @@ fn grow(buf: &mut Buf, len: usize) {
     }
 }
 
-/// A unit was rejected (it did not authenticate, or could not be processed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rejected;
+pub use blockmodes_file::stream::Rejected;
 
 /// A length-changing transform applied unit by unit.
 pub trait Transform: Sync {

@@ -387,6 +387,17 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// exists in `buf` before the tag is checked; it is wiped before
     /// returning).
     ///
+    /// Unauthenticated plaintext: `&mut [u8]` is exclusive, so no other
+    /// thread of a safe program can read `buf` during the call. That
+    /// guarantee stops at the process: if `buf` lies in memory another
+    /// process can read (a `MAP_SHARED` mapping of a file or shared-memory
+    /// object, memory handed to a device or hypervisor), that process can
+    /// see the plaintext of a forged ciphertext between its decryption and
+    /// the wipe. Decrypt into private memory and copy after `Ok` in that
+    /// case ([`Ocb1::decrypt`] does: its `Vec` is the caller's alone until
+    /// it returns). The same holds for the [`aead::AeadInOut`] methods,
+    /// which write the plaintext to their output buffer the same way.
+    ///
     /// ```
     /// use blockmodes::{Error, ocb1::Ocb1Aes128};
     /// let ocb = Ocb1Aes128::new_from_slice(&[3; 16])?;

@@ -28,6 +28,12 @@ impl MasterKey {
         Ok(MasterKey(k))
     }
 
+    /// A master key from its 32 bytes (as read from a key file elsewhere,
+    /// or from a caller that holds it).
+    pub fn from_bytes(key: &[u8; 32]) -> Self {
+        MasterKey(Zeroizing::new(*key))
+    }
+
     /// The key bytes.
     pub fn bytes(&self) -> &[u8; 32] {
         &self.0
