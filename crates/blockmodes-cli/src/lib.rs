@@ -64,8 +64,7 @@ pub mod macsum;
 pub mod pipeline;
 // The file formats (key file, header, STREAM chunks) and the output files
 // live in `blockmodes-file`, shared with the Python package.
-pub use blockmodes_file::{failure, header, keyfile, output};
+pub use blockmodes_file::{failure, header, keyfile, output, signals};
 pub mod progress;
 pub mod seal;
 pub mod serve;
-pub mod signals;

@@ -28,4 +28,5 @@ pub mod failure;
 pub mod header;
 pub mod keyfile;
 pub mod output;
+pub mod signals;
 pub mod stream;
