@@ -80,12 +80,17 @@ fn device_nodes_and_fifos_are_written_in_place() {
     ok(&run(dir, &[&args[..], &["img", "-o", "enc"]].concat()));
     assert_eq!(got(dir, reader), std::fs::read(path(dir, "enc")).unwrap());
 
-    if !is_root() {
-        eprintln!("not root: the device-node cases are skipped");
+    // A character device (the null device): stays one, with or without
+    // --force. (mknod needs root and, in a container, CAP_MKNOD.)
+    let made = std::process::Command::new("mknod")
+        .current_dir(dir)
+        .args(["mynull", "c", "1", "3"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !is_root() || !made {
+        eprintln!("mknod is not allowed here: the device-node cases are skipped");
         return;
     }
-    // A character device (the null device): stays one, with or without --force.
-    sh(dir, "mknod mynull c 1 3");
     ok(&run(
         dir,
         &["open", "--key-file", "k", "--force", "-o", "mynull", "m.bm"],
