@@ -39,7 +39,7 @@ done
 # start NAME PLUGIN ARGS...: nbdkit on $tmp/NAME.sock, waits for its PID file.
 start() {
   local name=$1; shift
-  rm -f "$tmp/pid"
+  rm -f "$tmp/pid" "$tmp/$name.sock"   # nbdkit 1.32 leaves its socket behind
   nbdkit -f -U "$tmp/$name.sock" -P "$tmp/pid" "$@" &
   server=$!
   for _ in $(seq 500); do [ -s "$tmp/pid" ] && return 0; sleep 0.02; done
