@@ -159,3 +159,108 @@ fn online_64k_pieces_against_one_shot_at_1mib() {
         1.048576e-3 / b
     );
 }
+
+/// Issue 25 point 9: the `Vec`-returning calls against the in-place (or
+/// buffer-to-buffer) calls of the same mode, at 16 KiB and 1 MiB, timed in
+/// alternation (201 paired samples of 4 MiB of data each; medians). Prints
+/// the speed of the `Vec` call as a fraction of the in-place one.
+#[test]
+#[ignore]
+fn vec_calls_against_in_place() {
+    use aead::AeadInOut;
+    use aead::inout::InOutBuf;
+    let ocb = Ocb1Aes128::new_from_slice(&[1; 16]).unwrap();
+    let cwc = CwcAes128::new_from_slice(&[1; 16]).unwrap();
+    let n_ocb = aead::Nonce::<Ocb1Aes128>::from([2; 16]);
+    for size in [16usize << 10, 1 << 20] {
+        let calls = (4 << 20) / size;
+        let msg = vec![0x5au8; size];
+        let mut buf = msg.clone();
+        let mut out = vec![0u8; size];
+        let sealed = ocb.encrypt_to_vec(&[2; 16], &msg).unwrap();
+        let (ct, tag) = sealed.split_at(size);
+        let tag = aead::Tag::<Ocb1Aes128>::try_from(tag).unwrap();
+        let rows: [(&str, f64); 4] = [
+            ("OCB1 encrypt: encrypt_to_vec vs encrypt_detached", {
+                paired(
+                    201,
+                    || {
+                        for _ in 0..calls {
+                            std::hint::black_box(ocb.encrypt_detached(&[2; 16], &mut buf).unwrap());
+                        }
+                    },
+                    || {
+                        for _ in 0..calls {
+                            std::hint::black_box(ocb.encrypt_to_vec(&[2; 16], &msg).unwrap());
+                        }
+                    },
+                )
+                .2
+            }),
+            ("OCB1 decrypt: decrypt_to_vec vs decrypt_inout_detached", {
+                paired(
+                    201,
+                    || {
+                        for _ in 0..calls {
+                            let io = InOutBuf::new(ct, &mut out).unwrap();
+                            ocb.decrypt_inout_detached(&n_ocb, b"", io, &tag).unwrap();
+                            std::hint::black_box(&out);
+                        }
+                    },
+                    || {
+                        for _ in 0..calls {
+                            std::hint::black_box(ocb.decrypt_to_vec(&[2; 16], &sealed).unwrap());
+                        }
+                    },
+                )
+                .2
+            }),
+            ("CWC encrypt: encrypt_to_vec vs encrypt_detached", {
+                paired(
+                    201,
+                    || {
+                        for _ in 0..calls {
+                            std::hint::black_box(
+                                cwc.encrypt_detached(&[2; 11], b"", &mut buf).unwrap(),
+                            );
+                        }
+                    },
+                    || {
+                        for _ in 0..calls {
+                            std::hint::black_box(cwc.encrypt_to_vec(&[2; 11], b"", &msg).unwrap());
+                        }
+                    },
+                )
+                .2
+            }),
+            ("CWC decrypt: decrypt_to_vec vs decrypt_inout", {
+                let sealed = cwc.encrypt_to_vec(&[2; 11], b"", &msg).unwrap();
+                let (ct, tag) = sealed.split_at(size);
+                paired(
+                    201,
+                    || {
+                        for _ in 0..calls {
+                            let io = InOutBuf::new(ct, &mut out).unwrap();
+                            cwc.decrypt_inout(&[2; 11], b"", io, tag).unwrap();
+                            std::hint::black_box(&out);
+                        }
+                    },
+                    || {
+                        for _ in 0..calls {
+                            std::hint::black_box(
+                                cwc.decrypt_to_vec(&[2; 11], b"", &sealed).unwrap(),
+                            );
+                        }
+                    },
+                )
+                .2
+            }),
+        ];
+        for (what, r) in rows {
+            println!(
+                "{size:>8} B  {what}: Vec speed / in-place speed {:.3} (median of 201 paired samples)",
+                1.0 / r
+            );
+        }
+    }
+}

@@ -78,6 +78,19 @@ impl AesKey {
     pub(crate) fn ctr32(&self, cb: u128, io: InOutBuf<'_, '_, u8>, extra: Option<u128>) -> Block {
         let len = io.len();
         let (src, dst) = io.into_raw();
+        self.ctr32_raw(cb, src, dst, len, extra)
+    }
+
+    /// [`ctr32`](Self::ctr32) on `len` bytes at `src` into `dst` (equal, or
+    /// disjoint; `dst` may be uninitialised: only stored to).
+    pub(super) fn ctr32_raw(
+        &self,
+        cb: u128,
+        src: *const u8,
+        dst: *mut u8,
+        len: usize,
+        extra: Option<u128>,
+    ) -> Block {
         let mut job = CtrJob {
             keys: &self.enc.k.0,
             cb,
@@ -107,8 +120,8 @@ impl AesKey {
                 match level {
                     // SAFETY: an `AesKey`'s level is at most what `detect`
                     // found (Vaes512: AVX-512F, AVX-512BW, VAES); `src` and
-                    // `dst` come from one `InOutBuf` of `len` bytes (equal
-                    // or disjoint).
+                    // `dst` hold `len` bytes (equal or disjoint: from one
+                    // `InOutBuf`, or input and spare capacity).
                     Level::Vaes512 => unsafe { ctr_vaes::<$nr>(&job) },
                     // SAFETY: AES-NI and SSE2 were detected; pointers as
                     // above.

@@ -65,19 +65,34 @@ impl AesKey {
         pw: &Powers,
         s: u128,
     ) -> Option<u128> {
+        let len = io.len();
+        let (src, dst) = io.into_raw();
+        self.ctr32_hash_raw(cb, src, dst, len, pw, s)
+    }
+
+    /// [`ctr32_hash`](Self::ctr32_hash) on `len` bytes at `src` into `dst`
+    /// (equal, or disjoint; `dst` may be uninitialised: only stored to).
+    pub(super) fn ctr32_hash_raw(
+        &self,
+        cb: u128,
+        src: *const u8,
+        dst: *mut u8,
+        len: usize,
+        pw: &Powers,
+        s: u128,
+    ) -> Option<u128> {
         if self.level != Level::Vaes512 {
             return None;
         }
-        let len = io.len();
         if len == 0 {
             return Some(s);
         }
-        let (src, dst) = io.into_raw();
         let keys = &self.enc.k.0;
         // SAFETY: the key's level is Vaes512, so `detect` found AVX-512F,
         // AVX-512BW, VAES and VPCLMULQDQ; a `Powers` exists only where its
         // constructor found AVX-512F, BW, IFMA and VBMI. `src` and `dst`
-        // come from one `InOutBuf` (equal or disjoint) of `len` bytes.
+        // hold `len` bytes (equal or disjoint: from one `InOutBuf`, or
+        // input and spare capacity).
         Some(unsafe {
             match self.rounds {
                 10 => kernel::<10>(keys, cb, src, dst, len, pw, s),

@@ -271,6 +271,10 @@ pub(crate) enum Io<'i, 'o> {
     B2b(&'i [Block], &'o mut [Block]),
     /// An `inout` buffer: one buffer in place, or two disjoint ones.
     InOut(InOutBuf<'i, 'o, Array<u8, U16>>),
+    /// Input blocks and `n` blocks of a `Vec`'s spare capacity
+    /// (uninitialised; only [`append_blocks`] makes one).
+    #[cfg(feature = "alloc")]
+    Spare(&'i [Block], *mut Block),
 }
 
 impl Io<'_, '_> {
@@ -293,8 +297,38 @@ impl Io<'_, '_> {
                 // `Array<u8, U16>` is `repr(transparent)` over `[u8; 16]`.
                 (i.cast::<Block>(), o.cast::<Block>(), n)
             }
+            #[cfg(feature = "alloc")]
+            Io::Spare(input, dst) => (input.as_ptr(), dst, input.len()),
         }
     }
+}
+
+/// Run `kernel` from `input` into `out`'s spare capacity (`Io::Spare`, or
+/// raw byte pointers) and append the `len` bytes it wrote: the
+/// `Vec`-returning calls of OCB 1.0 and CWC write their output once, with
+/// no zero fill before it and no copy after it.
+///
+/// Every kernel of this module reads only its input pointer and stores
+/// every byte of its output (`vaes.rs`, `xmm.rs`, `ctr.rs`, `cwc.rs`: loads
+/// from `src`, stores to `dst`, never a load from `dst`), so the spare
+/// capacity is never read before it is written and no reference to it is
+/// made; the bytes become part of `out` only after `kernel` returns, and
+/// only as many as it reports written.
+#[cfg(feature = "alloc")]
+fn append_with<R>(
+    out: &mut alloc::vec::Vec<u8>,
+    len: usize,
+    kernel: impl FnOnce(*mut u8) -> (R, usize),
+) -> R {
+    out.reserve(len);
+    let dst = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+    let (r, written) = kernel(dst);
+    let written = written.min(len);
+    // SAFETY: `reserve` made room for `len >= written` bytes past
+    // `out.len()`; `kernel` hands `dst` only to this module's kernels,
+    // which store each of the `written` bytes it reports (see above).
+    unsafe { out.set_len(out.len() + written) };
+    r
 }
 
 /// The chains' shape and state for [`AesKey::xcbc_strided`].
@@ -954,6 +988,63 @@ impl AesKey {
         let sum = self.run(dir, Shape::WhitenSum, &job);
         *y = self.encrypt_block(y);
         sum
+    }
+
+    /// As [`ocb_blocks`](Self::ocb_blocks) from `input` onto the end of
+    /// `out` (`16 * input.len()` bytes appended, written once: see
+    /// [`append_with`]).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ocb_blocks_append(
+        &self,
+        dir: Dir,
+        table: &GrayTable,
+        r: &Block,
+        input: &[Block],
+        out: &mut alloc::vec::Vec<u8>,
+        y: &mut Block,
+    ) -> Block {
+        let len = 16 * input.len();
+        append_with(out, len, |dst| {
+            let io = Io::Spare(input, dst.cast::<Block>());
+            (self.ocb_blocks(dir, table, r, io, y), len)
+        })
+    }
+
+    /// As [`ctr32`](Self::ctr32) from `input` onto the end of `out`
+    /// (`input.len()` bytes appended, written once: see [`append_with`]).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ctr32_append(
+        &self,
+        cb: u128,
+        input: &[u8],
+        out: &mut alloc::vec::Vec<u8>,
+        extra: Option<u128>,
+    ) -> Block {
+        let len = input.len();
+        append_with(out, len, |dst| {
+            (self.ctr32_raw(cb, input.as_ptr(), dst, len, extra), len)
+        })
+    }
+
+    /// As [`ctr32_hash`](Self::ctr32_hash) from `input` onto the end of
+    /// `out` (`input.len()` bytes appended, written once: see
+    /// [`append_with`]); `None`, appending nothing, where `ctr32_hash` does
+    /// not run.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ctr32_hash_append(
+        &self,
+        cb: u128,
+        input: &[u8],
+        out: &mut alloc::vec::Vec<u8>,
+        pw: &crate::cwc::hash::ifma::Powers,
+        s: u128,
+    ) -> Option<u128> {
+        let len = input.len();
+        append_with(out, len, |dst| {
+            let r = self.ctr32_hash_raw(cb, input.as_ptr(), dst, len, pw, s);
+            let written = if r.is_some() { len } else { 0 };
+            (r, written)
+        })
     }
 
     /// ECB: every block through `E_K` (or `E_K^-1`).

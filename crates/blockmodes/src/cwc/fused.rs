@@ -24,9 +24,14 @@
 //! is hashed and the tag checked before any keystream is xored in (see
 //! `mod.rs`); only the CTR pass runs on the fused kernel.
 
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::ops::Range;
+
 use cipher::inout::InOutBuf;
 use zeroize::Zeroize;
 
+use super::hash::ifma::Powers;
 use super::hash::{CwcHash, HashState};
 use crate::aesni::AesKey;
 use crate::arith::gf128::{Block, xor};
@@ -73,8 +78,35 @@ impl Fused {
         hash: &CwcHash,
         base: u128,
         ad: &[u8],
-        mut io: InOutBuf<'_, '_, u8>,
+        io: InOutBuf<'_, '_, u8>,
     ) -> Block {
+        self.seal_to(hash, base, ad, &mut InOut(io))
+    }
+
+    /// As [`seal`](Self::seal) from `msg` onto the end of `out` (sigma
+    /// written once: no zero fill, no copy): `Cwc::encrypt_to_vec`.
+    #[cfg(feature = "alloc")]
+    pub(super) fn seal_append(
+        &self,
+        hash: &CwcHash,
+        base: u128,
+        ad: &[u8],
+        msg: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Block {
+        let start = out.len();
+        self.seal_to(hash, base, ad, &mut Append { msg, out, start })
+    }
+
+    /// CWC-CTR from counter `first` of `ct` onto the end of `out`
+    /// (`Cwc::decrypt_to_vec`, after the tag is checked).
+    #[cfg(feature = "alloc")]
+    pub(super) fn ctr_append(&self, base: u128, first: u64, ct: &[u8], out: &mut Vec<u8>) {
+        self.key
+            .ctr32_append(base + u128::from(first), ct, out, None);
+    }
+
+    fn seal_to(&self, hash: &CwcHash, base: u128, ad: &[u8], io: &mut impl Sink) -> Block {
         let len = io.len();
         let mut st = HashState::default();
         if !ad.is_empty() {
@@ -85,7 +117,7 @@ impl Fused {
         // its own (independent of the pass, so it overlaps it).
         let one_pass = hash
             .ifma_powers()
-            .and_then(|pw| self.key.ctr32_hash(base + 1, io.reborrow(), pw, st.s));
+            .and_then(|pw| io.one_pass(&self.key, base + 1, pw, st.s));
         let mut pad = match one_pass {
             Some(s) => {
                 st.s = s;
@@ -106,33 +138,26 @@ impl Fused {
     /// memory, in the first-level cache) right after it is written; the
     /// MAC pad enciphered with the first stride's counter blocks (in the
     /// same round loop for a short message). Returns the MAC pad.
-    fn strided(
-        &self,
-        hash: &CwcHash,
-        base: u128,
-        st: &mut HashState,
-        io: InOutBuf<'_, '_, u8>,
-    ) -> Block {
-        let (mut counter, mut rest) = (1u128, io);
+    fn strided(&self, hash: &CwcHash, base: u128, st: &mut HashState, io: &mut impl Sink) -> Block {
+        let len = io.len();
+        let (mut counter, mut at) = (1u128, 0usize);
         let mut pad = None;
-        while rest.len() > FUSED_STRIDE {
-            let (mut head, tail) = rest.split_at(FUSED_STRIDE);
-            let p = self.key.ctr32(
-                base + counter,
-                head.reborrow(),
-                pad.is_none().then_some(base),
-            );
+        while len - at > FUSED_STRIDE {
+            let end = at + FUSED_STRIDE;
+            let extra = pad.is_none().then_some(base);
+            let p = io.ctr(&self.key, base + counter, at..end, extra);
             pad.get_or_insert(p);
-            hash.absorb_chunks(st, head.get_out());
+            hash.absorb_chunks(st, io.written(at..end));
             counter += (FUSED_STRIDE / 16) as u128;
-            rest = tail;
+            at = end;
         }
-        let p = self.key.ctr32(
+        let p = io.ctr(
+            &self.key,
             base + counter,
-            rest.reborrow(),
+            at..len,
             pad.is_none().then_some(base),
         );
-        hash.absorb_padded(st, rest.get_out());
+        hash.absorb_padded(st, io.written(at..len));
         pad.unwrap_or(p)
     }
 
@@ -152,5 +177,64 @@ impl Fused {
         r.zeroize();
         pad.zeroize();
         tau
+    }
+}
+
+/// Where CWC-CTR's output goes, for [`Fused::seal_to`]: the output half of
+/// an `InOutBuf`, or the end of a `Vec` (written once, in order).
+trait Sink {
+    /// Bytes of the message.
+    fn len(&self) -> usize;
+    /// The whole message through `AesKey::ctr32_hash` (`None`: not run).
+    fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128>;
+    /// CWC-CTR of the message's bytes `range` (ranges come in order, each
+    /// starting where the last ended) from the counter block `cb`; returns
+    /// `E_K(extra)`.
+    fn ctr(&mut self, key: &AesKey, cb: u128, range: Range<usize>, extra: Option<u128>) -> Block;
+    /// The output bytes `range`, written by [`ctr`](Self::ctr).
+    fn written(&mut self, range: Range<usize>) -> &[u8];
+}
+
+struct InOut<'i, 'o>(InOutBuf<'i, 'o, u8>);
+
+impl Sink for InOut<'_, '_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128> {
+        key.ctr32_hash(cb, self.0.reborrow(), pw, s)
+    }
+    fn ctr(&mut self, key: &AesKey, cb: u128, range: Range<usize>, extra: Option<u128>) -> Block {
+        let (_, rest) = self.0.reborrow().split_at(range.start);
+        let (part, _) = rest.split_at(range.len());
+        key.ctr32(cb, part, extra)
+    }
+    fn written(&mut self, range: Range<usize>) -> &[u8] {
+        &self.0.get_out()[range]
+    }
+}
+
+/// The message `msg` onto the end of `out` (from byte `start` of `out`).
+#[cfg(feature = "alloc")]
+struct Append<'a> {
+    msg: &'a [u8],
+    out: &'a mut Vec<u8>,
+    start: usize,
+}
+
+#[cfg(feature = "alloc")]
+impl Sink for Append<'_> {
+    fn len(&self) -> usize {
+        self.msg.len()
+    }
+    fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128> {
+        key.ctr32_hash_append(cb, self.msg, self.out, pw, s)
+    }
+    fn ctr(&mut self, key: &AesKey, cb: u128, range: Range<usize>, extra: Option<u128>) -> Block {
+        debug_assert_eq!(self.out.len(), self.start + range.start);
+        key.ctr32_append(cb, &self.msg[range], self.out, extra)
+    }
+    fn written(&mut self, range: Range<usize>) -> &[u8] {
+        &self.out[self.start + range.start..self.start + range.end]
     }
 }

@@ -8,6 +8,11 @@
 //! The steps are those of `seal` and `open` in `mod.rs` (figure 2 of the
 //! paper), with the block cipher calls replaced.
 
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+#[cfg(feature = "alloc")]
+use super::head_len;
 use super::{BlockBuf, copy_prefix, copy_tail, wipe, zero_after};
 use crate::aesni::{AesKey, Dir, GrayTable, Io};
 use crate::arith::gf128::{Block, GrayBatch, xor, xor_in_place};
@@ -44,31 +49,80 @@ impl Fused {
         io: &mut impl BlockBuf,
     ) -> Block {
         let n_full = io.blocks_in().len() as u64; // m - 1
-        let mut r = self.r(nonce, l);
-        let mut z_m = self.table.offset(&r, n_full + 1);
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // M[m]
+        let (tag, mut c_m) = self.seal_core(l, l_inv, nonce, n_full, &mut last, len, |r, y_m| {
+            let io = Io::InOut(io.blocks_inout());
+            self.key.ocb_blocks(Dir::Encrypt, &self.table, r, io, y_m)
+        });
+        copy_prefix(io.tail_out(), &c_m);
+        wipe(&mut c_m);
+        tag
+    }
+
+    /// OCB.Enc (`dir` Encrypt) or OCB.Dec up to the tag (Decrypt) of
+    /// `input` (`M`, or the core `C`) onto the end of `out` (written once:
+    /// no zero fill, no copy); returns the full tag (`T`, or `T'` for the
+    /// caller to check, wiping `out` on a mismatch). The `Vec` calls
+    /// `Ocb1::encrypt_to_vec` and `decrypt_to_vec`.
+    #[cfg(feature = "alloc")]
+    pub(super) fn append(
+        &self,
+        dir: Dir,
+        (l, l_inv, nonce): (&Block, &Block, &Block),
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Block {
+        let (blocks, tail) = input.split_at(head_len(input.len()));
+        let (blocks, _) = blocks.as_chunks::<16>();
+        let mut last = [0u8; 16];
+        let len = copy_tail(&mut last, tail); // M[m], or C[m]0*
+        let n_full = blocks.len() as u64;
+        let run = |r: &Block, y_m: &mut Block| {
+            self.key
+                .ocb_blocks_append(dir, &self.table, r, blocks, out, y_m)
+        };
+        let (tag, mut last_out) = match dir {
+            Dir::Encrypt => self.seal_core(l, l_inv, nonce, n_full, &mut last, len, run),
+            Dir::Decrypt => self.open_core(l, l_inv, nonce, n_full, &mut last, len, run),
+        };
+        out.extend_from_slice(&last_out[..len]); // C[m], or M[m]
+        wipe(&mut last_out);
+        tag
+    }
+
+    /// OCB.Enc around the full blocks, which `blocks(R, &mut X[m])` runs
+    /// (returning their Checksum and turning `X[m]` into `Y[m]`): returns
+    /// the full tag and `C[m]` (its first `len` bytes; the caller writes
+    /// and wipes it). `last` holds `M[m]` (`len` bytes) and is wiped.
+    #[allow(clippy::too_many_arguments)]
+    fn seal_core(
+        &self,
+        l: &Block,
+        l_inv: &Block,
+        nonce: &Block,
+        n_full: u64,
+        last: &mut Block,
+        len: usize,
+        blocks: impl FnOnce(&Block, &mut Block) -> Block,
+    ) -> (Block, Block) {
+        let mut r = self.r(nonce, l);
+        let mut z_m = self.table.offset(&r, n_full + 1);
         // C[i] = E_K(M[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
         // Y[m] alongside.
         let mut y_m = x_m(l_inv, &z_m, len);
-        let mut checksum = self.key.ocb_blocks(
-            Dir::Encrypt,
-            &self.table,
-            &r,
-            Io::InOut(io.blocks_inout()),
-            &mut y_m,
-        );
-        xor_in_place(&mut last, &y_m); // C[m]
-        copy_prefix(io.tail_out(), &last);
-        zero_after(&mut last, len); // C[m]0*
-        xor_in_place(&mut checksum, &last);
+        let mut checksum = blocks(&r, &mut y_m);
+        xor_in_place(last, &y_m); // C[m]
+        let c_m = *last;
+        zero_after(last, len); // C[m]0*
+        xor_in_place(&mut checksum, last);
         xor_in_place(&mut checksum, &y_m);
         xor_in_place(&mut checksum, &z_m);
         let tag = self.key.encrypt_block(&checksum); // E_K(Checksum xor Z[m])
-        for secret in [&mut last, &mut checksum, &mut z_m, &mut y_m, &mut r] {
+        for secret in [last, &mut checksum, &mut z_m, &mut y_m, &mut r] {
             wipe(secret);
         }
-        tag
+        (tag, c_m)
     }
 
     /// OCB.Dec up to the tag: as `Ocb1::open`.
@@ -80,30 +134,47 @@ impl Fused {
         io: &mut impl BlockBuf,
     ) -> Block {
         let n_full = io.blocks_in().len() as u64; // m - 1
-        let mut r = self.r(nonce, l);
-        let mut z_m = self.table.offset(&r, n_full + 1);
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // C[m]0*
+        let (tag, mut m_m) = self.open_core(l, l_inv, nonce, n_full, &mut last, len, |r, y_m| {
+            let io = Io::InOut(io.blocks_inout());
+            self.key.ocb_blocks(Dir::Decrypt, &self.table, r, io, y_m)
+        });
+        copy_prefix(io.tail_out(), &m_m);
+        wipe(&mut m_m);
+        tag
+    }
+
+    /// OCB.Dec around the full blocks (`blocks` as in
+    /// [`seal_core`](Self::seal_core)): returns the full tag `T'` and
+    /// `M[m]` (its first `len` bytes). `last` holds `C[m]0*` and is wiped.
+    #[allow(clippy::too_many_arguments)]
+    fn open_core(
+        &self,
+        l: &Block,
+        l_inv: &Block,
+        nonce: &Block,
+        n_full: u64,
+        last: &mut Block,
+        len: usize,
+        blocks: impl FnOnce(&Block, &mut Block) -> Block,
+    ) -> (Block, Block) {
+        let mut r = self.r(nonce, l);
+        let mut z_m = self.table.offset(&r, n_full + 1);
         // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
         // Y[m] alongside.
         let mut y_m = x_m(l_inv, &z_m, len);
-        let mut checksum = self.key.ocb_blocks(
-            Dir::Decrypt,
-            &self.table,
-            &r,
-            Io::InOut(io.blocks_inout()),
-            &mut y_m,
-        );
-        xor_in_place(&mut checksum, &last);
+        let mut checksum = blocks(&r, &mut y_m);
+        xor_in_place(&mut checksum, last);
         xor_in_place(&mut checksum, &y_m);
-        xor_in_place(&mut last, &y_m); // M[m]
-        copy_prefix(io.tail_out(), &last);
+        xor_in_place(last, &y_m); // M[m]
+        let m_m = *last;
         xor_in_place(&mut checksum, &z_m);
         let tag = self.key.encrypt_block(&checksum);
-        for secret in [&mut last, &mut checksum, &mut z_m, &mut y_m, &mut r] {
+        for secret in [last, &mut checksum, &mut z_m, &mut y_m, &mut r] {
             wipe(secret);
         }
-        tag
+        (tag, m_m)
     }
 }
 

@@ -166,7 +166,7 @@ fn task_blocks(blocks: usize, threads: usize) -> usize {
 /// m.update(b"input message");
 /// m.verify_slice(&tag)?;
 ///
-/// let mut m = <Pmac<Aes128> as Mac>::new_from_slice(&key)?;
+/// let mut m: Pmac<Aes128> = KeyInit::new_from_slice(&key)?;
 /// m.update(b"input message");
 /// m.verify(&tag.into())?;
 ///

@@ -276,7 +276,7 @@ std::thread_local! {
 /// let mut rng = ThreadRng::default();
 /// let mac = XecbMac::<Aes128>::new_from_slice(&[0x11; 16])?;
 /// let tag = mac.mac_with_rng(&mut rng, b"pay 100 to bob")?;
-/// mac.verify(b"pay 100 to bob", &tag)?;
+/// mac.verify_tag(b"pay 100 to bob", &tag)?;
 /// let mut nonce = [0u8; 16];
 /// rng.try_fill_bytes(&mut nonce).map_err(|_| blockmodes::Error::Rng)?;
 /// # Ok::<(), blockmodes::Error>(())

@@ -126,7 +126,7 @@ impl<C: BlockCipher128> XecbSigner<'_, C> {
     /// let mut s = mac.signer()?;
     /// s.update(&[1u8; 7]);
     /// s.update(&[1u8; 30]);
-    /// mac.verify(&[1u8; 37], &s.finalize())?;
+    /// mac.verify_tag(&[1u8; 37], &s.finalize())?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn update(&mut self, data: &[u8]) {
@@ -145,7 +145,7 @@ impl<C: BlockCipher128> XecbSigner<'_, C> {
     /// let mut s = mac.signer()?;
     /// s.update_par(&vec![5u8; 200_000]);
     /// s.update_par(&vec![5u8; 3]);
-    /// mac.verify(&vec![5u8; 200_003], &s.finalize())?;
+    /// mac.verify_tag(&vec![5u8; 200_003], &s.finalize())?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn update_par(&mut self, data: &[u8])
@@ -162,7 +162,7 @@ impl<C: BlockCipher128> XecbSigner<'_, C> {
     /// use blockmodes::Aes128;
     /// let mac = XecbMac::<Aes128>::new_from_slice(&[0u8; 16])?;
     /// let tag = mac.signer()?.finalize(); // the empty message
-    /// mac.verify(b"", &tag)?;
+    /// mac.verify_tag(b"", &tag)?;
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn finalize(mut self) -> Tag {
@@ -452,7 +452,7 @@ impl<C> Drop for XecbOutOfOrder<'_, C> {
 /// s.update(b"hello, ");
 /// s.update(b"world");
 /// let tag = s.finalize();
-/// mac.verify(b"hello, world", &tag)?;
+/// mac.verify_tag(b"hello, world", &tag)?;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 pub struct XecbSigner<'a, C> {
