@@ -77,7 +77,11 @@ fn pmac<C: Aes>(b: Backend, key: &[u8], msg: &[u8], cut: usize) -> Outputs {
     let mut s = p.clone();
     s.update(&msg[..cut]);
     s.update(&msg[cut..]);
-    assert_eq!(s.finalize().into_bytes(), tag, "{b:?}: streaming and one-shot differ");
+    assert_eq!(
+        s.finalize().into_bytes(),
+        tag,
+        "{b:?}: streaming and one-shot differ"
+    );
     assert!(p.verify_tag(msg, &tag).is_ok(), "{b:?}: own tag refused");
     let guess = &msg[..msg.len().min(16)];
     let verdict = p.verify_tag(msg, guess).is_ok();
@@ -155,9 +159,15 @@ fn gligor_donescu<C: Aes>(b: Backend, key: &[u8], seed: u64, seg: usize, msg: &[
         )
     });
     let tag = mac.mac_with_rng(&mut Seeded(seed), msg).unwrap();
-    assert!(mac.verify_tag(msg, &tag).is_ok(), "{b:?}: own XECB tag refused");
+    assert!(
+        mac.verify_tag(msg, &tag).is_ok(),
+        "{b:?}: own XECB tag refused"
+    );
     let guess = &msg[..msg.len().min(32)];
-    let mut out = vec![tag.to_vec(), bytes(mac.verify_tag(msg, guess).map(|()| [1u8]))];
+    let mut out = vec![
+        tag.to_vec(),
+        bytes(mac.verify_tag(msg, guess).map(|()| [1u8])),
+    ];
     let ct = xcbc.encrypt_with_rng(&mut Seeded(seed), msg).unwrap();
     assert_eq!(xcbc.decrypt(&ct).unwrap(), msg, "{b:?}: XCBC round trip");
     out.extend([ct, bytes(xcbc.decrypt(msg))]);
@@ -181,9 +191,7 @@ fn cwc<C: Aes>(b: Backend, key: &[u8], nonce: &[u8], ad: &[u8], msg: &[u8], cut:
     );
     let mut out = vec![sealed.clone(), bytes(cwc.decrypt_to_vec(nonce, ad, msg))];
     let mut inplace = msg.to_vec();
-    let tag = cwc
-        .encrypt_detached(nonce, ad, &mut inplace)
-        .unwrap();
+    let tag = cwc.encrypt_detached(nonce, ad, &mut inplace).unwrap();
     inplace.extend_from_slice(&tag);
     assert_eq!(inplace, sealed, "{b:?}: in place and one-shot differ");
     let mut online = Vec::new();

@@ -23,10 +23,7 @@ fuzz_target!(|data: &[u8]| {
     if body.len() >= 16 {
         let (ct, tag) = body.split_at(body.len() - 16);
         let mut buf = ct.to_vec();
-        if ocb
-            .decrypt_detached(&nonce, &mut buf, tag)
-            .is_err()
-        {
+        if ocb.decrypt_detached(&nonce, &mut buf, tag).is_err() {
             assert_no_plaintext(&buf, ct, "ocb1 in place");
         }
     }
@@ -39,9 +36,6 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(ocb.decrypt_to_vec(&nonce, &bad), Err(Error::Authentication));
     let (ct, tag) = bad.split_at(body.len());
     let mut buf = ct.to_vec();
-    assert!(
-        ocb.decrypt_detached(&nonce, &mut buf, tag)
-            .is_err()
-    );
+    assert!(ocb.decrypt_detached(&nonce, &mut buf, tag).is_err());
     assert!(buf.iter().all(|&b| b == 0), "not wiped");
 });

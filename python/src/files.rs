@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use blockmodes_file::failure::Failure;
 use blockmodes_file::header::{CHUNK_LOG2_RANGE, HEADER_LEN, Header, KdfLimit, Mode, Secret};
 use blockmodes_file::keyfile::MasterKey;
-use blockmodes_file::output::Output;
+use blockmodes_file::output::{Access, Output};
 use blockmodes_file::stream::{ChunkCipher, chunk_cipher};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -288,11 +288,12 @@ fn path_to_path(
     dst: &Path,
     force: bool,
     sync: bool,
+    access: Access,
     f: impl FnOnce(&mut dyn Read, &mut dyn Write) -> Result<(), Stop>,
 ) -> Result<(), Stop> {
     let mut input =
         std::io::BufReader::with_capacity(1 << 20, File::open(src).map_err(io("open", src))?);
-    let mut out = Output::file(dst, force)?.with_sync(sync);
+    let mut out = Output::file(dst, force, access)?.with_sync(sync);
     f(&mut input, &mut out)?;
     out.commit()?;
     Ok(())
@@ -320,7 +321,7 @@ fn file_seal_path(
     py.detach(|| {
         let secret = secret(key, pass)?;
         let mode = mode_arg(mode)?;
-        path_to_path(&src, &dst, force, sync, |i, o| {
+        path_to_path(&src, &dst, force, sync, Access::Umask, |i, o| {
             seal_stream(&secret, mode, chunk_log2, i, o)
         })
     })
@@ -349,7 +350,7 @@ fn file_open_path(
     py.detach(|| {
         let secret = secret(key, pass)?;
         let lim = limit(max_kdf_memory_mib, max_kdf_passes);
-        path_to_path(&src, &dst, force, sync, |i, o| {
+        path_to_path(&src, &dst, force, sync, Access::Private, |i, o| {
             open_stream(&secret, lim, i, o)
         })
     })

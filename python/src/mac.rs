@@ -97,7 +97,7 @@ where
         Ok(self.pmac.finish(sigma, last)?.into())
     }
     fn mac_full(&self, data: &[u8]) -> Block {
-        self.pmac.mac_parallel(data).into()
+        self.pmac.mac_par(data).into()
     }
 }
 

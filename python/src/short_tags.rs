@@ -8,6 +8,7 @@
 //! truncated PMAC tag); every method is the main class's.
 
 use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
 
 use crate::aead::{PyCwc, PyOcb1};
 use crate::buf::Buf;
@@ -38,9 +39,9 @@ pub struct PyHazmatOcb1;
 impl PyHazmatOcb1 {
     #[new]
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
-    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<(Self, PyOcb1)> {
+    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
         let t = any_tag_length(tag_length)?;
-        Ok((Self, PyOcb1::keyed(key.as_slice(), t)?))
+        Ok(PyClassInitializer::from(PyOcb1::keyed(key.as_slice(), t)?).add_subclass(Self))
     }
 }
 
@@ -63,9 +64,9 @@ pub struct PyHazmatCwc;
 impl PyHazmatCwc {
     #[new]
     #[pyo3(signature = (key, tag_length = None), text_signature = "(key, tag_length=16)")]
-    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<(Self, PyCwc)> {
+    fn new(key: Buf, tag_length: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
         let t = any_tag_length(tag_length)?;
-        Ok((Self, PyCwc::keyed(key.as_slice(), t)?))
+        Ok(PyClassInitializer::from(PyCwc::keyed(key.as_slice(), t)?).add_subclass(Self))
     }
 }
 
@@ -94,9 +95,9 @@ impl PyHazmatPmac {
         py: Python<'_>,
         key: Buf,
         tag_length: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(Self, PyPmac)> {
+    ) -> PyResult<PyClassInitializer<Self>> {
         let t = any_tag_length(tag_length)?;
-        Ok((Self, PyPmac::keyed(py, key.as_slice(), t)?))
+        Ok(PyClassInitializer::from(PyPmac::keyed(py, key.as_slice(), t)?).add_subclass(Self))
     }
 }
 
