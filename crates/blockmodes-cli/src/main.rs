@@ -173,7 +173,8 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
     /// Measure every mode next to raw AES-128-ECB (GB/s, cycles/byte, ratio to ECB).
     ///
     /// The header names the CPU (model, vendor, family and model numbers,
-    /// AES-NI, VAES, AVX-512 and IFMA). Built with the cargo feature `peers`,
+    /// AES-NI, VAES, AVX-512 and IFMA) and the AES tier in use (`--cpu`,
+    /// `BLOCKMODES_CPU`); the ECB yardstick runs on that tier too. Built with the cargo feature `peers`,
     /// it also measures OpenSSL's AES-128-OCB, -GCM and -XTS and RustCrypto's
     /// `ocb3` and `eme-mode` in the same run (`--list` names the rows).
     ///
@@ -196,6 +197,14 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
         /// Print the modes bench knows and exit.
         #[arg(long)]
         list: bool,
+        /// Cap the AES tier (generic, aesni, vaes256, vaes512), as the
+        /// environment variable BLOCKMODES_CPU does: lowers, never raises.
+        #[arg(long, value_name = "TIER", value_parser = bench::parse_tier)]
+        cpu: Option<blockmodes::backend::Tier>,
+        /// Print the AES tiers this CPU runs (under BLOCKMODES_CPU), lowest
+        /// first, and exit.
+        #[arg(long)]
+        tiers: bool,
     },
 }
 
@@ -469,7 +478,18 @@ fn run_tool(command: Command) -> ExitCode {
             json,
             quick,
             list,
-        } => run_bench(modes, sizes, json, quick, list),
+            cpu,
+            tiers,
+        } => {
+            if tiers {
+                println!("{}", blockmodes::backend::tier_names());
+                return ExitCode::SUCCESS;
+            }
+            if let Some(t) = cpu {
+                blockmodes::backend::set_cap(t);
+            }
+            run_bench(modes, sizes, json, quick, list)
+        }
         _ => ExitCode::from(2),
     }
 }
@@ -511,10 +531,14 @@ fn run_kat(files: &[PathBuf], list: bool) -> ExitCode {
 /// `--json`, one object `{"cpu": {...}}` before the rows.
 fn print_bench_header(json: bool) {
     let cpu = bench::cpu::Cpu::detect();
+    let tier = blockmodes::backend::Tier::current();
     if json {
-        println!("{}", serde_json::json!({ "cpu": cpu.to_json() }));
+        let mut c = cpu.to_json();
+        c["tier"] = tier.name().into();
+        println!("{}", serde_json::json!({ "cpu": c }));
     } else {
         println!("# CPU: {}", cpu.describe());
+        println!("# {}", bench::tier_line(tier));
         println!(
             "# AES-128, one thread; cycles = TSC ticks (nominal clock), x ECB = median over alternating ECB/mode samples of ECB time / mode time, same size"
         );

@@ -147,13 +147,28 @@ pub(crate) const XEX_UNITS: usize = 64;
 /// 42.5 against 26.2.
 pub(crate) const XMM_BELOW: usize = 8;
 
-/// The widest AES back end a CPU runs, lowest first.
+/// The widest AES back end a CPU runs, lowest first (the engine's tiers
+/// above `generic`, [`crate::backend::Tier`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
     /// AES-NI and SSE2: one block per xmm register.
     AesNi,
+    /// VAES, VPCLMULQDQ and AVX2, no AVX-512: two blocks per ymm register
+    /// (the families without a ymm kernel run their AES-NI one).
+    Vaes256,
     /// AVX-512F and VAES: four blocks per zmm register.
     Vaes512,
+}
+
+impl Level {
+    /// The tier this level is.
+    pub(crate) fn tier(self) -> crate::backend::Tier {
+        match self {
+            Level::AesNi => crate::backend::Tier::AesNi,
+            Level::Vaes256 => crate::backend::Tier::Vaes256,
+            Level::Vaes512 => crate::backend::Tier::Vaes512,
+        }
+    }
 }
 
 cpufeatures::new!(cpu_aesni, "aes", "sse2");
@@ -163,6 +178,16 @@ cpufeatures::new!(
     "sse2",
     "avx512f",
     "avx512bw",
+    "vaes",
+    "vpclmulqdq",
+    "pclmulqdq"
+);
+cpufeatures::new!(
+    cpu_vaes256,
+    "aes",
+    "sse2",
+    "avx",
+    "avx2",
     "vaes",
     "vpclmulqdq",
     "pclmulqdq"
@@ -177,6 +202,8 @@ cpufeatures::new!(cpu_clmul, "pclmulqdq");
 pub(crate) fn detect() -> Option<Level> {
     if cpu_vaes512::get() {
         Some(Level::Vaes512)
+    } else if cpu_vaes256::get() {
+        Some(Level::Vaes256)
     } else if cpu_aesni::get() {
         Some(Level::AesNi)
     } else {
@@ -188,8 +215,8 @@ pub(crate) fn detect() -> Option<Level> {
 /// key bytes `key`, if the fused path may replace `C`: `C` is one of the
 /// `aes` crate's [`crate::Aes128`], [`crate::Aes192`], [`crate::Aes256`]
 /// (a wrapper such as `oracle::Counting` is not, and keeps its calls), the
-/// key has its length, the CPU has AES-NI, [`crate::backend::force`] does
-/// not say otherwise on this thread, and, as a last check that both
+/// key has its length, the CPU has AES-NI, the cap (`BLOCKMODES_CPU`) and
+/// [`crate::backend::force`] do not say `generic` on this thread, and, as a last check that both
 /// compute the same permutation, `C` and the expanded key agree on
 /// `E_K(0^128)` (one block at key setup, compared in constant time).
 ///
@@ -197,11 +224,13 @@ pub(crate) fn detect() -> Option<Level> {
 /// `C` (as `TypeId` would, a change to the modes' public bounds); the
 /// probe makes a coincidence of names harmless.
 pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
+    use crate::backend::Tier;
     use core::any::type_name;
-    let max = match crate::backend::forced() {
-        crate::backend::Backend::Generic => return None,
-        crate::backend::Backend::AesNi => Level::AesNi,
-        crate::backend::Backend::Auto => Level::Vaes512,
+    let max = match Tier::current() {
+        Tier::Generic => return None,
+        Tier::AesNi => Level::AesNi,
+        Tier::Vaes256 => Level::Vaes256,
+        Tier::Vaes512 => Level::Vaes512,
     };
     let name = type_name::<C>();
     let len = if name == type_name::<aes::Aes128>() {
@@ -1098,8 +1127,11 @@ impl AesKey {
                     // Vaes512 means AVX-512F and VAES; `job`'s pointers
                     // cover `job.n` blocks (see `Io::raw`, `job`).
                     Level::Vaes512 => unsafe { vaes::dispatch::<$nr>(dir, shape, job) },
-                    // SAFETY: AES-NI and SSE2 were detected; pointers as above.
-                    Level::AesNi => unsafe { xmm::dispatch::<$nr>(dir, shape, job) },
+                    // SAFETY: AES-NI and SSE2 were detected; pointers as
+                    // above (VAES-256 keys take the AES-NI kernels so far).
+                    Level::AesNi | Level::Vaes256 => unsafe {
+                        xmm::dispatch::<$nr>(dir, shape, job)
+                    },
                 }
             };
         }
