@@ -1,4 +1,4 @@
-//! blockmodes' own AES on x86-64 (AES-NI, VAES-512): the key schedule, ECB
+//! blockmodes' own AES on x86-64 (AES-NI, VAES-256, VAES-512): the key schedule, ECB
 //! and the modes' offset-whitened loops with the whitening folded into the
 //! rounds.
 //!
@@ -69,18 +69,29 @@
 //! Blocks move through [`Io`]: in place, buffer to buffer, or an
 //! `inout` buffer (equal or disjoint pointers).
 //!
-//! # The two back ends
+//! # The tiers and the lanes
 //!
-//! * VAES-512 (`vaes.rs`, AVX-512F + VAES): four blocks per zmm register,
-//!   eight registers in flight; a remainder of up to 31 blocks goes as one
-//!   batch of as many registers as it needs, the last one with masked
-//!   loads and stores (never padded to a batch).
-//! * AES-NI (`xmm.rs`, AES + SSE2): one block per xmm register, eight in
-//!   flight, the remainder as one batch of its exact size.
+//! Three tiers ([`Level`], `crate::backend::Tier`), each a lane type
+//! (`lane.rs`): AES-NI (AES + SSE2, one block per xmm register), VAES-256
+//! (VAES + VPCLMULQDQ + AVX2 without AVX-512, two blocks per ymm register)
+//! and VAES-512 (AVX-512F/BW + VAES, four blocks per zmm register). ECB and
+//! the whitened loops ([`AesKey::ecb`], [`AesKey::whiten`],
+//! [`AesKey::sigma`], XEX's units) are written once, generic over the lane
+//! (`kernel.rs`), and instantiated in one `#[target_feature]` entry per
+//! tier: eight registers in flight, a remainder as one batch of as many
+//! registers as it needs, the last one partial (masked on AVX-512, its low
+//! xmm half on AVX2; never padded to a batch, never a byte past the
+//! blocks). Runs under [`XMM_BELOW`] blocks take the AES-NI lane on every
+//! tier (lower latency). The other families still have one kernel per
+//! width, VAES-512 and AES-NI (`vaes_gd.rs`/`xmm_gd.rs`,
+//! `wide_vaes.rs`/`wide_xmm.rs`, `vaes_chains.rs`/`xmm_chain.rs`,
+//! `ctr.rs`, `cwc.rs`); a VAES-256 key runs their AES-NI forms (every
+//! check for the VAES-512 kernels asks for [`Level::Vaes512`] exactly).
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
-//! back end the CPU runs.
+//! tier the CPU runs, lowered by the cap (`BLOCKMODES_CPU`) and the
+//! tests' `backend::force`.
 //!
 //! # Why `unsafe`
 //!
@@ -110,6 +121,8 @@
 mod bench;
 mod ctr;
 mod cwc;
+mod kernel;
+mod lane;
 mod schedule;
 #[cfg(test)]
 mod tests;
@@ -1123,15 +1136,20 @@ impl AesKey {
         macro_rules! go {
             ($nr:literal) => {
                 match level.min(self.level) {
-                    // SAFETY: `level` is at most what `detect` found, and
-                    // Vaes512 means AVX-512F and VAES; `job`'s pointers
-                    // cover `job.n` blocks (see `Io::raw`, `job`).
-                    Level::Vaes512 => unsafe { vaes::dispatch::<$nr>(dir, shape, job) },
-                    // SAFETY: AES-NI and SSE2 were detected; pointers as
-                    // above (VAES-256 keys take the AES-NI kernels so far).
-                    Level::AesNi | Level::Vaes256 => unsafe {
-                        xmm::dispatch::<$nr>(dir, shape, job)
+                    // SAFETY: `level` is at most what `detect` found (each
+                    // level's lane needs no more than its detection
+                    // checked); `job`'s pointers cover `job.n` blocks (see
+                    // `Io::raw`, `job`); the XEX source kinds only on
+                    // VAES-512 (`xex_units`, `run`).
+                    Level::Vaes512 => unsafe {
+                        kernel::dispatch::<lane::Zmm, $nr>(dir, shape, job)
                     },
+                    // SAFETY: as above.
+                    Level::Vaes256 => unsafe {
+                        kernel::dispatch::<lane::Ymm, $nr>(dir, shape, job)
+                    },
+                    // SAFETY: as above.
+                    Level::AesNi => unsafe { kernel::dispatch::<lane::Xmm, $nr>(dir, shape, job) },
                 }
             };
         }
