@@ -1,7 +1,8 @@
-//! Differential: the fused AES kernels (blockmodes' own AES-NI and VAES-512
-//! rounds with the modes' whitening inside them) against the generic path
+//! Differential: the fused AES kernels (blockmodes' own AES-NI, VAES-256 and
+//! VAES-512 rounds with the modes' whitening inside them) against the generic path
 //! (the `aes` crate behind the `cipher` traits), for every mode on the
-//! fused path, every AES key size and every back end this CPU runs: the
+//! fused path, every AES key size and every tier this CPU runs
+//! (`backend::available()`: generic, aesni, vaes256, vaes512): the
 //! outputs, tags and verdicts are identical. Modes: OCB 1.0, PMAC, XEX,
 //! XECB$-MAC, XCBC$-XOR and pXCBC$-XOR (r0 from a seeded generator, the
 //! same on every path), CWC (one-shot, in place, on-line), EME (one unit

@@ -217,11 +217,12 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
     /// Measure every mode next to raw AES-128-ECB (GB/s, cycles/byte, ratio to ECB).
     ///
     /// The header names the CPU (model, vendor, family and model numbers,
-    /// AES-NI, VAES, AVX-512 and IFMA). Built with the cargo feature `peers`,
-    /// it also measures OpenSSL's AES-128-OCB, -GCM and -XTS (OpenSSL 4.0.3
-    /// built from source), ring's AES-128-GCM and RustCrypto's `ocb3` and
-    /// `eme-mode` in the same run, and the header names their versions
-    /// (`--list` names the rows).
+    /// AES-NI, VAES, AVX-512 and IFMA) and the AES tier in use (`--cpu`,
+    /// `BLOCKMODES_CPU`); the ECB yardstick runs on that tier too. Built with
+    /// the cargo feature `peers`, it also measures OpenSSL's AES-128-OCB, -GCM
+    /// and -XTS (OpenSSL 4.0.3 built from source), ring's AES-128-GCM and
+    /// RustCrypto's `ocb3` and `eme-mode` in the same run, and the header
+    /// names their versions (`--list` names the rows).
     ///
     /// Example: blockmodes bench --quick --modes ocb1-encrypt,pmac --sizes 4096,16384
     Bench {
@@ -242,6 +243,14 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
         /// Print the modes bench knows and exit.
         #[arg(long)]
         list: bool,
+        /// Cap the AES tier (generic, aesni, vaes256, vaes512), as the
+        /// environment variable BLOCKMODES_CPU does: lowers, never raises.
+        #[arg(long, value_name = "TIER", value_parser = bench::parse_tier)]
+        cpu: Option<blockmodes::backend::Tier>,
+        /// Print the AES tiers this CPU runs (under BLOCKMODES_CPU), lowest
+        /// first, and exit.
+        #[arg(long)]
+        tiers: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     ///
@@ -652,7 +661,18 @@ fn run_tool(command: Command) -> ExitCode {
             json,
             quick,
             list,
-        } => run_bench(modes, sizes, json, quick, list),
+            cpu,
+            tiers,
+        } => {
+            if tiers {
+                println!("{}", blockmodes::backend::tier_names());
+                return ExitCode::SUCCESS;
+            }
+            if let Some(t) = cpu {
+                blockmodes::backend::set_cap(t);
+            }
+            run_bench(modes, sizes, json, quick, list)
+        }
         _ => ExitCode::from(2),
     }
 }
@@ -702,14 +722,18 @@ fn run_kat(files: &[PathBuf], list: bool) -> ExitCode {
 fn print_bench_header(json: bool) {
     let cpu = bench::cpu::Cpu::detect();
     let peers = bench::peers_header();
+    let tier = blockmodes::backend::Tier::current();
     if json {
-        let mut head = serde_json::json!({ "cpu": cpu.to_json() });
+        let mut c = cpu.to_json();
+        c["tier"] = tier.name().into();
+        let mut head = serde_json::json!({ "cpu": c });
         if let Some((_, value)) = peers {
             head["peers"] = value;
         }
         println!("{head}");
     } else {
         println!("# CPU: {}", cpu.describe());
+        println!("# {}", bench::tier_line(tier));
         if let Some((text, _)) = peers {
             println!("# Peers: {text}");
         }

@@ -84,3 +84,70 @@ fn bench_prints_the_cpu() {
     assert_eq!(lines[1]["mode"], "ecb");
     assert_eq!(lines.len(), 2);
 }
+
+/// The tier line of a text header run with `args` and `BLOCKMODES_CPU` =
+/// `env` (unset with `None`).
+fn tier_of(dir: &std::path::Path, env: Option<&str>, args: &[&str]) -> String {
+    let mut cmd = bin();
+    cmd.current_dir(dir)
+        .args(["bench", "--quick", "--modes", "ecb", "--sizes", "64"])
+        .args(args);
+    cmd.env_remove("BLOCKMODES_CPU");
+    if let Some(v) = env {
+        cmd.env("BLOCKMODES_CPU", v);
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# tier: "))
+        .unwrap_or_else(|| panic!("no tier line: {text}"));
+    line.split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn bench_names_the_tier_and_the_cap_lowers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let listed = run(dir.path(), &["bench", "--tiers"]);
+    assert_eq!(code(&listed), 0, "{}", stderr(&listed));
+    let tiers: Vec<String> = String::from_utf8(listed.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(tiers[0], "generic");
+    let top = tiers.last().unwrap().clone();
+    assert_eq!(tier_of(dir.path(), None, &[]), top);
+    // Every tier the CPU runs, by the variable and by --cpu; a cap above
+    // the CPU's highest never raises it; an unknown value caps at generic.
+    for t in &tiers {
+        assert_eq!(&tier_of(dir.path(), Some(t), &[]), t);
+        assert_eq!(&tier_of(dir.path(), None, &["--cpu", t]), t);
+    }
+    assert_eq!(tier_of(dir.path(), Some("VAES512"), &[]), top);
+    assert_eq!(tier_of(dir.path(), Some("no-such-tier"), &[]), "generic");
+    assert_eq!(tier_of(dir.path(), Some(""), &[]), top);
+    // The lower of the two wins.
+    assert_eq!(
+        tier_of(dir.path(), Some("generic"), &["--cpu", &top]),
+        "generic"
+    );
+    let bad = run(dir.path(), &["bench", "--cpu", "avx2"]);
+    assert_eq!(code(&bad), 2, "{}", stderr(&bad));
+    let json = run(
+        dir.path(),
+        &[
+            "bench", "--quick", "--modes", "ecb", "--sizes", "64", "--json", "--cpu", "generic",
+        ],
+    );
+    let first: serde_json::Value = serde_json::from_str(
+        String::from_utf8(json.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(first["cpu"]["tier"], "generic");
+}

@@ -1,41 +1,203 @@
 //! Which AES the modes run: the `aes` crate through the generic path, or
-//! this crate's own x86-64 kernels (`aesni`) with the mode's work fused
-//! into the rounds.
+//! this crate's own x86-64 engine (`aesni`) with the mode's work fused into
+//! the rounds, at one of its tiers.
+//!
+//! # Tiers
+//!
+//! | [`Tier`] | name | what runs |
+//! | --- | --- | --- |
+//! | [`Tier::Generic`] | `generic` | the `aes` crate behind the `cipher` traits |
+//! | [`Tier::AesNi`] | `aesni` | the engine on AES-NI + PCLMULQDQ, one block per xmm register |
+//! | [`Tier::Vaes256`] | `vaes256` | VAES + VPCLMULQDQ + AVX2: two blocks per ymm register (no AVX-512) |
+//! | [`Tier::Vaes512`] | `vaes512` | VAES + AVX-512F/BW: four blocks per zmm register |
 //!
 //! The choice is made once, at key setup from key bytes (`new_from_slice`,
 //! `KeyInit::new`): a mode keyed with `C` = [`crate::Aes128`],
 //! [`crate::Aes192`] or [`crate::Aes256`] on a CPU with AES-NI also expands
-//! the key for the fused kernels (see `aesni::key_for`). Any other cipher,
-//! a cipher handed over already keyed (`from_cipher`, which has no key
-//! bytes), or a CPU without AES-NI keeps the generic path. Both paths
-//! compute the same function; the tests run every vector on each.
+//! the key for the engine, at the highest tier the CPU runs (see
+//! `aesni::key_for`), lowered by the cap below. Any other cipher, a cipher
+//! handed over already keyed (`from_cipher`, which has no key bytes), or a
+//! CPU without AES-NI keeps the generic path. Every tier computes the same
+//! function; the tests run every vector on each tier the CPU has.
+//!
+//! # The cap: `BLOCKMODES_CPU`
+//!
+//! With the `std` feature, the environment variable
+//! `BLOCKMODES_CPU=generic|aesni|vaes256|vaes512` caps the tier of every
+//! key set up in the process: it lowers the tier and never raises it (as
+//! OpenSSL's `OPENSSL_ia32cap` does), so a CPU without VAES stays on
+//! `aesni` even with `BLOCKMODES_CPU=vaes512`. It is read once, at the first
+//! key setup (later changes to the environment are not seen). The value is
+//! compared ignoring ASCII case and surrounding white space; unset or empty
+//! means no cap. **Any other value caps at `generic`**: a cap exists to
+//! keep code off the faster tiers (to test a lower tier, or to work around
+//! a fault), so a misspelt one must not leave the widest tier running, and
+//! a library has no good place to print a warning; `blockmodes bench`
+//! names the tier in use in its header, where a typo shows. Without `std`
+//! there is no environment and the CPU decides.
+//!
+//! [`set_cap`] lowers the same cap from code (`blockmodes bench --cpu`).
+//!
+//! The cap governs the engine's tiers only: the `aes` crate on the generic
+//! path and the generic path's own AVX-512 helpers keep their own CPU
+//! detection.
 //!
 //! [`force`] is the tests' switch: it applies to keys set up afterwards on
-//! the calling thread only (tests run in parallel threads); it needs the
-//! `std` feature (per-thread state) and does nothing without it. Not part
-//! of the public API.
+//! the calling thread only (tests run in parallel threads), within the cap;
+//! it needs the `std` feature (per-thread state) and does nothing without
+//! it. Not part of the public API, nor is anything else in this module.
 
 #[cfg(feature = "std")]
 use core::cell::Cell;
 
-/// An AES implementation a key set up on this thread may use.
+/// A tier of the AES engine, lowest first (see the module docs).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tier {
+    /// The `aes` crate behind the `cipher` traits.
+    Generic,
+    /// AES-NI and PCLMULQDQ: one block per xmm register.
+    AesNi,
+    /// VAES, VPCLMULQDQ and AVX2: two blocks per ymm register.
+    Vaes256,
+    /// VAES and AVX-512F/BW: four blocks per zmm register.
+    Vaes512,
+}
+
+impl Tier {
+    /// Every tier, lowest first.
+    pub const ALL: [Tier; 4] = [Tier::Generic, Tier::AesNi, Tier::Vaes256, Tier::Vaes512];
+
+    /// The tier's name, as `BLOCKMODES_CPU` and `blockmodes bench --cpu`
+    /// spell it.
+    ///
+    /// ```
+    /// use blockmodes::backend::Tier;
+    /// assert_eq!(Tier::Vaes256.name(), "vaes256");
+    /// assert_eq!(Tier::parse(" AESNI "), Some(Tier::AesNi));
+    /// assert_eq!(Tier::parse("avx2"), None);
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tier::Generic => "generic",
+            Tier::AesNi => "aesni",
+            Tier::Vaes256 => "vaes256",
+            Tier::Vaes512 => "vaes512",
+        }
+    }
+
+    /// The tier named `s` (ASCII case ignored, surrounding white space
+    /// trimmed), or `None`.
+    pub fn parse(s: &str) -> Option<Tier> {
+        let s = s.trim();
+        Tier::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(s))
+    }
+
+    /// The highest tier this CPU runs (the cap not applied).
+    pub fn cpu() -> Tier {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(level) = crate::aesni::detect() {
+            return level.tier();
+        }
+        Tier::Generic
+    }
+
+    /// The tier a key set up now on this thread takes: the lowest of the
+    /// CPU's ([`Tier::cpu`]), the cap ([`cap`]) and [`force`]'s.
+    pub fn current() -> Tier {
+        let forced = match forced() {
+            Backend::Auto => Tier::Vaes512,
+            Backend::Generic => Tier::Generic,
+            Backend::AesNi => Tier::AesNi,
+            Backend::Vaes256 => Tier::Vaes256,
+            Backend::Vaes512 => Tier::Vaes512,
+        };
+        Tier::cpu().min(cap()).min(forced)
+    }
+}
+
+impl core::fmt::Display for Tier {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An AES implementation a key set up on this thread may use ([`force`]).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// The widest the CPU runs (the default): VAES-512, else AES-NI, else
-    /// the generic path.
+    /// The highest tier the CPU runs under the cap (the default).
     Auto,
     /// The generic path (the `aes` crate behind the `cipher` traits).
     Generic,
-    /// The fused kernels on AES-NI alone (one block per xmm register), even
-    /// where the CPU has VAES-512.
+    /// The engine on AES-NI alone (one block per xmm register), even where
+    /// the CPU has VAES.
     AesNi,
+    /// The engine on VAES-256 (two blocks per ymm register), even where the
+    /// CPU has VAES-512.
+    Vaes256,
+    /// The engine on VAES-512.
+    Vaes512,
+}
+
+impl From<Tier> for Backend {
+    fn from(t: Tier) -> Backend {
+        match t {
+            Tier::Generic => Backend::Generic,
+            Tier::AesNi => Backend::AesNi,
+            Tier::Vaes256 => Backend::Vaes256,
+            Tier::Vaes512 => Backend::Vaes512,
+        }
+    }
 }
 
 #[cfg(feature = "std")]
 std::thread_local! {
     static FORCED: Cell<Backend> = const { Cell::new(Backend::Auto) };
     static FUSED_KEYS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The cap [`set_cap`] lowered (a [`Tier`] as its index in [`Tier::ALL`]).
+#[cfg(feature = "std")]
+static SET_CAP: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(3);
+
+/// `BLOCKMODES_CPU`, read once.
+#[cfg(feature = "std")]
+fn env_cap() -> Tier {
+    static ENV: std::sync::OnceLock<Tier> = std::sync::OnceLock::new();
+    *ENV.get_or_init(|| match std::env::var_os("BLOCKMODES_CPU") {
+        None => Tier::Vaes512,
+        Some(v) => match v.to_str() {
+            Some(s) if s.trim().is_empty() => Tier::Vaes512,
+            Some(s) => Tier::parse(s).unwrap_or(Tier::Generic),
+            None => Tier::Generic,
+        },
+    })
+}
+
+/// The process's cap on the tier: `BLOCKMODES_CPU` (read once) and
+/// [`set_cap`], the lower of the two; [`Tier::Vaes512`] (no cap) without
+/// `std`.
+pub fn cap() -> Tier {
+    #[cfg(feature = "std")]
+    {
+        let set = Tier::ALL[usize::from(SET_CAP.load(core::sync::atomic::Ordering::Relaxed))];
+        env_cap().min(set)
+    }
+    #[cfg(not(feature = "std"))]
+    Tier::Vaes512
+}
+
+/// Lower the process's cap to `tier` for keys set up afterwards, on every
+/// thread (as `BLOCKMODES_CPU` would; never raises it). Needs the `std`
+/// feature; does nothing without it.
+pub fn set_cap(tier: Tier) {
+    #[cfg(feature = "std")]
+    SET_CAP.fetch_min(tier as u8, core::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(feature = "std"))]
+    let _ = tier;
 }
 
 /// How many keys set up on this thread so far took the fused path (the
@@ -56,7 +218,8 @@ pub(crate) fn count_fused_key() {
 }
 
 /// Make keys set up afterwards on this thread use `backend` (where the CPU
-/// runs it; otherwise the next lower one). Returns the previous setting.
+/// runs it under the cap; otherwise the next lower one). Returns the
+/// previous setting.
 #[doc(hidden)]
 pub fn force(backend: Backend) -> Backend {
     #[cfg(feature = "std")]
@@ -69,26 +232,96 @@ pub fn force(backend: Backend) -> Backend {
 }
 
 /// The current setting of [`force`] on this thread.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn forced() -> Backend {
+fn forced() -> Backend {
     #[cfg(feature = "std")]
     return FORCED.with(Cell::get);
     #[cfg(not(feature = "std"))]
     Backend::Auto
 }
 
-/// The backends this CPU runs, each distinct: always
-/// [`Backend::Generic`]; [`Backend::AesNi`] with AES-NI; [`Backend::Auto`]
-/// when it is wider than AES-NI (VAES-512).
+/// The tiers this CPU runs under the cap, lowest first, each as the
+/// [`Backend`] that forces it: always [`Backend::Generic`]; then
+/// [`Backend::AesNi`], [`Backend::Vaes256`], [`Backend::Vaes512`] as the
+/// CPU has them (the tests run every vector on each).
 #[doc(hidden)]
 pub fn available() -> &'static [Backend] {
+    const ALL: [Backend; 4] = [
+        Backend::Generic,
+        Backend::AesNi,
+        Backend::Vaes256,
+        Backend::Vaes512,
+    ];
+    let top = Tier::cpu().min(cap());
+    &ALL[..=top as usize]
+}
+
+/// The tiers [`available`] lists, by name, space-separated (for the tests'
+/// and CI's "tiers tested" line).
+///
+/// ```
+/// assert!(blockmodes::backend::tier_names().starts_with("generic"));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn tier_names() -> alloc::string::String {
+    let top = Tier::cpu().min(cap());
+    let names: alloc::vec::Vec<&str> = Tier::ALL[..=top as usize]
+        .iter()
+        .map(|t| t.name())
+        .collect();
+    names.join(" ")
+}
+
+/// ECB encryption through the tier a key set up now takes ([`Tier::current`]):
+/// the engine's own ECB on `aesni`, `vaes256` and `vaes512`, the cipher's
+/// (the `aes` crate's) on `generic` — the yardstick of `blockmodes bench`,
+/// so that every ratio to ECB compares a mode and ECB on the same tier.
+///
+/// ```
+/// use blockmodes::backend::Ecb;
+/// let ecb = Ecb::<blockmodes::Aes128>::new_from_slice(&[0; 16]).unwrap();
+/// let mut blocks = [[0u8; 16]; 3];
+/// ecb.encrypt_blocks(&mut blocks);
+/// // FIPS-197 / the AES-128 zero-key vector: E_0(0) = 66e94bd4...
+/// assert_eq!(blocks[2][..4], [0x66, 0xe9, 0x4b, 0xd4]);
+/// ```
+#[doc(hidden)]
+pub struct Ecb<C> {
+    cipher: C,
     #[cfg(target_arch = "x86_64")]
-    match crate::aesni::detect() {
-        None => {}
-        Some(crate::aesni::Level::AesNi) => return &[Backend::Generic, Backend::AesNi],
-        Some(crate::aesni::Level::Vaes512) => {
-            return &[Backend::Generic, Backend::AesNi, Backend::Auto];
-        }
+    fused: Option<crate::aesni::AesKey>,
+}
+
+impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
+    /// Key it from `key` (the engine takes the key only for the `aes`
+    /// crate's AES types, as the modes do).
+    pub fn new_from_slice(key: &[u8]) -> Result<Self, cipher::InvalidLength> {
+        let cipher = C::new_from_slice(key)?;
+        Ok(Self {
+            #[cfg(target_arch = "x86_64")]
+            fused: crate::aesni::key_for(key, &cipher),
+            cipher,
+        })
     }
-    &[Backend::Generic]
+
+    /// Encipher `blocks` in place.
+    pub fn encrypt_blocks(&self, blocks: &mut [crate::Block]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            k.ecb(
+                crate::aesni::Dir::Encrypt,
+                crate::aesni::Io::InPlace(blocks),
+            );
+            return;
+        }
+        crate::oracle::ecb_encrypt_blocks(&self.cipher, blocks);
+    }
+
+    /// The tier this key runs on.
+    pub fn tier(&self) -> Tier {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.fused {
+            return k.level().tier();
+        }
+        Tier::Generic
+    }
 }

@@ -17,7 +17,12 @@
 //!
 //! The header names the processor ([`cpu`]): model name, vendor, family and
 //! model numbers, and whether it has AES-NI, VAES, VPCLMULQDQ, AVX-512F and
-//! AVX-512 IFMA.
+//! AVX-512 IFMA; and the AES tier in use ([`tier_line`]: `generic`, `aesni`,
+//! `vaes256`, `vaes512`; the highest the CPU runs, lowered by `--cpu TIER` or
+//! the environment variable `BLOCKMODES_CPU`). Every row runs on that tier,
+//! the `ecb` yardstick too (the engine's own ECB on `aesni`, `vaes256` and
+//! `vaes512`, the `aes` crate's on `generic`), so each ratio compares like
+//! with like.
 //!
 //! **Peers.** Built with the cargo feature `peers` (off by default: its
 //! build script compiles OpenSSL 4.0.3 from the pinned `openssl-src`, minutes
@@ -42,6 +47,25 @@ mod online;
 pub mod peers;
 mod pmac;
 mod xcbc;
+
+/// `--cpu`'s value: a tier name (`generic`, `aesni`, `vaes256`, `vaes512`).
+pub fn parse_tier(s: &str) -> Result<blockmodes::backend::Tier, String> {
+    blockmodes::backend::Tier::parse(s)
+        .ok_or_else(|| format!("unknown tier `{s}`; known: generic, aesni, vaes256, vaes512"))
+}
+
+/// The header line that names the tier every row (ECB too) runs on.
+pub fn tier_line(tier: blockmodes::backend::Tier) -> String {
+    format!(
+        "tier: {tier} (CPU's highest: {}; lowered by --cpu or BLOCKMODES_CPU); ECB runs on the same tier ({})",
+        blockmodes::backend::Tier::cpu(),
+        if tier == blockmodes::backend::Tier::Generic {
+            "the aes crate"
+        } else {
+            "the engine's own ECB"
+        }
+    )
+}
 
 /// A benchmark case: one call processes one message.
 pub type Case = Box<dyn FnMut()>;

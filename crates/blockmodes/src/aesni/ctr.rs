@@ -100,16 +100,18 @@ impl AesKey {
             extra: None,
         };
         let blocks = len.div_ceil(16);
-        let level = if blocks < XMM_BELOW {
+        // VAES-512 from XMM_BELOW blocks on; else (and on VAES-256, which
+        // has no counter-mode kernel of its own yet) AES-NI.
+        let level = if blocks < XMM_BELOW || self.level != Level::Vaes512 {
             Level::AesNi
         } else {
-            self.level
+            Level::Vaes512
         };
         let mut out = [0u8; 16];
         match (extra, level, blocks) {
             (Some(e), _, 0) => return self.encrypt_be(e),
             (Some(e), Level::AesNi, _) => job.extra = Some(e),
-            (Some(e), Level::Vaes512, _) => out = self.encrypt_be(e),
+            (Some(e), _, _) => out = self.encrypt_be(e),
             (None, _, _) => {}
         }
         if blocks == 0 {
@@ -125,7 +127,7 @@ impl AesKey {
                     Level::Vaes512 => unsafe { ctr_vaes::<$nr>(&job) },
                     // SAFETY: AES-NI and SSE2 were detected; pointers as
                     // above.
-                    Level::AesNi => unsafe { ctr_xmm::<$nr>(&job, &mut out) },
+                    Level::AesNi | Level::Vaes256 => unsafe { ctr_xmm::<$nr>(&job, &mut out) },
                 }
             };
         }
@@ -435,7 +437,8 @@ mod tests {
         match detect() {
             None => vec![],
             Some(Level::AesNi) => vec![Level::AesNi],
-            Some(Level::Vaes512) => vec![Level::AesNi, Level::Vaes512],
+            Some(Level::Vaes256) => vec![Level::AesNi, Level::Vaes256],
+            Some(Level::Vaes512) => vec![Level::AesNi, Level::Vaes256, Level::Vaes512],
         }
     }
 

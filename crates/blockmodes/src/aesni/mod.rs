@@ -1,4 +1,4 @@
-//! blockmodes' own AES on x86-64 (AES-NI, VAES-512): the key schedule, ECB
+//! blockmodes' own AES on x86-64 (AES-NI, VAES-256, VAES-512): the key schedule, ECB
 //! and the modes' offset-whitened loops with the whitening folded into the
 //! rounds.
 //!
@@ -69,18 +69,29 @@
 //! Blocks move through [`Io`]: in place, buffer to buffer, or an
 //! `inout` buffer (equal or disjoint pointers).
 //!
-//! # The two back ends
+//! # The tiers and the lanes
 //!
-//! * VAES-512 (`vaes.rs`, AVX-512F + VAES): four blocks per zmm register,
-//!   eight registers in flight; a remainder of up to 31 blocks goes as one
-//!   batch of as many registers as it needs, the last one with masked
-//!   loads and stores (never padded to a batch).
-//! * AES-NI (`xmm.rs`, AES + SSE2): one block per xmm register, eight in
-//!   flight, the remainder as one batch of its exact size.
+//! Three tiers ([`Level`], `crate::backend::Tier`), each a lane type
+//! (`lane.rs`): AES-NI (AES + SSE2, one block per xmm register), VAES-256
+//! (VAES + VPCLMULQDQ + AVX2 without AVX-512, two blocks per ymm register)
+//! and VAES-512 (AVX-512F/BW + VAES, four blocks per zmm register). ECB and
+//! the whitened loops ([`AesKey::ecb`], [`AesKey::whiten`],
+//! [`AesKey::sigma`], XEX's units) are written once, generic over the lane
+//! (`kernel.rs`), and instantiated in one `#[target_feature]` entry per
+//! tier: eight registers in flight, a remainder as one batch of as many
+//! registers as it needs, the last one partial (masked on AVX-512, its low
+//! xmm half on AVX2; never padded to a batch, never a byte past the
+//! blocks). Runs under [`XMM_BELOW`] blocks take the AES-NI lane on every
+//! tier (lower latency). The other families still have one kernel per
+//! width, VAES-512 and AES-NI (`vaes_gd.rs`/`xmm_gd.rs`,
+//! `wide_vaes.rs`/`wide_xmm.rs`, `vaes_chains.rs`/`xmm_chain.rs`,
+//! `ctr.rs`, `cwc.rs`); a VAES-256 key runs their AES-NI forms (every
+//! check for the VAES-512 kernels asks for [`Level::Vaes512`] exactly).
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
-//! back end the CPU runs.
+//! tier the CPU runs, lowered by the cap (`BLOCKMODES_CPU`) and the
+//! tests' `backend::force`.
 //!
 //! # Why `unsafe`
 //!
@@ -110,6 +121,8 @@
 mod bench;
 mod ctr;
 mod cwc;
+mod kernel;
+mod lane;
 mod schedule;
 #[cfg(test)]
 mod tests;
@@ -147,13 +160,28 @@ pub(crate) const XEX_UNITS: usize = 64;
 /// 42.5 against 26.2.
 pub(crate) const XMM_BELOW: usize = 8;
 
-/// The widest AES back end a CPU runs, lowest first.
+/// The widest AES back end a CPU runs, lowest first (the engine's tiers
+/// above `generic`, [`crate::backend::Tier`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
     /// AES-NI and SSE2: one block per xmm register.
     AesNi,
+    /// VAES, VPCLMULQDQ and AVX2, no AVX-512: two blocks per ymm register
+    /// (the families without a ymm kernel run their AES-NI one).
+    Vaes256,
     /// AVX-512F and VAES: four blocks per zmm register.
     Vaes512,
+}
+
+impl Level {
+    /// The tier this level is.
+    pub(crate) fn tier(self) -> crate::backend::Tier {
+        match self {
+            Level::AesNi => crate::backend::Tier::AesNi,
+            Level::Vaes256 => crate::backend::Tier::Vaes256,
+            Level::Vaes512 => crate::backend::Tier::Vaes512,
+        }
+    }
 }
 
 cpufeatures::new!(cpu_aesni, "aes", "sse2");
@@ -163,6 +191,16 @@ cpufeatures::new!(
     "sse2",
     "avx512f",
     "avx512bw",
+    "vaes",
+    "vpclmulqdq",
+    "pclmulqdq"
+);
+cpufeatures::new!(
+    cpu_vaes256,
+    "aes",
+    "sse2",
+    "avx",
+    "avx2",
     "vaes",
     "vpclmulqdq",
     "pclmulqdq"
@@ -177,6 +215,8 @@ cpufeatures::new!(cpu_clmul, "pclmulqdq");
 pub(crate) fn detect() -> Option<Level> {
     if cpu_vaes512::get() {
         Some(Level::Vaes512)
+    } else if cpu_vaes256::get() {
+        Some(Level::Vaes256)
     } else if cpu_aesni::get() {
         Some(Level::AesNi)
     } else {
@@ -188,8 +228,8 @@ pub(crate) fn detect() -> Option<Level> {
 /// key bytes `key`, if the fused path may replace `C`: `C` is one of the
 /// `aes` crate's [`crate::Aes128`], [`crate::Aes192`], [`crate::Aes256`]
 /// (a wrapper such as `oracle::Counting` is not, and keeps its calls), the
-/// key has its length, the CPU has AES-NI, [`crate::backend::force`] does
-/// not say otherwise on this thread, and, as a last check that both
+/// key has its length, the CPU has AES-NI, the cap (`BLOCKMODES_CPU`) and
+/// [`crate::backend::force`] do not say `generic` on this thread, and, as a last check that both
 /// compute the same permutation, `C` and the expanded key agree on
 /// `E_K(0^128)` (one block at key setup, compared in constant time).
 ///
@@ -197,11 +237,13 @@ pub(crate) fn detect() -> Option<Level> {
 /// `C` (as `TypeId` would, a change to the modes' public bounds); the
 /// probe makes a coincidence of names harmless.
 pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
+    use crate::backend::Tier;
     use core::any::type_name;
-    let max = match crate::backend::forced() {
-        crate::backend::Backend::Generic => return None,
-        crate::backend::Backend::AesNi => Level::AesNi,
-        crate::backend::Backend::Auto => Level::Vaes512,
+    let max = match Tier::current() {
+        Tier::Generic => return None,
+        Tier::AesNi => Level::AesNi,
+        Tier::Vaes256 => Level::Vaes256,
+        Tier::Vaes512 => Level::Vaes512,
     };
     let name = type_name::<C>();
     let len = if name == type_name::<aes::Aes128>() {
@@ -1185,12 +1227,20 @@ impl AesKey {
         macro_rules! go {
             ($nr:literal) => {
                 match level.min(self.level) {
-                    // SAFETY: `level` is at most what `detect` found, and
-                    // Vaes512 means AVX-512F and VAES; `job`'s pointers
-                    // cover `job.n` blocks (see `Io::raw`, `job`).
-                    Level::Vaes512 => unsafe { vaes::dispatch::<$nr>(dir, shape, job) },
-                    // SAFETY: AES-NI and SSE2 were detected; pointers as above.
-                    Level::AesNi => unsafe { xmm::dispatch::<$nr>(dir, shape, job) },
+                    // SAFETY: `level` is at most what `detect` found (each
+                    // level's lane needs no more than its detection
+                    // checked); `job`'s pointers cover `job.n` blocks (see
+                    // `Io::raw`, `job`); the XEX source kinds only on
+                    // VAES-512 (`xex_units`, `run`).
+                    Level::Vaes512 => unsafe {
+                        kernel::dispatch::<lane::Zmm, $nr>(dir, shape, job)
+                    },
+                    // SAFETY: as above.
+                    Level::Vaes256 => unsafe {
+                        kernel::dispatch::<lane::Ymm, $nr>(dir, shape, job)
+                    },
+                    // SAFETY: as above.
+                    Level::AesNi => unsafe { kernel::dispatch::<lane::Xmm, $nr>(dir, shape, job) },
                 }
             };
         }

@@ -14,7 +14,8 @@ fn levels() -> Vec<Level> {
     match detect() {
         None => vec![],
         Some(Level::AesNi) => vec![Level::AesNi],
-        Some(Level::Vaes512) => vec![Level::AesNi, Level::Vaes512],
+        Some(Level::Vaes256) => vec![Level::AesNi, Level::Vaes256],
+        Some(Level::Vaes512) => vec![Level::AesNi, Level::Vaes256, Level::Vaes512],
     }
 }
 

@@ -1,81 +1,22 @@
-//! The VAES-512 back end: four blocks per zmm register, eight registers in
-//! flight (32 blocks per batch); the remainder (1 to 31 blocks) as one batch
-//! of `ceil(rem / 4)` registers, the last one masked.
-//!
-//! Per register of four blocks, on top of the rounds: one `vpternlogq`
-//! (`M xor Z xor K0`), one xor for the last round's key (`Z xor K_last`),
-//! one load of the Gray-code table, and one xor into the sum if any.
+//! The VAES-512 parts that only this tier has: XEX over whole data units
+//! with the deltas made in registers (`kernel_xex`: its offsets and state,
+//! plugged into the lane-generic loop of `kernel.rs` through
+//! [`super::lane::Zmm`]), OCB 1.0's mid-size messages in one function
+//! (`ocb_mid`), and the GF(2^128) helpers on four lanes the wide-block
+//! kernels share.
 
 use core::arch::x86_64::*;
 
+use super::kernel::batch;
+use super::lane::{Lane, Zmm};
 use super::schedule::{load, store};
-use super::{
-    Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SRC_XEX, SRC_XEX_BARE, SRC_XEX_FREE, SUM_IN, SUM_NONE,
-    SUM_OUT, Shape,
-};
+use super::{Job, SRC_XEX, SRC_XEX_BARE, SRC_XEX_FREE, SUM_IN, SUM_NONE, SUM_OUT};
 use crate::arith::gf128::Block;
 
-/// Run `job` with `NR` rounds.
-///
-/// # Safety
-/// The CPU must have AVX-512F, AVX-512BW, VAES and VPCLMULQDQ. `job.src`, `job.dst` (unless the
-/// shape is [`Shape::Sigma`]) and `job.z` (for a slice of offsets) must be
-/// valid for `job.n` blocks; `src` and `dst` equal or disjoint.
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-pub(super) unsafe fn dispatch<const NR: usize>(dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
-    // SAFETY (every arm): the caller's guarantees, passed on; each arm's
-    // shape stores only if `job.dst` is valid (not for `Sigma`).
-    unsafe {
-        match (dir, shape, job.src_kind) {
-            (Dir::Encrypt, Shape::Ecb, _) => {
-                kernel::<NR, false, SRC_NONE, false, SUM_NONE, true>(job)
-            }
-            (Dir::Decrypt, Shape::Ecb, _) => {
-                kernel::<NR, true, SRC_NONE, false, SUM_NONE, true>(job)
-            }
-            (Dir::Encrypt, Shape::Whiten, SRC_XEX) => kernel_xex::<NR, false>(job),
-            #[cfg(test)]
-            (Dir::Encrypt, Shape::Whiten, SRC_XEX_FREE | SRC_XEX_BARE) => {
-                kernel_xex::<NR, false>(job)
-            }
-            (Dir::Decrypt, Shape::Whiten, SRC_XEX) => kernel_xex::<NR, true>(job),
-            (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
-                kernel::<NR, false, SRC_SLICE, true, SUM_NONE, true>(job)
-            }
-            (Dir::Encrypt, Shape::Whiten, _) => {
-                kernel::<NR, false, SRC_GRAY, true, SUM_NONE, true>(job)
-            }
-            (Dir::Decrypt, Shape::Whiten, SRC_SLICE) => {
-                kernel::<NR, true, SRC_SLICE, true, SUM_NONE, true>(job)
-            }
-            (Dir::Decrypt, Shape::Whiten, _) => {
-                kernel::<NR, true, SRC_GRAY, true, SUM_NONE, true>(job)
-            }
-            (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) => {
-                kernel::<NR, false, SRC_SLICE, true, SUM_IN, true>(job)
-            }
-            (Dir::Encrypt, Shape::WhitenSum, _) => {
-                kernel::<NR, false, SRC_GRAY, true, SUM_IN, true>(job)
-            }
-            (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) => {
-                kernel::<NR, true, SRC_SLICE, true, SUM_OUT, true>(job)
-            }
-            (Dir::Decrypt, Shape::WhitenSum, _) => {
-                kernel::<NR, true, SRC_GRAY, true, SUM_OUT, true>(job)
-            }
-            (_, Shape::Sigma, SRC_SLICE) => {
-                kernel::<NR, false, SRC_SLICE, false, SUM_OUT, false>(job)
-            }
-            (_, Shape::Sigma, _) => kernel::<NR, false, SRC_GRAY, false, SUM_OUT, false>(job),
-        }
-    }
-}
-
-/// The Gray-code walk: `w` is `W_q`, the offset of block `64q`.
-struct GrayState {
-    w: __m128i,
-    q: u64,
-    /// XEX units: four deltas of the current unit's current stretch of 32
+/// The XEX kernel's state (`SRC_XEX`), beside the lane-generic loop's.
+#[derive(Clone, Copy)]
+pub(super) struct XexState {
+    /// Four deltas of the current unit's current stretch of 32
     /// blocks, as 128-bit integers (bytes reversed), the blocks left in
     /// the unit and the next unit.
     xd: __m512i,
@@ -95,6 +36,68 @@ struct GrayState {
     en0: __m512i,
 }
 
+/// The XEX state at the start of a kernel on the round keys `k` (the
+/// direction's): `K_last` reversed, and for [`SRC_XEX`] units 0..4's
+/// `E_K(N)` (under the encryption keys whatever the direction).
+///
+/// # Safety
+/// The CPU must have the VAES-512 tier's features (called from its
+/// kernels, inlined).
+#[inline(always)]
+pub(super) unsafe fn xex_init<const NR: usize, const DEC: bool, const SRC: u8>(
+    job: &Job<'_>,
+    k: &[Zmm; 15],
+) -> XexState {
+    // SAFETY: the caller's: the CPU has the features.
+    unsafe {
+        let mut st = XexState {
+            xd: _mm512_setzero_si512(),
+            xd4: _mm512_setzero_si512(),
+            rkl: _mm512_setzero_si512(),
+            x_left: 0,
+            x_unit: 0,
+            x_k: 0,
+            en0: _mm512_setzero_si512(),
+        };
+        if SRC == SRC_XEX || SRC == SRC_XEX_FREE {
+            st.rkl = _mm512_shuffle_epi8(k[NR].0, rev_bytes());
+        }
+        if SRC == SRC_XEX && job.n > 0 {
+            let mut ek = k.map(|x| x.0);
+            if DEC {
+                for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+                    *kr = _mm512_broadcast_i32x4(load(b));
+                }
+            }
+            st.en0 = xex_nonce_regs::<1, NR>(job.unit0, 0, &ek)[0];
+        }
+        st
+    }
+}
+
+/// XEX's offsets `Z xor K_last` of a batch of `V` registers ([`SRC_XEX`];
+/// [`SRC_XEX_FREE`], the benchmarks' bound: `K_last` alone).
+///
+/// # Safety
+/// As [`xex_init`]; `job.z` as [`kernel_xex`] made it.
+#[inline(always)]
+pub(super) unsafe fn xex_offsets<const V: usize, const SRC: u8>(
+    job: &Job<'_>,
+    st: &mut XexState,
+    z: &mut [Zmm; V],
+) {
+    // SAFETY: the caller's.
+    unsafe {
+        if SRC == SRC_XEX_FREE {
+            *z = [Zmm(st.rkl); V];
+        } else if V == 8 && job.m.is_multiple_of(BATCH) {
+            xex_stretch(job, st, z);
+        } else {
+            xex_registers(job, st, z);
+        }
+    }
+}
+
 /// Blocks per full batch.
 const BATCH: usize = 32;
 
@@ -108,9 +111,9 @@ const BATCH: usize = 32;
 /// returning.
 ///
 /// # Safety
-/// As [`dispatch`].
+/// As `kernel::dispatch` (VAES-512).
 #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
+pub(super) unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
     // Not zeroed (a 1 KiB memset, a library call, at every call): the
     // kernel reads only the groups of four that `xex_nonces` wrote.
     let mut en = super::Aligned([core::mem::MaybeUninit::<Block>::uninit(); super::XEX_UNITS]);
@@ -164,9 +167,9 @@ unsafe fn kernel_xex<const NR: usize, const DEC: bool>(job: &Job<'_>) -> Block {
     // SAFETY: the caller's; `j.z` holds `units` blocks, one per unit.
     let r = unsafe {
         if !cfg!(test) || job.src_kind == SRC_XEX {
-            kernel::<NR, DEC, SRC_XEX, true, SUM_NONE, true>(&j)
+            Zmm::kernel::<NR, DEC, SRC_XEX, true, SUM_NONE, true>(&j)
         } else {
-            kernel::<NR, DEC, SRC_XEX_FREE, true, SUM_NONE, true>(&j)
+            Zmm::kernel::<NR, DEC, SRC_XEX_FREE, true, SUM_NONE, true>(&j)
         }
     };
     j.z = core::ptr::null();
@@ -234,212 +237,13 @@ fn xex_nonce_regs<const V: usize, const NR: usize>(
     x
 }
 
-/// The loop over batches.
-///
-/// # Safety
-/// As [`dispatch`]; `SRC`, `POST`, `SUM`, `STORE` as the shape of `job`.
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-unsafe fn kernel<
-    const NR: usize,
-    const DEC: bool,
-    const SRC: u8,
-    const POST: bool,
-    const SUM: u8,
-    const STORE: bool,
->(
-    job: &Job<'_>,
-) -> Block {
-    let mut k = [_mm512_setzero_si512(); 15];
-    for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-        *kr = _mm512_broadcast_i32x4(load(b));
-    }
-    let mut st = GrayState {
-        w: load(&job.w),
-        q: job.first >> 6,
-        xd: _mm512_setzero_si512(),
-        xd4: _mm512_setzero_si512(),
-        rkl: _mm512_shuffle_epi8(k[NR], rev_bytes()),
-        x_left: 0,
-        x_unit: 0,
-        x_k: 0,
-        en0: _mm512_setzero_si512(),
-    };
-    if SRC == SRC_XEX && job.n > 0 {
-        let mut ek = k;
-        if DEC {
-            for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
-                *kr = _mm512_broadcast_i32x4(load(b));
-            }
-        }
-        st.en0 = xex_nonce_regs::<1, NR>(job.unit0, 0, &ek)[0];
-    }
-    let mut acc = _mm512_setzero_si512();
-    let n = job.n;
-    let mut i = 0;
-    while n - i >= BATCH {
-        // SAFETY: this kernel has the features `offsets` needs.
-        let (z, bk0, bkl) =
-            unsafe { offsets::<8, NR, SRC, POST>(job, &k, &mut st, i, BATCH, 0xff) };
-        // SAFETY: blocks i .. i + 32 are below n; `dst` is only written
-        // when STORE (then valid), `wrapping_add` keeps a null one harmless.
-        unsafe {
-            batch::<8, NR, DEC, POST, SUM, STORE>(
-                &k,
-                job.src.add(i),
-                job.dst.wrapping_add(i),
-                0xff,
-                (&z, &bk0, &bkl),
-                &mut acc,
-            )
-        };
-        i += BATCH;
-    }
-    let rem = n - i;
-    if rem > 0 {
-        let nv = rem.div_ceil(4);
-        let last = rem - 4 * (nv - 1); // 1 ..= 4 blocks in the last register
-        let mask = (0xffu32 >> (8 - 2 * last)) as u8;
-        macro_rules! tail {
-            ($v:literal) => {{
-                // SAFETY: as above.
-                let (z, bk0, bkl) =
-                    unsafe { offsets::<$v, NR, SRC, POST>(job, &k, &mut st, i, rem, mask) };
-                // SAFETY: the first `rem` blocks from i are below n; the
-                // last register's masked-out lanes (blocks past n) are
-                // neither loaded nor stored.
-                unsafe {
-                    batch::<$v, NR, DEC, POST, SUM, STORE>(
-                        &k,
-                        job.src.add(i),
-                        job.dst.wrapping_add(i),
-                        mask,
-                        (&z, &bk0, &bkl),
-                        &mut acc,
-                    )
-                }
-            }};
-        }
-        match nv {
-            1 => tail!(1),
-            2 => tail!(2),
-            3 => tail!(3),
-            4 => tail!(4),
-            5 => tail!(5),
-            6 => tail!(6),
-            7 => tail!(7),
-            _ => tail!(8),
-        }
-    }
-    let a = xor_lanes(acc);
-    store(a)
-}
-
-/// Per register `v` of a batch at block `i` (`blocks` blocks, the last
-/// register's lanes in `mask`): `(z, bk0, bkl)` with the offsets
-/// `Z = z xor base`, `bk0 = base xor K0` and `bkl = base xor K_last` (or
-/// `K_last` without post-whitening). Without offsets `z` is zero and the
-/// base zero.
-///
-/// # Safety
-/// The CPU must have the kernels' features (AVX-512F/BW, VAES,
-/// VPCLMULQDQ): called from the kernels only. Not a `target_feature`
-/// function, so that it can be `inline(always)`: as an out-of-line call
-/// (LLVM's choice for XEX) its `z` went through memory, 0.70x -> 0.62x ECB.
-#[inline(always)]
-#[allow(clippy::type_complexity)]
-unsafe fn offsets<const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
-    job: &Job<'_>,
-    k: &[__m512i; 15],
-    st: &mut GrayState,
-    i: usize,
-    blocks: usize,
-    mask: u8,
-) -> ([__m512i; V], [__m512i; V], [__m512i; V]) {
-    // SAFETY: the caller's: the CPU has the features of the intrinsics and
-    // helpers called here; pointer accesses are justified where they are.
-    unsafe {
-        let k0 = k[0];
-        let kl = k[NR];
-        let mut z = [_mm512_setzero_si512(); V];
-        let mut bk0 = [k0; V];
-        let mut bkl = [kl; V];
-        if SRC == SRC_SLICE {
-            for (v, zv) in z.iter_mut().enumerate() {
-                let p = job.z.wrapping_add(i + 4 * v);
-                *zv = if v + 1 == V {
-                    // SAFETY: `job.z` holds `job.n` blocks; the lanes in `mask`
-                    // are below it, the others are not accessed.
-                    _mm512_maskz_loadu_epi64(mask, p.cast())
-                } else {
-                    // SAFETY: a full register of the batch: four blocks below n.
-                    _mm512_loadu_si512(p.cast())
-                };
-            }
-        } else if SRC == SRC_XEX {
-            if V == 8 && job.m.is_multiple_of(BATCH) {
-                xex_stretch(job, st, &mut z);
-            } else {
-                xex_registers(job, st, &mut z);
-            }
-            // z is Z xor K_last: the last round's key as it is, and the first
-            // round takes `K0 xor K_last`.
-            bk0 = [_mm512_xor_si512(k0, kl); V];
-            bkl = [_mm512_setzero_si512(); V];
-        } else if SRC == SRC_XEX_FREE {
-            z = [st.rkl; V];
-            bk0 = [_mm512_xor_si512(k0, kl); V];
-            bkl = [_mm512_setzero_si512(); V];
-        } else if SRC == SRC_GRAY {
-            let Some(t) = job.gray else {
-                return (z, bk0, bkl);
-            };
-            let abs = job.first.wrapping_add(i as u64);
-            let g = abs >> 6;
-            if g != st.q {
-                // Batches are at most 32 blocks: the next group, W_g = W_{g-1} xor step.
-                st.w = _mm_xor_si128(st.w, load(t.step(g)));
-                st.q = g;
-            }
-            let j = (abs & 63) as usize;
-            for (v, zv) in z.iter_mut().enumerate() {
-                // `low` has 68 entries: four from any index below 64.
-                let p = t.low.0.as_ptr().wrapping_add((j + 4 * v) & 63);
-                // SAFETY: `p` .. `p + 4` lies inside `low` (index at most 63 + 3).
-                *zv = _mm512_loadu_si512(p.cast());
-            }
-            // The base goes into `z` (so `z` is the whole offset Z and the
-            // first and last round keys stay the plain K0 and K_last): a varying
-            // `bk0`/`bkl` per register would be 16 more live registers across
-            // the rounds, more than the 32 zmm registers hold with the state,
-            // `z` and the round keys.
-            let b0 = _mm512_broadcast_i32x4(st.w);
-            let before = 64 - j; // blocks of the batch in group g
-            if before >= blocks {
-                for zv in z.iter_mut() {
-                    *zv = _mm512_xor_si512(*zv, b0);
-                }
-            } else {
-                // The batch runs into group g + 1: its lanes take W_{g+1}.
-                let w1 = _mm_xor_si128(st.w, load(t.step(g.wrapping_add(1))));
-                let b1 = _mm512_broadcast_i32x4(w1);
-                for (v, zv) in z.iter_mut().enumerate() {
-                    let c = before.saturating_sub(4 * v).min(4); // lanes still in g
-                    let m = (0xffu32 << (2 * c)) as u8;
-                    *zv = _mm512_xor_si512(*zv, _mm512_mask_blend_epi64(m, b0, b1));
-                }
-            }
-        }
-        (z, bk0, bkl)
-    }
-}
-
 /// `E_K(N_q)` of unit q as a 128-bit value (bytes reversed) in every
 /// lane: the aligned 64-byte register of `job.z` that holds it (as
 /// `kernel_xex` stored it: a load of the same size and place, which the
 /// store forwards to), its lane picked and reversed.
 ///
 /// # Safety
-/// As [`offsets`]; `job.z` 64-byte aligned and valid for the four blocks
+/// As [`xex_offsets`]; `job.z` 64-byte aligned and valid for the four blocks
 /// from `4 floor(q / 4)` (`kernel_xex`'s table).
 #[inline(always)]
 unsafe fn xex_en(job: &Job<'_>, en0: __m512i, q: usize, rev: __m512i) -> __m512i {
@@ -463,9 +267,9 @@ unsafe fn xex_en(job: &Job<'_>, en0: __m512i, q: usize, rev: __m512i) -> __m512i
 /// case (units of a multiple of 4 blocks).
 ///
 /// # Safety
-/// As [`offsets`] (`inline(always)` for the same reason).
+/// As [`xex_offsets`] (`inline(always)`: see `kernel::offsets`).
 #[inline(always)]
-unsafe fn xex_registers<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &mut [__m512i; V]) {
+unsafe fn xex_registers<const V: usize>(job: &Job<'_>, st: &mut XexState, z: &mut [Zmm; V]) {
     // SAFETY: the caller's: the CPU has the features; the load of `job.z`
     // is justified where it is.
     unsafe {
@@ -508,7 +312,10 @@ unsafe fn xex_registers<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &m
                 2 => times_x8_parts::<2, 14>(base, poly),
                 _ => times_x8_parts::<3, 13>(base, poly),
             };
-            *zv = _mm512_shuffle_epi8(_mm512_ternarylogic_epi64::<0x96>(s, c, st.rkl), rev);
+            *zv = Zmm(_mm512_shuffle_epi8(
+                _mm512_ternarylogic_epi64::<0x96>(s, c, st.rkl),
+                rev,
+            ));
             st.x_k += 4;
             st.x_left = st.x_left.saturating_sub(4);
         }
@@ -519,9 +326,9 @@ unsafe fn xex_registers<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &m
 /// multiple of 32 blocks.
 ///
 /// # Safety
-/// As [`offsets`] (`inline(always)` for the same reason).
+/// As [`xex_offsets`] (`inline(always)`: see `kernel::offsets`).
 #[inline(always)]
-unsafe fn xex_stretch<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &mut [__m512i; V]) {
+unsafe fn xex_stretch<const V: usize>(job: &Job<'_>, st: &mut XexState, z: &mut [Zmm; V]) {
     // SAFETY: the caller's: the CPU has the features; the load of `job.z`
     // is justified where it is.
     unsafe {
@@ -550,7 +357,10 @@ unsafe fn xex_stretch<const V: usize>(job: &Job<'_>, st: &mut GrayState, z: &mut
                 2 => times_x8_parts::<2, 14>(base, poly),
                 _ => times_x8_parts::<3, 13>(base, poly),
             };
-            *zv = _mm512_shuffle_epi8(_mm512_ternarylogic_epi64::<0x96>(s, c, st.rkl), rev);
+            *zv = Zmm(_mm512_shuffle_epi8(
+                _mm512_ternarylogic_epi64::<0x96>(s, c, st.rkl),
+                rev,
+            ));
         }
     }
 }
@@ -635,86 +445,6 @@ pub(super) fn times_x8<const A: i32, const R: i32>(v: __m512i, poly: __m512i) ->
     _mm512_xor_si512(s, c)
 }
 
-/// One batch of `V` registers: loads, whitening in the first and last
-/// round keys, rounds, sum, stores.
-///
-/// # Safety
-/// `src` (and `dst` if STORE) valid for `4 V` blocks except the last
-/// register's lanes outside `mask`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-unsafe fn batch<
-    const V: usize,
-    const NR: usize,
-    const DEC: bool,
-    const POST: bool,
-    const SUM: u8,
-    const STORE: bool,
->(
-    k: &[__m512i; 15],
-    src: *const Block,
-    dst: *mut Block,
-    mask: u8,
-    (z, bk0, bkl): (&[__m512i; V], &[__m512i; V], &[__m512i; V]),
-    acc: &mut __m512i,
-) {
-    let mut x = [_mm512_setzero_si512(); V];
-    for v in 0..V {
-        let p = src.wrapping_add(4 * v);
-        let m = if v + 1 == V {
-            // SAFETY: the caller's: the lanes in `mask` are valid.
-            unsafe { _mm512_maskz_loadu_epi64(mask, p.cast()) }
-        } else {
-            // SAFETY: the caller's: a full register.
-            unsafe { _mm512_loadu_si512(p.cast()) }
-        };
-        if SUM == SUM_IN {
-            *acc = _mm512_xor_si512(*acc, m);
-        }
-        x[v] = _mm512_ternarylogic_epi64::<0x96>(m, z[v], bk0[v]); // M xor Z xor K0
-    }
-    for kr in &k[1..NR] {
-        for xv in x.iter_mut() {
-            *xv = if DEC {
-                _mm512_aesdec_epi128(*xv, *kr)
-            } else {
-                _mm512_aesenc_epi128(*xv, *kr)
-            };
-        }
-    }
-    for v in 0..V {
-        // Z xor K_last (bkl = base xor K_last, z the rest of Z), or K_last.
-        let kl = if POST {
-            _mm512_xor_si512(z[v], bkl[v])
-        } else {
-            bkl[v]
-        };
-        let y = if DEC {
-            _mm512_aesdeclast_epi128(x[v], kl)
-        } else {
-            _mm512_aesenclast_epi128(x[v], kl)
-        };
-        if SUM == SUM_OUT {
-            let y = if v + 1 == V {
-                _mm512_maskz_mov_epi64(mask, y)
-            } else {
-                y
-            };
-            *acc = _mm512_xor_si512(*acc, y);
-        }
-        if STORE {
-            let p = dst.wrapping_add(4 * v);
-            if v + 1 == V {
-                // SAFETY: the caller's: the lanes in `mask` are valid.
-                unsafe { _mm512_mask_storeu_epi64(p.cast(), mask, y) }
-            } else {
-                // SAFETY: the caller's: a full register.
-                unsafe { _mm512_storeu_si512(p.cast(), y) }
-            }
-        }
-    }
-}
-
 /// OCB 1.0's blocks of a mid-size message in one function: as
 /// [`super::xmm::whiten_sum_short`] for `n` blocks, `4 (A + B - 1) < n <=
 /// 4 (A + B)`, all in the first Gray-code group (`Z[i] = gamma_i L xor R`
@@ -740,78 +470,77 @@ pub(super) unsafe fn ocb_mid<const NR: usize, const DEC: bool, const A: usize, c
     r: &Block,
     extra: &mut Block,
 ) -> Block {
-    let mut k = [_mm512_setzero_si512(); 15];
-    for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
-        *kr = _mm512_broadcast_i32x4(load(b));
-    }
-    let rb = _mm512_broadcast_i32x4(load(r));
-    let last = n - 4 * (A + B - 1); // 1 ..= 4 blocks in the last register
-    let mask = (0xffu32 >> (8 - 2 * last)) as u8;
-    let mut acc = _mm512_setzero_si512();
-    // SAFETY: `low` holds 4 (A + B) blocks.
-    let za: [__m512i; A] = core::array::from_fn(|v| unsafe {
-        _mm512_xor_si512(_mm512_loadu_si512(low.add(4 * v).cast()), rb)
-    });
-    let y_m = super::xmm::encrypt_one::<NR>(enc, extra);
-    // SAFETY: blocks 0 .. 4A are below n when B > 0; else the lanes of the
-    // last register outside `mask` are neither loaded nor stored.
+    // SAFETY: this function has the VAES-512 tier's features (those of the
+    // lane operations); pointer accesses are justified where they are.
     unsafe {
-        let mask_a = if B == 0 { mask } else { 0xff };
-        let ks = ([k[0]; A], [k[NR]; A]);
+        let mut k = [Zmm::zero(); 15];
+        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+            *kr = Zmm::broadcast(load(b));
+        }
+        let rb = Zmm::broadcast(load(r));
+        let last = n - 4 * (A + B - 1); // 1 ..= 4 blocks in the last register
+        let mut acc = Zmm::zero();
+        // SAFETY: `low` holds 4 (A + B) blocks.
+        let za: [Zmm; A] = core::array::from_fn(|v| Zmm::xor(Zmm::load(low.add(4 * v)), rb));
+        let y_m = super::xmm::encrypt_one::<NR>(enc, extra);
+        let (mut ex, ek) = (_mm_setzero_si128(), [_mm_setzero_si128(); 15]);
+        // SAFETY: blocks 0 .. 4A are below n when B > 0; else the last
+        // register holds `last` of them, the only ones it touches.
+        let part_a = if B == 0 { last } else { 4 };
+        let kk = (k[0], k[NR]);
         if DEC {
-            batch::<A, NR, true, true, SUM_OUT, true>(
+            batch::<Zmm, A, NR, true, true, SUM_OUT, true, false>(
                 &k,
                 src,
                 dst,
-                mask_a,
-                (&za, &ks.0, &ks.1),
+                part_a,
+                (&za, kk.0, kk.1),
                 &mut acc,
+                (&mut ex, &ek),
             );
         } else {
-            batch::<A, NR, false, true, SUM_IN, true>(
+            batch::<Zmm, A, NR, false, true, SUM_IN, true, false>(
                 &k,
                 src,
                 dst,
-                mask_a,
-                (&za, &ks.0, &ks.1),
+                part_a,
+                (&za, kk.0, kk.1),
                 &mut acc,
+                (&mut ex, &ek),
             );
         }
-    }
-    if B > 0 {
-        // SAFETY: `low` holds 4 (A + B) blocks.
-        let zb: [__m512i; B] = core::array::from_fn(|v| unsafe {
-            _mm512_xor_si512(_mm512_loadu_si512(low.add(4 * (A + v)).cast()), rb)
-        });
-        let ks = ([k[0]; B], [k[NR]; B]);
-        let (s, d) = (src.wrapping_add(4 * A), dst.wrapping_add(4 * A));
-        // SAFETY: blocks 4A .. n are valid; the last register's lanes
-        // outside `mask` are neither loaded nor stored.
-        unsafe {
+        if B > 0 {
+            // SAFETY: `low` holds 4 (A + B) blocks.
+            let zb: [Zmm; B] =
+                core::array::from_fn(|v| Zmm::xor(Zmm::load(low.add(4 * (A + v))), rb));
+            let (s, d) = (src.wrapping_add(4 * A), dst.wrapping_add(4 * A));
+            // SAFETY: blocks 4A .. n are valid; the last register holds
+            // `last` of them, the only ones it touches.
             if DEC {
-                batch::<B, NR, true, true, SUM_OUT, true>(
+                batch::<Zmm, B, NR, true, true, SUM_OUT, true, false>(
                     &k,
                     s,
                     d,
-                    mask,
-                    (&zb, &ks.0, &ks.1),
+                    last,
+                    (&zb, kk.0, kk.1),
                     &mut acc,
+                    (&mut ex, &ek),
                 );
             } else {
-                batch::<B, NR, false, true, SUM_IN, true>(
+                batch::<Zmm, B, NR, false, true, SUM_IN, true, false>(
                     &k,
                     s,
                     d,
-                    mask,
-                    (&zb, &ks.0, &ks.1),
+                    last,
+                    (&zb, kk.0, kk.1),
                     &mut acc,
+                    (&mut ex, &ek),
                 );
             }
         }
+        *extra = y_m;
+        store(Zmm::fold(acc))
     }
-    *extra = y_m;
-    let a = xor_lanes(acc);
-    store(a)
 }
 
 /// The xor of a register's four blocks (an accumulator's lanes folded into

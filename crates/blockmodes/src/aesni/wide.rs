@@ -152,12 +152,13 @@ impl AesKey {
     }
 
     /// The level for a run of `n` blocks: the AES-NI back end below
-    /// [`XMM_BELOW`] blocks, else the key's.
+    /// [`XMM_BELOW`] blocks, else the key's (VAES-256 keys take the AES-NI
+    /// kernels: the wide-block passes have no ymm form yet).
     fn wide_level(&self, n: usize) -> Level {
-        if n < XMM_BELOW {
+        if n < XMM_BELOW || self.level != Level::Vaes512 {
             Level::AesNi
         } else {
-            self.level
+            Level::Vaes512
         }
     }
 
@@ -176,7 +177,9 @@ impl AesKey {
                     Level::Vaes512 => unsafe { wide_vaes::dispatch::<$nr>(dir, pass, job) },
                     // SAFETY: AES-NI and SSE2 were detected (and PCLMULQDQ
                     // for `FirstMid`); pointers as above.
-                    Level::AesNi => unsafe { wide_xmm::dispatch::<$nr>(dir, pass, job) },
+                    Level::AesNi | Level::Vaes256 => unsafe {
+                        wide_xmm::dispatch::<$nr>(dir, pass, job)
+                    },
                 }
             };
         }
@@ -305,7 +308,7 @@ impl SteXex {
             // SAFETY: as in `AesKey::wide_run`; the key has 10 rounds.
             Level::Vaes512 => unsafe { wide_vaes::dispatch_ste(dir, pass, job) },
             // SAFETY: as above.
-            Level::AesNi => unsafe { wide_xmm::dispatch_ste(dir, pass, job) },
+            Level::AesNi | Level::Vaes256 => unsafe { wide_xmm::dispatch_ste(dir, pass, job) },
         }
     }
 }

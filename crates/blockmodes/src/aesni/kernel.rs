@@ -1,0 +1,382 @@
+//! The whitened loop, written once for every lane width (`lane.rs`): ECB,
+//! `E(in xor Z) xor Z` with or without the sum of the plaintext side, and
+//! PMAC's Σ, with the offsets from a slice (XEX), the Gray-code table (OCB
+//! 1.0, PMAC) or, on VAES-512, XEX units made in registers; and the one
+//! dispatch table from a job's shape to the instance. Each tier
+//! instantiates it in its `#[target_feature]` entry ([`Lane::kernel`]), as
+//! the Linux kernel's `aes-xts-avx-x86_64.S` assembles one macro body for
+//! every vector length.
+//!
+//! A batch is eight registers in flight (8, 16 or 32 blocks); the remainder
+//! goes as one batch of as many registers as it needs, the last one
+//! partial (masked on AVX-512, its low half on AVX2; never padded).
+//!
+//! Per register, on top of the rounds: one 3-way xor (`M xor Z xor K0`),
+//! one xor for the last round's key (`Z xor K_last`), one load of the
+//! Gray-code table, and one xor into the sum if any.
+
+use core::arch::x86_64::*;
+
+#[cfg(test)]
+use super::SRC_XEX_BARE;
+use super::lane::Lane;
+use super::schedule::{load, store};
+use super::{
+    Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SRC_XEX, SRC_XEX_FREE, SUM_IN, SUM_NONE, SUM_OUT,
+    Shape,
+};
+use crate::arith::gf128::Block;
+
+/// Registers per full batch.
+const REGS: usize = 8;
+
+/// Run `job` with `NR` rounds on lane `L`: the one dispatch table.
+///
+/// # Safety
+/// The CPU must have `L`'s tier's features. `job.src`, `job.dst` (unless
+/// the shape is [`Shape::Sigma`]) and `job.z` (for a slice of offsets) must
+/// be valid for `job.n` blocks; `src` and `dst` equal or disjoint; `job.extra`
+/// null or valid for one block. The XEX source kinds only with [`super::lane::Zmm`].
+#[inline(always)]
+pub(super) unsafe fn dispatch<L: Lane, const NR: usize>(
+    dir: Dir,
+    shape: Shape,
+    job: &Job<'_>,
+) -> Block {
+    // SAFETY (every arm): the caller's guarantees, passed on; each arm's
+    // shape stores only if `job.dst` is valid (not for `Sigma`).
+    unsafe {
+        match (dir, shape, job.src_kind) {
+            (Dir::Encrypt, Shape::Ecb, _) => {
+                L::kernel::<NR, false, SRC_NONE, false, SUM_NONE, true>(job)
+            }
+            (Dir::Decrypt, Shape::Ecb, _) => {
+                L::kernel::<NR, true, SRC_NONE, false, SUM_NONE, true>(job)
+            }
+            (_, Shape::Whiten, SRC_XEX) => L::xex::<NR>(dir == Dir::Decrypt, job),
+            #[cfg(test)]
+            (Dir::Encrypt, Shape::Whiten, SRC_XEX_FREE | SRC_XEX_BARE) => L::xex::<NR>(false, job),
+            (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
+                L::kernel::<NR, false, SRC_SLICE, true, SUM_NONE, true>(job)
+            }
+            (Dir::Encrypt, Shape::Whiten, _) => {
+                L::kernel::<NR, false, SRC_GRAY, true, SUM_NONE, true>(job)
+            }
+            (Dir::Decrypt, Shape::Whiten, SRC_SLICE) => {
+                L::kernel::<NR, true, SRC_SLICE, true, SUM_NONE, true>(job)
+            }
+            (Dir::Decrypt, Shape::Whiten, _) => {
+                L::kernel::<NR, true, SRC_GRAY, true, SUM_NONE, true>(job)
+            }
+            (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) => {
+                L::kernel::<NR, false, SRC_SLICE, true, SUM_IN, true>(job)
+            }
+            (Dir::Encrypt, Shape::WhitenSum, _) => {
+                L::kernel::<NR, false, SRC_GRAY, true, SUM_IN, true>(job)
+            }
+            (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) => {
+                L::kernel::<NR, true, SRC_SLICE, true, SUM_OUT, true>(job)
+            }
+            (Dir::Decrypt, Shape::WhitenSum, _) => {
+                L::kernel::<NR, true, SRC_GRAY, true, SUM_OUT, true>(job)
+            }
+            (_, Shape::Sigma, SRC_SLICE) => {
+                L::kernel::<NR, false, SRC_SLICE, false, SUM_OUT, false>(job)
+            }
+            (_, Shape::Sigma, _) => L::kernel::<NR, false, SRC_GRAY, false, SUM_OUT, false>(job),
+        }
+    }
+}
+
+/// The Gray-code walk: `w` is `W_q`, the offset of block `64q`; and the
+/// XEX state (VAES-512).
+struct Walk<L: Lane> {
+    w: __m128i,
+    q: u64,
+    x: L::Xex,
+}
+
+/// The loop over batches (instantiated by [`Lane::kernel`]).
+///
+/// # Safety
+/// As [`dispatch`]; `SRC`, `POST`, `SUM`, `STORE` as the shape of `job`.
+#[inline(always)]
+pub(super) unsafe fn kernel<
+    L: Lane,
+    const NR: usize,
+    const DEC: bool,
+    const SRC: u8,
+    const POST: bool,
+    const SUM: u8,
+    const STORE: bool,
+>(
+    job: &Job<'_>,
+) -> Block {
+    // SAFETY: the caller's: the CPU has `L`'s features (those of every
+    // intrinsic and lane operation here); pointer accesses are justified
+    // where they are.
+    unsafe {
+        let mut k = [L::zero(); 15];
+        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
+            *kr = L::broadcast(load(b));
+        }
+        let mut st = Walk::<L> {
+            w: load(&job.w),
+            q: job.first >> 6,
+            x: L::xex_init::<NR, DEC, SRC>(job, &k),
+        };
+        // The extra block (`E_K` of it, whatever the direction) rides along
+        // with the first batch (used with one block per register: short
+        // runs on the AES-NI lane).
+        let mut ek = [_mm_setzero_si128(); 15];
+        let mut ex = _mm_setzero_si128();
+        let mut ex_pending = L::BLOCKS == 1 && !job.extra.is_null();
+        if ex_pending {
+            for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+                *kr = load(b);
+            }
+            // SAFETY: `job.extra`, when not null, is valid for one block.
+            ex = _mm_loadu_si128(job.extra.cast_const().cast());
+        }
+        let mut acc = L::zero();
+        let n = job.n;
+        let batch_blocks = REGS * L::BLOCKS;
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal, $blocks:expr, $part:expr) => {{
+                let (z, bk0, bkl) = offsets::<L, $v, NR, SRC, POST>(job, &k, &mut st, i, $blocks);
+                // SAFETY: the batch's blocks i .. i + $blocks are below n (the
+                // last register holds `$part` of them, the only ones it
+                // touches); `dst` is only written when STORE (then valid),
+                // `wrapping_add` keeps a null one harmless.
+                let (src, dst) = (job.src.add(i), job.dst.wrapping_add(i));
+                if L::BLOCKS == 1 && ex_pending {
+                    ex_pending = false;
+                    batch::<L, $v, NR, DEC, POST, SUM, STORE, true>(
+                        &k,
+                        src,
+                        dst,
+                        $part,
+                        (&z, bk0, bkl),
+                        &mut acc,
+                        (&mut ex, &ek),
+                    )
+                } else {
+                    batch::<L, $v, NR, DEC, POST, SUM, STORE, false>(
+                        &k,
+                        src,
+                        dst,
+                        $part,
+                        (&z, bk0, bkl),
+                        &mut acc,
+                        (&mut ex, &ek),
+                    )
+                }
+            }};
+        }
+        while n - i >= batch_blocks {
+            go!(8, batch_blocks, L::BLOCKS);
+            i += batch_blocks;
+        }
+        let rem = n - i;
+        if rem > 0 {
+            let nv = rem.div_ceil(L::BLOCKS);
+            let part = rem - L::BLOCKS * (nv - 1); // 1 ..= BLOCKS in the last register
+            match nv {
+                1 => go!(1, rem, part),
+                2 => go!(2, rem, part),
+                3 => go!(3, rem, part),
+                4 => go!(4, rem, part),
+                5 => go!(5, rem, part),
+                6 => go!(6, rem, part),
+                7 => go!(7, rem, part),
+                _ => go!(8, rem, part),
+            }
+        }
+        debug_assert!(!ex_pending, "the extra block rode along");
+        if L::BLOCKS == 1 && !job.extra.is_null() {
+            // SAFETY: as above.
+            _mm_storeu_si128(job.extra.cast(), ex);
+            ek = [_mm_setzero_si128(); 15];
+            core::hint::black_box(&ek);
+        }
+        if L::BLOCKS == 1 {
+            // As the AES-NI kernel always did. (Not on the wider lanes: the
+            // address taken would keep the whole walk, the XEX state with
+            // it, in memory for the kernel's length.)
+            st.w = _mm_setzero_si128();
+            core::hint::black_box(&st.w);
+        }
+        store(L::fold(acc))
+    }
+}
+
+/// Per register `v` of a batch at block `i` (`blocks` blocks):
+/// `(z, bk0, bkl)` with the offsets `Z = z xor base`, `bk0 = base xor K0`
+/// and `bkl = base xor K_last` (or `K_last` without post-whitening).
+/// Without offsets `z` is zero and the base zero.
+///
+/// # Safety
+/// As [`kernel`] (`inline(always)`: as an out-of-line call, LLVM's choice
+/// for XEX once, its `z` went through memory, 0.70x -> 0.62x ECB).
+#[inline(always)]
+unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const POST: bool>(
+    job: &Job<'_>,
+    k: &[L; 15],
+    st: &mut Walk<L>,
+    i: usize,
+    blocks: usize,
+) -> ([L; V], L, L) {
+    // SAFETY: the caller's: the CPU has the features; pointer accesses are
+    // justified where they are.
+    unsafe {
+        let (k0, kl) = (k[0], k[NR]);
+        let mut z = [L::zero(); V];
+        if SRC == SRC_SLICE {
+            let last = blocks - L::BLOCKS * (V - 1);
+            for (v, zv) in z.iter_mut().enumerate() {
+                let p = job.z.add(i + L::BLOCKS * v);
+                // SAFETY: `job.z` holds `job.n` blocks: the batch's are below it
+                // (the last register's `last`, the only ones it reads).
+                *zv = if v + 1 == V && last < L::BLOCKS {
+                    L::load_n(p, last)
+                } else {
+                    L::load(p)
+                };
+            }
+        } else if SRC == SRC_XEX || SRC == SRC_XEX_FREE {
+            L::xex_offsets::<V, SRC>(job, &mut st.x, &mut z);
+            // z is Z xor K_last: the last round's key as it is, and the first
+            // round takes `K0 xor K_last`.
+            return (z, L::xor(k0, kl), L::zero());
+        } else if SRC == SRC_GRAY {
+            let Some(t) = job.gray else {
+                return (z, k0, kl);
+            };
+            let abs = job.first.wrapping_add(i as u64);
+            let g = abs >> 6;
+            if g != st.q {
+                // Batches are at most 32 blocks: the next group, W_g = W_{g-1} xor step.
+                st.w = _mm_xor_si128(st.w, load(t.step(g)));
+                st.q = g;
+            }
+            let j = (abs & 63) as usize;
+            for (v, zv) in z.iter_mut().enumerate() {
+                // `low` has 68 entries: BLOCKS <= 4 from any index below 64.
+                let p = t.low.0.as_ptr().add((j + L::BLOCKS * v) & 63);
+                // SAFETY: `p` .. `p + BLOCKS` lies inside `low` (index at most 63 + 3).
+                *zv = L::load(p);
+            }
+            // The base goes into `z` (so `z` is the whole offset Z and the
+            // first and last round keys stay the plain K0 and K_last): a
+            // varying key per register would be 16 more live registers across
+            // the rounds, more than the 32 zmm registers hold with the state,
+            // `z` and the round keys.
+            let b0 = L::broadcast(st.w);
+            let before = 64 - j; // blocks of the batch in group g
+            if before >= blocks {
+                for zv in z.iter_mut() {
+                    *zv = L::xor(*zv, b0);
+                }
+            } else {
+                // The batch runs into group g + 1: its blocks take W_{g+1}.
+                let b1 = L::broadcast(_mm_xor_si128(st.w, load(t.step(g.wrapping_add(1)))));
+                for (v, zv) in z.iter_mut().enumerate() {
+                    let c = before.saturating_sub(L::BLOCKS * v).min(L::BLOCKS); // still in g
+                    *zv = L::xor(*zv, L::blend_low(c, b0, b1));
+                }
+            }
+        }
+        (z, k0, kl)
+    }
+}
+
+/// One batch of `V` registers, the last holding `part` blocks (`1 ..=
+/// BLOCKS`): loads, whitening in the first and last round keys, rounds,
+/// sum, stores; with `EX`, also `ex = E_K(ex)` under the encryption keys
+/// `ek`, interleaved.
+///
+/// # Safety
+/// The CPU must have `L`'s features; `src` (and `dst` if STORE) valid for
+/// `BLOCKS (V - 1) + part` blocks (nothing past them is touched).
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+pub(super) unsafe fn batch<
+    L: Lane,
+    const V: usize,
+    const NR: usize,
+    const DEC: bool,
+    const POST: bool,
+    const SUM: u8,
+    const STORE: bool,
+    const EX: bool,
+>(
+    k: &[L; 15],
+    src: *const Block,
+    dst: *mut Block,
+    part: usize,
+    (z, bk0, bkl): (&[L; V], L, L),
+    acc: &mut L,
+    (ex, ek): (&mut __m128i, &[__m128i; 15]),
+) {
+    // SAFETY: the caller's: the CPU has the features; loads and stores
+    // touch the valid blocks only (the last register's `part`).
+    unsafe {
+        if EX {
+            *ex = _mm_xor_si128(*ex, ek[0]);
+        }
+        let partial = part < L::BLOCKS;
+        let mut x = [L::zero(); V];
+        for v in 0..V {
+            let p = src.wrapping_add(L::BLOCKS * v);
+            let m = if v + 1 == V && partial {
+                L::load_n(p, part)
+            } else {
+                L::load(p)
+            };
+            if SUM == SUM_IN {
+                *acc = L::xor(*acc, m);
+            }
+            x[v] = L::xor3(m, z[v], bk0); // M xor Z xor K0
+        }
+        // A counted loop (an iterator chain here was left as a call per round).
+        #[allow(clippy::needless_range_loop)]
+        for r in 1..NR {
+            let kr = k[r];
+            for xv in x.iter_mut() {
+                *xv = if DEC {
+                    L::aesdec(*xv, kr)
+                } else {
+                    L::aesenc(*xv, kr)
+                };
+            }
+            if EX {
+                *ex = _mm_aesenc_si128(*ex, ek[r]);
+            }
+        }
+        if EX {
+            *ex = _mm_aesenclast_si128(*ex, ek[NR]);
+        }
+        for v in 0..V {
+            // Z xor K_last (bkl = base xor K_last, z the rest of Z), or K_last.
+            let kl = if POST { L::xor(z[v], bkl) } else { bkl };
+            let y = if DEC {
+                L::aesdeclast(x[v], kl)
+            } else {
+                L::aesenclast(x[v], kl)
+            };
+            let last = v + 1 == V && partial;
+            if SUM == SUM_OUT {
+                *acc = L::xor(*acc, if last { L::keep_n(y, part) } else { y });
+            }
+            if STORE {
+                let p = dst.wrapping_add(L::BLOCKS * v);
+                if last {
+                    L::store_n(p, y, part);
+                } else {
+                    L::store(p, y);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! The lane types: one vector register of AES blocks per tier, with the
+//! operations the lane-generic kernels (`kernel.rs`) need, each tier
+//! implementing them with the instructions it has.
+//!
+//! | lane | tier | blocks per register | a partial register | 3-way xor |
+//! | --- | --- | --- | --- | --- |
+//! | [`Xmm`] | AES-NI | 1 | (none) | two `pxor` |
+//! | [`Ymm`] | VAES-256 (AVX2) | 2 | its low xmm half | two `vpxor` |
+//! | [`Zmm`] | VAES-512 (AVX-512F/BW) | 4 | masked loads and stores | `vpternlogq` |
+//!
+//! A partial register (the last one of a message whose block count is not
+//! a multiple of the lane's) touches only the blocks below the count: on
+//! AVX-512 through masked loads and stores (masked-out lanes are not
+//! accessed); on AVX2 the one block of a partial ymm register goes through
+//! its low xmm half (a 16-byte load, zero-extended; a 16-byte store), so no
+//! byte past the message is read or written and nothing is padded.
+//!
+//! Every method is `unsafe` and `#[inline(always)]`, without
+//! `#[target_feature]` (which would forbid `inline(always)`): each is called
+//! only from its tier's `#[target_feature]` entry (`kernel`, declared with
+//! [`tier_entries`]), into which it is inlined; so the CPU has the tier's
+//! features wherever one runs. Pointer arguments: as each method says.
+
+use core::arch::x86_64::*;
+
+use super::Job;
+use crate::arith::gf128::Block;
+
+/// A vector register of `BLOCKS` AES blocks.
+///
+/// # Safety
+/// Every method may be called only where the CPU has the tier's features
+/// (from its `#[target_feature]` entries).
+pub(super) trait Lane: Copy {
+    /// Blocks per register.
+    const BLOCKS: usize;
+    /// The XEX kernel's state (`SRC_XEX`, VAES-512 only; `()` elsewhere).
+    type Xex: Copy;
+
+    unsafe fn zero() -> Self;
+    /// `b` in every block.
+    unsafe fn broadcast(b: __m128i) -> Self;
+    /// `BLOCKS` blocks from `p` (valid for them).
+    unsafe fn load(p: *const Block) -> Self;
+    /// The `n` blocks (`1 ..= BLOCKS`) from `p`, zero above; `p` valid for
+    /// `n` blocks, nothing past them read.
+    unsafe fn load_n(p: *const Block, n: usize) -> Self;
+    /// `BLOCKS` blocks to `p` (valid for them).
+    unsafe fn store(p: *mut Block, v: Self);
+    /// The first `n` blocks (`1 ..= BLOCKS`) of `v` to `p`, nothing past
+    /// them written.
+    unsafe fn store_n(p: *mut Block, v: Self, n: usize);
+    /// `v` with the blocks from `n` on zeroed.
+    unsafe fn keep_n(v: Self, n: usize) -> Self;
+    unsafe fn xor(a: Self, b: Self) -> Self;
+    /// `a xor b xor c`.
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self;
+    unsafe fn aesenc(a: Self, k: Self) -> Self;
+    unsafe fn aesenclast(a: Self, k: Self) -> Self;
+    unsafe fn aesdec(a: Self, k: Self) -> Self;
+    unsafe fn aesdeclast(a: Self, k: Self) -> Self;
+    /// Blocks below `c` from `lo`, the others from `hi`.
+    unsafe fn blend_low(c: usize, lo: Self, hi: Self) -> Self;
+    /// The xor of the register's blocks.
+    unsafe fn fold(v: Self) -> __m128i;
+
+    /// The XEX state at the start of a kernel (`SRC_XEX`): VAES-512 only.
+    unsafe fn xex_init<const NR: usize, const DEC: bool, const SRC: u8>(
+        job: &Job<'_>,
+        k: &[Self; 15],
+    ) -> Self::Xex;
+    /// XEX's offsets `Z xor K_last` of a batch of `V` registers.
+    unsafe fn xex_offsets<const V: usize, const SRC: u8>(
+        job: &Job<'_>,
+        st: &mut Self::Xex,
+        z: &mut [Self; V],
+    );
+
+    /// The tier's entry to the whitened loop (`kernel::kernel` for this
+    /// lane, compiled with the tier's features).
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` as `kernel::dispatch` says.
+    unsafe fn kernel<
+        const NR: usize,
+        const DEC: bool,
+        const SRC: u8,
+        const POST: bool,
+        const SUM: u8,
+        const STORE: bool,
+    >(
+        job: &Job<'_>,
+    ) -> Block;
+
+    /// XEX over whole units with the deltas made in registers
+    /// (`vaes::kernel_xex`): VAES-512 only, never dispatched elsewhere.
+    ///
+    /// # Safety
+    /// As [`kernel`](Self::kernel).
+    unsafe fn xex<const NR: usize>(dec: bool, job: &Job<'_>) -> Block {
+        let _ = (dec, job);
+        unreachable!("XEX units run on VAES-512 only (`AesKey::xex_units`)")
+    }
+}
+
+/// The tier's `#[target_feature]` entry [`Lane::kernel`], instantiating the
+/// one lane-generic loop `kernel::kernel` for `Self`.
+macro_rules! tier_entries {
+    ($features:literal) => {
+        #[target_feature(enable = $features)]
+        unsafe fn kernel<
+            const NR: usize,
+            const DEC: bool,
+            const SRC: u8,
+            const POST: bool,
+            const SUM: u8,
+            const STORE: bool,
+        >(
+            job: &Job<'_>,
+        ) -> Block {
+            // SAFETY: this function has the tier's features; `job` is the
+            // caller's.
+            unsafe { super::kernel::kernel::<Self, NR, DEC, SRC, POST, SUM, STORE>(job) }
+        }
+    };
+}
+
+/// The operations that are one intrinsic each: `$t` the lane's type, then
+/// its zero, unaligned load and store, xor, and the four AES rounds.
+macro_rules! one_to_one {
+    ($t:ident, $zero:ident, $load:ident, $store:ident, $xor:ident,
+     $enc:ident, $enclast:ident, $dec:ident, $declast:ident) => {
+        #[inline(always)]
+        unsafe fn zero() -> Self {
+            unsafe { $t($zero()) }
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const Block) -> Self {
+            unsafe { $t($load(p.cast())) }
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut Block, v: Self) {
+            unsafe { $store(p.cast(), v.0) }
+        }
+        #[inline(always)]
+        unsafe fn xor(a: Self, b: Self) -> Self {
+            unsafe { $t($xor(a.0, b.0)) }
+        }
+        #[inline(always)]
+        unsafe fn aesenc(a: Self, k: Self) -> Self {
+            unsafe { $t($enc(a.0, k.0)) }
+        }
+        #[inline(always)]
+        unsafe fn aesenclast(a: Self, k: Self) -> Self {
+            unsafe { $t($enclast(a.0, k.0)) }
+        }
+        #[inline(always)]
+        unsafe fn aesdec(a: Self, k: Self) -> Self {
+            unsafe { $t($dec(a.0, k.0)) }
+        }
+        #[inline(always)]
+        unsafe fn aesdeclast(a: Self, k: Self) -> Self {
+            unsafe { $t($declast(a.0, k.0)) }
+        }
+    };
+}
+
+/// The XEX hooks of a lane without the XEX kernel (never called: the XEX
+/// source kinds are dispatched on VAES-512 only).
+macro_rules! no_xex {
+    () => {
+        #[inline(always)]
+        unsafe fn xex_init<const NR: usize, const DEC: bool, const SRC: u8>(
+            _job: &Job<'_>,
+            _k: &[Self; 15],
+        ) {
+        }
+        #[inline(always)]
+        unsafe fn xex_offsets<const V: usize, const SRC: u8>(
+            _job: &Job<'_>,
+            _st: &mut (),
+            _z: &mut [Self; V],
+        ) {
+            unreachable!("XEX units run on VAES-512 only")
+        }
+    };
+}
+
+/// One block per xmm register (AES-NI).
+#[derive(Clone, Copy)]
+pub(super) struct Xmm(__m128i);
+
+/// Two blocks per ymm register (VAES-256: VAES, AVX2).
+#[derive(Clone, Copy)]
+pub(super) struct Ymm(__m256i);
+
+/// Four blocks per zmm register (VAES-512: VAES, AVX-512F/BW).
+#[derive(Clone, Copy)]
+pub(super) struct Zmm(pub(super) __m512i);
+
+// SAFETY (every `unsafe` block of the three impls): the caller's guarantees
+// (the module docs: the tier's features; pointers valid as each method
+// says).
+impl Lane for Xmm {
+    const BLOCKS: usize = 1;
+    one_to_one!(
+        Xmm,
+        _mm_setzero_si128,
+        _mm_loadu_si128,
+        _mm_storeu_si128,
+        _mm_xor_si128,
+        _mm_aesenc_si128,
+        _mm_aesenclast_si128,
+        _mm_aesdec_si128,
+        _mm_aesdeclast_si128
+    );
+    type Xex = ();
+
+    #[inline(always)]
+    unsafe fn broadcast(b: __m128i) -> Self {
+        Xmm(b)
+    }
+    #[inline(always)]
+    unsafe fn load_n(p: *const Block, _n: usize) -> Self {
+        unsafe { Self::load(p) }
+    }
+    #[inline(always)]
+    unsafe fn store_n(p: *mut Block, v: Self, _n: usize) {
+        unsafe { Self::store(p, v) }
+    }
+    #[inline(always)]
+    unsafe fn keep_n(v: Self, _n: usize) -> Self {
+        v
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        unsafe { Xmm(_mm_xor_si128(_mm_xor_si128(a.0, b.0), c.0)) }
+    }
+    #[inline(always)]
+    unsafe fn blend_low(c: usize, lo: Self, hi: Self) -> Self {
+        if c >= 1 { lo } else { hi }
+    }
+    #[inline(always)]
+    unsafe fn fold(v: Self) -> __m128i {
+        v.0
+    }
+
+    no_xex!();
+    tier_entries!("aes,sse2");
+}
+
+impl Lane for Ymm {
+    const BLOCKS: usize = 2;
+    one_to_one!(
+        Ymm,
+        _mm256_setzero_si256,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_xor_si256,
+        _mm256_aesenc_epi128,
+        _mm256_aesenclast_epi128,
+        _mm256_aesdec_epi128,
+        _mm256_aesdeclast_epi128
+    );
+    type Xex = ();
+
+    #[inline(always)]
+    unsafe fn broadcast(b: __m128i) -> Self {
+        unsafe { Ymm(_mm256_broadcastsi128_si256(b)) }
+    }
+    #[inline(always)]
+    unsafe fn load_n(p: *const Block, n: usize) -> Self {
+        // The one block of a partial register: a 16-byte load into the low
+        // half, the high half zero (nothing past the block read).
+        unsafe {
+            if n >= 2 {
+                Self::load(p)
+            } else {
+                Ymm(_mm256_zextsi128_si256(_mm_loadu_si128(p.cast())))
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_n(p: *mut Block, v: Self, n: usize) {
+        // A partial register stores its low half only (16 bytes).
+        unsafe {
+            if n >= 2 {
+                Self::store(p, v)
+            } else {
+                _mm_storeu_si128(p.cast(), _mm256_castsi256_si128(v.0))
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn keep_n(v: Self, n: usize) -> Self {
+        unsafe {
+            if n >= 2 {
+                v
+            } else {
+                Ymm(_mm256_zextsi128_si256(_mm256_castsi256_si128(v.0)))
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        unsafe { Ymm(_mm256_xor_si256(_mm256_xor_si256(a.0, b.0), c.0)) }
+    }
+    #[inline(always)]
+    unsafe fn blend_low(c: usize, lo: Self, hi: Self) -> Self {
+        unsafe {
+            match c {
+                0 => hi,
+                1 => Ymm(_mm256_blend_epi32::<0xf0>(lo.0, hi.0)),
+                _ => lo,
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn fold(v: Self) -> __m128i {
+        unsafe {
+            _mm_xor_si128(
+                _mm256_castsi256_si128(v.0),
+                _mm256_extracti128_si256::<1>(v.0),
+            )
+        }
+    }
+
+    no_xex!();
+    tier_entries!("avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq");
+}
+
+impl Lane for Zmm {
+    const BLOCKS: usize = 4;
+    one_to_one!(
+        Zmm,
+        _mm512_setzero_si512,
+        _mm512_loadu_si512,
+        _mm512_storeu_si512,
+        _mm512_xor_si512,
+        _mm512_aesenc_epi128,
+        _mm512_aesenclast_epi128,
+        _mm512_aesdec_epi128,
+        _mm512_aesdeclast_epi128
+    );
+    type Xex = super::vaes::XexState;
+
+    #[inline(always)]
+    unsafe fn broadcast(b: __m128i) -> Self {
+        unsafe { Zmm(_mm512_broadcast_i32x4(b)) }
+    }
+    #[inline(always)]
+    unsafe fn load_n(p: *const Block, n: usize) -> Self {
+        // Masked: the lanes of blocks from n on are not accessed.
+        unsafe { Zmm(_mm512_maskz_loadu_epi64(zmask(n), p.cast())) }
+    }
+    #[inline(always)]
+    unsafe fn store_n(p: *mut Block, v: Self, n: usize) {
+        unsafe { _mm512_mask_storeu_epi64(p.cast(), zmask(n), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn keep_n(v: Self, n: usize) -> Self {
+        unsafe { Zmm(_mm512_maskz_mov_epi64(zmask(n), v.0)) }
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        unsafe { Zmm(_mm512_ternarylogic_epi64::<0x96>(a.0, b.0, c.0)) }
+    }
+    #[inline(always)]
+    unsafe fn blend_low(c: usize, lo: Self, hi: Self) -> Self {
+        // Mask bits set: from `hi` (blocks c.. : qwords 2c..).
+        let m = (0xffu32 << (2 * c)) as u8;
+        unsafe { Zmm(_mm512_mask_blend_epi64(m, lo.0, hi.0)) }
+    }
+    #[inline(always)]
+    unsafe fn fold(v: Self) -> __m128i {
+        unsafe { super::vaes::xor_lanes(v.0) }
+    }
+    #[inline(always)]
+    unsafe fn xex_init<const NR: usize, const DEC: bool, const SRC: u8>(
+        job: &Job<'_>,
+        k: &[Self; 15],
+    ) -> Self::Xex {
+        unsafe { super::vaes::xex_init::<NR, DEC, SRC>(job, k) }
+    }
+    #[inline(always)]
+    unsafe fn xex_offsets<const V: usize, const SRC: u8>(
+        job: &Job<'_>,
+        st: &mut Self::Xex,
+        z: &mut [Self; V],
+    ) {
+        unsafe { super::vaes::xex_offsets::<V, SRC>(job, st, z) }
+    }
+
+    tier_entries!("avx512f,avx512bw,vaes,vpclmulqdq");
+
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    unsafe fn xex<const NR: usize>(dec: bool, job: &Job<'_>) -> Block {
+        // SAFETY: the caller's.
+        unsafe {
+            if dec {
+                super::vaes::kernel_xex::<NR, true>(job)
+            } else {
+                super::vaes::kernel_xex::<NR, false>(job)
+            }
+        }
+    }
+}
+
+/// The qword mask of a zmm register's first `n` blocks (`n <= 4`).
+#[inline(always)]
+fn zmask(n: usize) -> __mmask8 {
+    (0xffu32 >> (8 - 2 * n.min(4))) as u8
+}
