@@ -4,7 +4,7 @@
 //! [`install`] starts a thread that waits for SIGINT, SIGTERM or SIGHUP
 //! (through `signal-hook`'s self-pipe: nothing runs in the signal handler
 //! itself). On a signal it removes every temporary output file still
-//! registered with [`register_temp`], then dies of the same signal with the
+//! registered by [`create_temp`], then dies of the same signal with the
 //! default action, so that the parent sees what it would have seen without
 //! the handler (a shell's `$?` is 128 + the signal number: 130, 143, 129).
 //!

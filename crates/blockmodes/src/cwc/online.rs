@@ -200,7 +200,7 @@ fn check_growth(state: &State, more: usize) -> Result<()> {
 /// length with [`update`](Self::update), which appends sigma for every byte
 /// at once (CWC-CTR needs no look-ahead), then [`finish`](Self::finish),
 /// which returns the tag tau. For every split of `M`, the concatenated
-/// output and the tag are the one-shot [`Cwc::encrypt`]'s `sigma || tau`.
+/// output and the tag are the one-shot [`Cwc::encrypt_to_vec`]'s `sigma || tau`.
 ///
 /// Memory: a few blocks (the hash's running value, the counter, one
 /// keystream block) and under one hash stride (768 bytes) of sigma waiting
@@ -303,7 +303,7 @@ impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for CwcEncryptor<'_, C, T,
 /// has verified the tag: a caller that acts on the plaintext before
 /// `finish` returns `Ok` acts on data an attacker may have chosen. Use it
 /// only where that plaintext can be discarded when `finish` fails; the safe
-/// [`Cwc::decrypt`] checks first and decrypts after.
+/// [`Cwc::decrypt_to_vec`] checks first and decrypts after.
 ///
 /// ```
 /// use blockmodes::cwc::{CwcAes128, hazmat::CwcDecryptor};

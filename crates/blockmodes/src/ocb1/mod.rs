@@ -355,7 +355,7 @@ impl<C: BlockCipher128 + KeyInit, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
 
 impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     #[cfg(feature = "alloc")]
-    /// Decrypt `C || T` (as returned by [`encrypt`](Self::encrypt)) under the
+    /// Decrypt `C || T` (as returned by [`encrypt_to_vec`](Self::encrypt_to_vec)) under the
     /// 16-byte `nonce`; returns `M` only if the tag verifies.
     ///
     /// Errors: [`Error::InvalidNonceLength`]; [`Error::CiphertextTooShort`]
@@ -420,7 +420,7 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// object, memory handed to a device or hypervisor), that process can
     /// see the plaintext of a forged ciphertext between its decryption and
     /// the wipe. Decrypt into private memory and copy after `Ok` in that
-    /// case ([`Ocb1::decrypt`] does: its `Vec` is the caller's alone until
+    /// case ([`Ocb1::decrypt_to_vec`] does: its `Vec` is the caller's alone until
     /// it returns). The same holds for the [`aead::AeadInOut`] methods,
     /// which write the plaintext to their output buffer the same way.
     ///

@@ -148,7 +148,7 @@ impl BlockBuf for Pair<'_, '_> {
 /// appends the ciphertext of every block it can already encipher, then
 /// [`finish`](Self::finish), which appends the rest of `C` and returns the
 /// tag `T`. For every split of `M`, the concatenated output and the tag are
-/// the one-shot [`Ocb1::encrypt`]'s `C || T`.
+/// the one-shot [`Ocb1::encrypt_to_vec`]'s `C || T`.
 ///
 /// Memory: the state is a few blocks (the offset cursor, the Checksum, the
 /// held-back final block: `M[m]` is enciphered differently from
@@ -320,7 +320,7 @@ impl<C, T: TagSize<P>, P: TagPolicy> core::fmt::Debug for Ocb1Encryptor<'_, C, T
 /// plaintext before `finish` returns `Ok` acts on data an attacker may have
 /// chosen (the CWC paper warns against exactly this). Use it only where the
 /// plaintext can be discarded if `finish` fails (for example written to a
-/// temporary file that is deleted); otherwise use [`Ocb1::decrypt`].
+/// temporary file that is deleted); otherwise use [`Ocb1::decrypt_to_vec`].
 ///
 /// On a wrong tag, `finish` returns [`Error::Authentication`] and does not
 /// append the last block `M[m]`; what earlier `update`s appended is the

@@ -106,7 +106,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> PmacIncremental<'_, C, T, P
     }
 
     /// Check `tag` against the current message in constant time (errors as
-    /// in [`Pmac::verify`]).
+    /// in [`Pmac::verify_tag`]).
     ///
     /// ```
     /// use blockmodes::pmac::PmacAes128;

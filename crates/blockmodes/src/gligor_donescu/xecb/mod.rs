@@ -406,7 +406,7 @@ impl<C: BlockCipher128Dec> XecbMac<C> {
     }
 
     #[cfg(feature = "rayon")]
-    /// [`verify`](Self::verify) spread over the rayon thread pool for inputs
+    /// [`verify_tag`](Self::verify_tag) spread over the rayon thread pool for inputs
     /// of [`PARALLEL_THRESHOLD`] bytes or more.
     ///
     /// ```
@@ -525,7 +525,7 @@ impl<C: BlockCipher128> XecbMacStateful<C> {
     }
 
     #[cfg(feature = "rayon")]
-    /// [`verify`](Self::verify) spread over the rayon thread pool for large inputs.
+    /// [`verify_tag`](Self::verify_tag) spread over the rayon thread pool for large inputs.
     ///
     /// ```
     /// use blockmodes::xecb::{XecbMacStateful, XecbMacStatefulSigner};
