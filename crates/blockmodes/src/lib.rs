@@ -69,15 +69,21 @@ extern crate alloc;
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", feature = "internals"))]
 #[doc(hidden)]
 #[path = "fuzz_hooks.rs"]
 pub mod __fuzz;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 mod arith;
+// The tiers, the cap and `force`: public for blockmodes' own crates with
+// the `internals` feature (the cap for users is `BLOCKMODES_CPU`).
+#[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod backend;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code)]
+mod backend;
 mod disk;
 mod gligor_donescu;
 
