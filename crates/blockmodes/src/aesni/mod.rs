@@ -233,24 +233,24 @@ pub(crate) fn detect() -> Option<Level> {
 /// compute the same permutation, `C` and the expanded key agree on
 /// `E_K(0^128)` (one block at key setup, compared in constant time).
 ///
-/// The type is recognised by its name, which needs no `'static` bound on
-/// `C` (as `TypeId` would, a change to the modes' public bounds); the
-/// probe makes a coincidence of names harmless.
+/// The type is recognised by its [`TypeId`](core::any::TypeId) (every
+/// mode's bound [`crate::oracle::BlockCipher128`] is `'static` for this);
+/// the probe checks the key bytes and the cipher agree.
 pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
     use crate::backend::Tier;
-    use core::any::type_name;
+    use core::any::TypeId;
     let max = match Tier::current() {
         Tier::Generic => return None,
         Tier::AesNi => Level::AesNi,
         Tier::Vaes256 => Level::Vaes256,
         Tier::Vaes512 => Level::Vaes512,
     };
-    let name = type_name::<C>();
-    let len = if name == type_name::<aes::Aes128>() {
+    let id = TypeId::of::<C>();
+    let len = if id == TypeId::of::<aes::Aes128>() {
         16
-    } else if name == type_name::<aes::Aes192>() {
+    } else if id == TypeId::of::<aes::Aes192>() {
         24
-    } else if name == type_name::<aes::Aes256>() {
+    } else if id == TypeId::of::<aes::Aes256>() {
         32
     } else {
         return None;

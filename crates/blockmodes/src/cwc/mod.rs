@@ -27,7 +27,7 @@
 //! the message and hashes its ciphertext from the registers, the AES rounds
 //! interleaved with the hash's multiply-adds (`fused.rs`, `aesni/cwc.rs`).
 //! Otherwise encryption enciphers the CTR blocks in batches of the cipher's
-//! parallel width ([`encrypt_par`]), in segments of 16 KiB, and hashes each
+//! parallel width (`encrypt_par`), in segments of 16 KiB, and hashes each
 //! segment of ciphertext right after it is written, while it is still in
 //! the first-level cache. The hash runs on AVX-512 IFMA where the CPU has
 //! it ([`hash`]); decryption hashes all of sigma first (the tag is checked

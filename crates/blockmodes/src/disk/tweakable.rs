@@ -39,16 +39,18 @@ use crate::oracle::{self, BlockCipher128Dec};
 /// [`crate::ste::StE`] (the tweak space of its inner cipher minus γ).
 ///
 /// ```
+/// use blockmodes::cipher::BlockCipherEncrypt;
 /// use blockmodes::tweakable::TweakableBlockCipher;
 /// use blockmodes::xex::{Xex, XexTweak};
-/// use blockmodes::oracle::encrypt_block;
 /// let xex = Xex::<blockmodes::Aes128>::new_from_slice(&[7; 16])?;
 /// let t = XexTweak { n: [1; 16], i: 3 };
 /// // E(K, T, ·) is an ordinary block cipher:
 /// let e = xex.fix_tweak(&t)?;
 /// let mut b = [9u8; 16];
 /// xex.encrypt_block(&t, &mut b)?;
-/// assert_eq!(b, encrypt_block(&e, &[9u8; 16]));
+/// let mut c = [9u8; 16].into();
+/// BlockCipherEncrypt::encrypt_block(&e, &mut c);
+/// assert_eq!(b, <[u8; 16]>::from(c));
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 pub trait TweakableBlockCipher {
@@ -58,7 +60,7 @@ pub trait TweakableBlockCipher {
     type Cipher: BlockCipher128Dec;
     /// The per-tweak work around it (XEX: Δ; StE: the swap, then the inner
     /// cipher's whitening).
-    type Whitening: Whitening;
+    type Whitening: Whitening + 'static;
 
     /// `E(K, T, ·)`: fix the tweak. Per-tweak work (XEX's Δ) is done here,
     /// once. Fails with a typed error if `tweak` is outside the tweak space

@@ -18,7 +18,7 @@
 //! Cost: `ceil(|M| / 16) + 2` block-cipher calls per message (the empty message
 //! is one empty block: 3 calls), plus one at key setup. The `m - 1` full
 //! blocks go to the cipher in batches of its parallel width
-//! ([`oracle::encrypt_par`] / [`oracle::decrypt_par`]); their offsets come from
+//! (`oracle::encrypt_par` / `oracle::decrypt_par`); their offsets come from
 //! [`GrayBatch`] without a serial chain.
 //!
 //! ```

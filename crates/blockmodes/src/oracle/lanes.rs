@@ -7,7 +7,7 @@ use super::*;
 /// [`ParWorkB2b::before`] call.
 pub const B2B_BATCH: usize = 64;
 
-/// The work of [`decrypt_par_b2b`]: as [`ParWork`], but the mode keeps each
+/// The work of [`decrypt_par_b2b`]: as the oracle's `ParWork`, but the mode keeps each
 /// batch's cipher inputs in a buffer of its own and names where the outputs
 /// go, so `after` can still read the inputs (no copy of them) and the
 /// outputs can land straight in the caller's buffer.

@@ -54,9 +54,21 @@ pub(crate) use calls::{
     encrypt_chain, encrypt_par, par_width,
 };
 
-/// Any block cipher with 128-bit blocks that can encipher.
-pub trait BlockCipher128: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> {}
-impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>> BlockCipher128 for C {}
+/// Any block cipher with 128-bit blocks that can encipher (and owns its
+/// key: `'static`).
+///
+/// The `'static` bound lets a mode recognise the `aes` crate's AES types by
+/// [`TypeId`](core::any::TypeId) at key setup and take blockmodes' own AES
+/// engine for them; every other cipher (a wrapper such as [`Counting`]
+/// included) keeps its own calls. Block ciphers own their round keys, so
+/// the bound excludes only a cipher type that borrows (`Cipher<'a>`).
+///
+/// ```
+/// fn mode<C: blockmodes::oracle::BlockCipher128>() {}
+/// mode::<blockmodes::Aes128>();
+/// ```
+pub trait BlockCipher128: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> + 'static {}
+impl<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16> + 'static> BlockCipher128 for C {}
 
 /// Any block cipher with 128-bit blocks that can encipher and decipher.
 pub trait BlockCipher128Dec: BlockCipher128 + BlockCipherDecrypt {}

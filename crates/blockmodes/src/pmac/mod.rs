@@ -28,7 +28,7 @@
 //! the 64 values `γ_j·L` plus one group base per 64 blocks gives every
 //! offset, and the whitening `M[i] ⊕ γ_{64g}·L ⊕ γ_j·L` of a batch is one
 //! plain loop the compiler vectorizes. Batches go to the cipher's widest
-//! parallel call through [`oracle::encrypt_par`].
+//! parallel call through `oracle::encrypt_par`.
 
 use core::fmt;
 use core::marker::PhantomData;
