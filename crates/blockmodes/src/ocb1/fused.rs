@@ -51,7 +51,8 @@ impl Fused {
         let n_full = io.blocks_in().len() as u64; // m - 1
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // M[m]
-        let (tag, mut c_m) = self.seal_core(l, l_inv, nonce, n_full, &mut last, len, |r, y_m| {
+        let keys = (l, l_inv, nonce);
+        let (tag, mut c_m) = self.core(Dir::Encrypt, keys, n_full, &mut last, len, |r, y_m| {
             let io = Io::InOut(io.blocks_inout());
             self.key.ocb_blocks(Dir::Encrypt, &self.table, r, io, y_m)
         });
@@ -82,25 +83,23 @@ impl Fused {
             self.key
                 .ocb_blocks_append(dir, &self.table, r, blocks, out, y_m)
         };
-        let (tag, mut last_out) = match dir {
-            Dir::Encrypt => self.seal_core(l, l_inv, nonce, n_full, &mut last, len, run),
-            Dir::Decrypt => self.open_core(l, l_inv, nonce, n_full, &mut last, len, run),
-        };
+        let (tag, mut last_out) = self.core(dir, (l, l_inv, nonce), n_full, &mut last, len, run);
         out.extend_from_slice(&last_out[..len]); // C[m], or M[m]
         wipe(&mut last_out);
         tag
     }
 
-    /// OCB.Enc around the full blocks, which `blocks(R, &mut X[m])` runs
-    /// (returning their Checksum and turning `X[m]` into `Y[m]`): returns
-    /// the full tag and `C[m]` (its first `len` bytes; the caller writes
-    /// and wipes it). `last` holds `M[m]` (`len` bytes) and is wiped.
+    /// OCB.Enc (`dir` Encrypt) or OCB.Dec up to the tag (Decrypt) around
+    /// the full blocks, which `blocks(R, &mut X[m])` runs (returning the xor
+    /// of their plaintext blocks and turning `X[m]` into `Y[m]`): returns the
+    /// full tag (`T`, or `T'`) and the other side's last block, `C[m]` or
+    /// `M[m]` (its first `len` bytes; the caller writes and wipes it).
+    /// `last` holds `M[m]` (`len` bytes) or `C[m]0*`, and is wiped.
     #[allow(clippy::too_many_arguments)]
-    fn seal_core(
+    fn core(
         &self,
-        l: &Block,
-        l_inv: &Block,
-        nonce: &Block,
+        dir: Dir,
+        (l, l_inv, nonce): (&Block, &Block, &Block),
         n_full: u64,
         last: &mut Block,
         len: usize,
@@ -108,21 +107,25 @@ impl Fused {
     ) -> (Block, Block) {
         let mut r = self.r(nonce, l);
         let mut z_m = self.table.offset(&r, n_full + 1);
-        // C[i] = E_K(M[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
-        // Y[m] alongside.
+        // C[i] = E_K(M[i] xor Z[i]) xor Z[i] (or M[i] = E_K^-1(C[i] xor Z[i])
+        // xor Z[i]); Checksum = xor of the M[i]; Y[m] alongside.
         let mut y_m = x_m(l_inv, &z_m, len);
         let mut checksum = blocks(&r, &mut y_m);
-        xor_in_place(last, &y_m); // C[m]
-        let c_m = *last;
-        zero_after(last, len); // C[m]0*
+        let mut other = *last;
+        xor_in_place(&mut other, &y_m); // C[m], or M[m]
+        if dir == Dir::Encrypt {
+            *last = other;
+            zero_after(last, len); // C[m]0*
+        }
+        // Checksum xor C[m]0* xor Y[m], enciphered after the xor with Z[m].
         xor_in_place(&mut checksum, last);
         xor_in_place(&mut checksum, &y_m);
         xor_in_place(&mut checksum, &z_m);
-        let tag = self.key.encrypt_block(&checksum); // E_K(Checksum xor Z[m])
+        let tag = self.key.encrypt_block(&checksum);
         for secret in [last, &mut checksum, &mut z_m, &mut y_m, &mut r] {
             wipe(secret);
         }
-        (tag, c_m)
+        (tag, other)
     }
 
     /// OCB.Dec up to the tag: as `Ocb1::open`.
@@ -136,45 +139,14 @@ impl Fused {
         let n_full = io.blocks_in().len() as u64; // m - 1
         let mut last = [0u8; 16];
         let len = copy_tail(&mut last, io.tail_in()); // C[m]0*
-        let (tag, mut m_m) = self.open_core(l, l_inv, nonce, n_full, &mut last, len, |r, y_m| {
+        let keys = (l, l_inv, nonce);
+        let (tag, mut m_m) = self.core(Dir::Decrypt, keys, n_full, &mut last, len, |r, y_m| {
             let io = Io::InOut(io.blocks_inout());
             self.key.ocb_blocks(Dir::Decrypt, &self.table, r, io, y_m)
         });
         copy_prefix(io.tail_out(), &m_m);
         wipe(&mut m_m);
         tag
-    }
-
-    /// OCB.Dec around the full blocks (`blocks` as in
-    /// [`seal_core`](Self::seal_core)): returns the full tag `T'` and
-    /// `M[m]` (its first `len` bytes). `last` holds `C[m]0*` and is wiped.
-    #[allow(clippy::too_many_arguments)]
-    fn open_core(
-        &self,
-        l: &Block,
-        l_inv: &Block,
-        nonce: &Block,
-        n_full: u64,
-        last: &mut Block,
-        len: usize,
-        blocks: impl FnOnce(&Block, &mut Block) -> Block,
-    ) -> (Block, Block) {
-        let mut r = self.r(nonce, l);
-        let mut z_m = self.table.offset(&r, n_full + 1);
-        // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]; Checksum = xor of the M[i];
-        // Y[m] alongside.
-        let mut y_m = x_m(l_inv, &z_m, len);
-        let mut checksum = blocks(&r, &mut y_m);
-        xor_in_place(&mut checksum, last);
-        xor_in_place(&mut checksum, &y_m);
-        xor_in_place(last, &y_m); // M[m]
-        let m_m = *last;
-        xor_in_place(&mut checksum, &z_m);
-        let tag = self.key.encrypt_block(&checksum);
-        for secret in [last, &mut checksum, &mut z_m, &mut y_m, &mut r] {
-            wipe(secret);
-        }
-        (tag, m_m)
     }
 }
 
