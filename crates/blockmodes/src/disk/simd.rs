@@ -65,6 +65,9 @@ impl Avx512 {
     /// `Some` if the CPU has the features the kernels need (checked once,
     /// cached by `cpufeatures`).
     pub(crate) fn detect() -> Option<Self> {
+        if crate::backend::ISLANDS_OFF.load(core::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         #[cfg(target_arch = "x86_64")]
         {
             if cpu_avx512_clmul::get() {

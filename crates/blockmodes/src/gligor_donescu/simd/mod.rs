@@ -137,6 +137,9 @@ impl Avx512 {
     /// cached by `cpufeatures`: one atomic load).
     #[inline]
     pub(crate) fn detect() -> Option<Self> {
+        if crate::backend::ISLANDS_OFF.load(core::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         #[cfg(target_arch = "x86_64")]
         {
             if cpu_avx512_vbmi::get() {
