@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use blockmodes::backend::{self, Backend, ISLANDS_OFF};
+use blockmodes::backend::{self, Backend, ISLANDS_OFF, XECB_PORTABLE_PASSES};
 use blockmodes::cipher::consts::U16;
 use blockmodes::cipher::{
     BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt,
@@ -205,8 +205,25 @@ fn set(off: bool) {
     ISLANDS_OFF.store(off, Ordering::Relaxed);
 }
 
+/// B = XECB-MAC's passes with the portable kernels (islands off too).
+fn set_passes(off: bool) {
+    ISLANDS_OFF.store(off, Ordering::Relaxed);
+    XECB_PORTABLE_PASSES.store(off, Ordering::Relaxed);
+}
+
 /// Times ECB, A (islands) and B (portable), `rounds` rounds; prints a row.
 fn pair(label: &str, bytes: usize, rounds: usize, make: &dyn Fn(bool) -> Case, ecb: &mut Case) {
+    pair_with(label, bytes, rounds, make, ecb, &set)
+}
+
+fn pair_with(
+    label: &str,
+    bytes: usize,
+    rounds: usize,
+    make: &dyn Fn(bool) -> Case,
+    ecb: &mut Case,
+    set: &dyn Fn(bool),
+) {
     let mut a = make(false);
     let mut b = make(true);
     // ~2 ms per sample.
@@ -290,6 +307,18 @@ fn main() {
                 &mut ecb,
             );
         }
+        pair_with(
+            "other xecb-mac (B: portable passes)",
+            bytes,
+            rounds,
+            &|off| {
+                set_passes(off);
+                generic::<Other>("xecb-mac", bytes)
+            },
+            &mut ecb,
+            &set_passes,
+        );
+        set_passes(false);
         println!("-- (b) generic path, AES-128 forced generic (backend::force(Generic), as BLOCKMODES_CPU=generic), {bytes} B");
         backend::force(Backend::Generic);
         let mut ecb = generic::<Aes128>("ecb", bytes);

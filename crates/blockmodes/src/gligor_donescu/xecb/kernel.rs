@@ -193,6 +193,9 @@ pub(super) fn mac_one_shot<C: BlockCipher128, const Y0: bool>(
         return (y0, w);
     }
     wipe(core::slice::from_mut(&mut last));
+    if crate::backend::XECB_PORTABLE_PASSES.load(core::sync::atomic::Ordering::Relaxed) {
+        return mac_one_shot_passes::<C, Y0>(None, &f.f, r0, msg);
+    }
     mac_one_shot_with::<C, Y0>(Avx512::detect(), &f.f, r0, msg)
 }
 
@@ -205,7 +208,7 @@ pub(super) fn mac_one_shot_with<C: BlockCipher128, const Y0: bool>(
     msg: &[u8],
 ) -> (Block, Block) {
     if let Some(simd) = simd {
-        return mac_one_shot_simd::<C, Y0>(simd, f, r0, msg);
+        return mac_one_shot_passes::<C, Y0>(Some(simd), f, r0, msg);
     }
     struct OneShot<'a> {
         /// x_1 .. x_{n-1}
@@ -305,8 +308,8 @@ crate::oracle::scratch::scratch_slot!(SCRATCH: Scratch);
 /// the `y_i` into w. (Interleaved per 64-block batch, the offset arithmetic
 /// and the cipher compete for the same vector ports; in passes of their own
 /// each runs at its full rate.)
-pub(super) fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
-    simd: Avx512,
+pub(super) fn mac_one_shot_passes<C: BlockCipher128, const Y0: bool>(
+    simd: Option<Avx512>,
     f: &C,
     r0: u128,
     msg: &[u8],
@@ -320,9 +323,13 @@ pub(super) fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
         let mut pos = 0;
         // The backend's width (1 for a counting cipher: no dummy lanes).
         let width = par_width(f).max(1);
+        let mut offsets = Offsets::portable(r0);
         loop {
             let k = (full.len() - pos).min(CHUNK);
-            simd.apply::<true>(r0, pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]);
+            match simd {
+                Some(simd) => simd.apply::<true>(r0, pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]),
+                None => offsets.apply::<true>(pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]),
+            }
             let last = pos + k == full.len();
             let mut count = k;
             if last {
@@ -347,7 +354,10 @@ pub(super) fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
             used = used.max(calls);
             ecb_encrypt_blocks(f, &mut buf[..calls]);
             let ys = count - (last && Y0) as usize;
-            simd.xor_into(&buf[..ys], &mut w);
+            match simd {
+                Some(simd) => simd.xor_into(&buf[..ys], &mut w),
+                None => xor_into(&buf[..ys], &mut w),
+            }
             if last {
                 if Y0 {
                     y0 = buf[ys];
@@ -498,7 +508,7 @@ mod one_shot_tests {
         let f = aes::Aes128::new(&[0x5f; 16].into());
         let msg = [0x3cu8; 16 * 600];
         for len in [1, 16 * 70, 16 * 600] {
-            mac_one_shot_simd::<_, true>(simd, &f, 77, &msg[..len]);
+            mac_one_shot_passes::<_, true>(Some(simd), &f, 77, &msg[..len]);
             SCRATCH.with(|cell| {
                 let slot = cell.borrow();
                 let s = slot.as_ref().expect("the scratch was made");
