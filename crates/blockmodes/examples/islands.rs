@@ -25,7 +25,7 @@ use blockmodes::eme::Eme;
 use blockmodes::eme2::Eme2;
 use blockmodes::ete::EtE;
 use blockmodes::pxcbc::PxcbcXor;
-use blockmodes::sector::{DataUnitCipher, Sectors};
+use blockmodes::sector::{DataUnitCipher, SectorCipher, Sectors};
 use blockmodes::ste::{StE, SteFixed};
 use blockmodes::tweakable::TweakableBlockCipher;
 use blockmodes::xcbc::XcbcXor;
