@@ -124,20 +124,6 @@ impl core::fmt::Display for Tier {
     }
 }
 
-/// TEMPORARY (issue 23, the generic islands' measurement; removed with
-/// them): when set, `disk::simd::Avx512::detect` and
-/// `gligor_donescu::simd::Avx512::detect` find nothing, so keys and calls
-/// made afterwards take the portable whitening.
-#[doc(hidden)]
-pub static ISLANDS_OFF: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
-
-/// TEMPORARY (as [`ISLANDS_OFF`]): XECB-MAC's generic one-shot path in
-/// passes of its own (offsets, cipher, xor) with the portable kernels,
-/// instead of the portable whitening interleaved per batch.
-#[doc(hidden)]
-pub static XECB_PORTABLE_PASSES: core::sync::atomic::AtomicBool =
-    core::sync::atomic::AtomicBool::new(false);
-
 /// An AES implementation a key set up on this thread may use ([`force`]).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
