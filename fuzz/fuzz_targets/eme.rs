@@ -6,8 +6,8 @@
 #![no_main]
 use blockmodes::Aes128;
 use blockmodes::eme::Eme;
-use cipher::KeyInit;
 use blockmodes_fuzz::Input;
+use cipher::KeyInit;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

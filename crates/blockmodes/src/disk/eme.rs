@@ -127,9 +127,7 @@ impl<C: BlockCipher128> Eme<C> {
             return false;
         };
         let m = blocks.len();
-        super::eme_fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |_| {
-            *tweak
-        });
+        super::eme_fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |_| *tweak);
         true
     }
 
@@ -194,12 +192,7 @@ impl<C> Drop for Eme<C> {
 }
 
 /// One unit under `tweak`.
-fn eme_one<P: Pass>(
-    pass: &P,
-    l: &[Block; MAX_BLOCKS],
-    tweak: &Block,
-    blocks: &mut [Block],
-) {
+fn eme_one<P: Pass>(pass: &P, l: &[Block; MAX_BLOCKS], tweak: &Block, blocks: &mut [Block]) {
     let m = blocks.len();
     with_scratch(&SCRATCH, |scratch| {
         scratch.tweaks[0] = *tweak;

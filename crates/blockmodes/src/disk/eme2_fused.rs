@@ -102,13 +102,7 @@ fn run_table<'a>(l: &'a Table, k: usize, scratch: &'a mut [Block; RUN]) -> &'a [
 
 /// EME2 on `data` (at least 16 bytes) in the direction `dir`, with `T*`
 /// already computed: as `eme2::eme2`.
-pub(super) fn eme2(
-    key: &AesKey,
-    l: &Table,
-    dir: Dir,
-    t_star: &Block,
-    data: &mut [u8],
-) {
+pub(super) fn eme2(key: &AesKey, l: &Table, dir: Dir, t_star: &Block, data: &mut [u8]) {
     let (blocks, tail) = data.as_chunks_mut::<16>();
     let long = blocks.len() > 2 * RUN;
     let clmul = Clmul::detect();

@@ -146,10 +146,12 @@ pub(crate) fn decrypt<C: BlockCipher128Dec, const CHECK: bool>(
 const CHUNK: usize = 4 * BATCH;
 
 /// [`decrypt`] in chunks of up to [`CHUNK`] blocks: before each batch of
-/// the cipher its `z_i = y_i - i * r0` are computed (inside the backend's
-/// call, so with its vector features: passes of their own outside it ran
-/// 3x slower, `docs/lab/2026-11-27-generic-islands.md`), the cipher
-/// deciphers them into `out` (the check block's output into a side
+/// the cipher its `z_i = y_i - i * r0` are computed inside the backend's
+/// call, so with its vector features (the portable offsets in a pass of
+/// their own, outside it, ran this decryption at 0.14x ECB against 0.52x
+/// for the AVX-512 pass they stood in for; interleaved, XECB-MAC's same
+/// offsets run at 0.49x: `docs/lab/2026-11-27-generic-islands.md`), the
+/// cipher deciphers them into `out` (the check block's output into a side
 /// buffer), and after the batch its blocks get `z_{i-1}` xored in and join
 /// the sum.
 fn decrypt_chunks<C: BlockCipher128Dec>(
@@ -251,7 +253,10 @@ impl ParWorkB2b for DecChunk<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]) {
         let first = self.pos + start;
-        let (ys, zs) = (&self.ct[first..first + k], &mut self.zz[1 + start..1 + start + k]);
+        let (ys, zs) = (
+            &self.ct[first..first + k],
+            &mut self.zz[1 + start..1 + start + k],
+        );
         self.offsets.apply::<false>(first as u128 + 1, ys, zs);
         let zs = &self.zz[1 + start..1 + start + k];
         if first + k <= self.out.len() {

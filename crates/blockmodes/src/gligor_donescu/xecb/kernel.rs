@@ -197,9 +197,10 @@ pub(super) fn mac_one_shot<C: BlockCipher128, const Y0: bool>(
 }
 
 /// [`mac_one_shot`] on the generic path: the offsets added and the outputs
-/// xored into w batch by batch, inside the cipher's backend call (measured
-/// 4x faster than passes of their own over the same portable code, which
-/// run outside the backend's vector features: `docs/lab/2026-11-27-generic-islands.md`).
+/// xored into w batch by batch, inside the cipher's backend call (4x
+/// faster than passes of their own over the same portable code, which run
+/// outside the backend's vector features:
+/// `docs/lab/2026-11-27-generic-islands.md`).
 pub(super) fn mac_one_shot_generic<C: BlockCipher128, const Y0: bool>(
     f: &C,
     r0: u128,
