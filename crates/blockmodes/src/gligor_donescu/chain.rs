@@ -147,10 +147,9 @@ const CHUNK: usize = 4 * BATCH;
 
 /// [`decrypt`] in chunks of up to [`CHUNK`] blocks: before each batch of
 /// the cipher its `z_i = y_i - i * r0` are computed inside the backend's
-/// call, so with its vector features (the portable offsets in a pass of
-/// their own, outside it, ran this decryption at 0.14x ECB against 0.52x
-/// for the AVX-512 pass they stood in for; interleaved, XECB-MAC's same
-/// offsets run at 0.49x: `docs/lab/2026-11-27-generic-islands.md`), the
+/// call, so with its vector features (16 KiB through the `aes` crate:
+/// 0.39x ECB; the same portable offsets in a pass of their own, outside
+/// it, 0.14x: `docs/lab/2026-11-27-generic-islands.md`), the
 /// cipher deciphers them into `out` (the check block's output into a side
 /// buffer), and after the batch its blocks get `z_{i-1}` xored in and join
 /// the sum.
