@@ -39,8 +39,9 @@
 //! [`set_cap`] lowers the same cap from code (`blockmodes bench --cpu`).
 //!
 //! The cap governs the engine's tiers only: the `aes` crate on the generic
-//! path and the generic path's own AVX-512 helpers keep their own CPU
-//! detection.
+//! path, and StE's AVX-512 swap (`disk/simd.rs`, used by StE's fixed-tweak
+//! batches whatever the cipher), keep their own CPU detection. The generic
+//! path's whitening is otherwise portable Rust.
 //!
 //! [`force`] is the tests' switch: it applies to keys set up afterwards on
 //! the calling thread only (tests run in parallel threads), within the cap;

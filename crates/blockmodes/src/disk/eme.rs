@@ -14,17 +14,15 @@
 //! Cost: 2m + 1 block-cipher calls per unit, plus one per key. Both passes go
 //! through the backend in full batches; only `MC = E(MP)` is serial, and the
 //! bulk call ([`crate::sector::DataUnitCipher::encrypt_units`]) enciphers the
-//! `MP`s of a whole group of units in one batched call. On x86-64 with
-//! AVX-512 and VPCLMULQDQ the second pass makes the powers `2^(i-1)·M` batch
-//! by batch with an explicit-SIMD kernel (their sum, for CCC_1, is
-//! `M·(x + ... + x^(m-1))`, one multiplication per unit);
-//! [`Eme::portable`] turns it off, for comparison.
+//! `MP`s of a whole group of units in one batched call. The powers
+//! `2^(i-1)·M` of a group are made by [`powers_x_le`] before its second
+//! pass, which also gives their sum (for CCC_1). With AES keyed from bytes
+//! on a CPU with AES-NI the engine runs EME (`eme_fused.rs`).
 
 use cipher::KeyInit;
 use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, double_le, powers_x_le, xor};
-use crate::disk::simd::Avx512;
 use crate::disk::units::{
     DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, fold4, group_units,
     unit_blocks, wipe, with_scratch, xor_blocks_to,
@@ -57,9 +55,6 @@ pub struct Eme<C> {
     cipher: C,
     /// `L_i = 2^(i-1)·L` for i = 1..=128 (`l[i - 1]`).
     l: [Block; MAX_BLOCKS],
-    /// The AVX-512 kernel for the powers of M, if the CPU has it (checked
-    /// at key setup).
-    simd: Option<Avx512>,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
     /// AES-NI (`crate::backend`).
     #[cfg(target_arch = "x86_64")]
@@ -77,7 +72,6 @@ impl<C: BlockCipher128> Eme<C> {
         Self {
             cipher,
             l,
-            simd: Avx512::detect(),
             #[cfg(target_arch = "x86_64")]
             fused: None,
         }
@@ -87,24 +81,6 @@ impl<C: BlockCipher128> Eme<C> {
     #[cfg(target_arch = "x86_64")]
     pub(super) fn l(&self) -> &[Block; MAX_BLOCKS] {
         &self.l
-    }
-
-    /// The same cipher with the powers `2^(i-1)·M` made by the portable
-    /// code whatever the CPU (for tests and benchmark comparisons; the
-    /// output is the same).
-    ///
-    /// ```
-    /// use blockmodes::eme::Eme;
-    /// let e = Eme::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
-    /// let (mut a, mut b) = ([3u8; 512], [3u8; 512]);
-    /// e.encrypt(&[9; 16], &mut a)?;
-    /// e.clone().portable().encrypt(&[9; 16], &mut b)?;
-    /// assert_eq!(a, b);
-    /// # Ok::<(), blockmodes::Error>(())
-    /// ```
-    pub fn portable(mut self) -> Self {
-        self.simd = None;
-        self
     }
 
     /// EME over the block cipher keyed with `key` (AES: 16, 24 or 32 bytes).
@@ -140,7 +116,7 @@ impl<C: BlockCipher128> Eme<C> {
         if self.fused_one(Dir::Encrypt, tweak, blocks) {
             return Ok(());
         }
-        eme_one(&Enc(&self.cipher), &self.l, self.simd, tweak, blocks);
+        eme_one(&Enc(&self.cipher), &self.l, tweak, blocks);
         Ok(())
     }
 
@@ -151,9 +127,7 @@ impl<C: BlockCipher128> Eme<C> {
             return false;
         };
         let m = blocks.len();
-        super::eme_fused::units(Cipher::Aes(k), &self.l, self.simd, dir, m, blocks, |_| {
-            *tweak
-        });
+        super::eme_fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |_| *tweak);
         true
     }
 
@@ -176,7 +150,7 @@ impl<C: BlockCipher128> Eme<C> {
             } else {
                 Dir::Encrypt
             };
-            super::eme_fused::units(Cipher::Aes(k), &self.l, self.simd, dir, m, blocks, |s| {
+            super::eme_fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |s| {
                 (first_unit + s as u128).to_le_bytes()
             });
             return Ok(());
@@ -189,9 +163,9 @@ impl<C: BlockCipher128> Eme<C> {
                 for (s, t) in scratch.tweaks[..units].iter_mut().enumerate() {
                     *t = (u0 + s as u128).to_le_bytes();
                 }
-                eme_group(pass, &self.l, self.simd, units, m, group, scratch);
+                eme_group(pass, &self.l, units, m, group, scratch);
             }
-            scratch.wipe_used(g, m, self.simd.is_none());
+            scratch.wipe_used(g, m);
         });
         Ok(())
     }
@@ -206,7 +180,7 @@ impl<C: BlockCipher128Dec> Eme<C> {
         if self.fused_one(Dir::Decrypt, tweak, blocks) {
             return Ok(());
         }
-        eme_one(&Dec(&self.cipher), &self.l, self.simd, tweak, blocks);
+        eme_one(&Dec(&self.cipher), &self.l, tweak, blocks);
         Ok(())
     }
 }
@@ -218,18 +192,12 @@ impl<C> Drop for Eme<C> {
 }
 
 /// One unit under `tweak`.
-fn eme_one<P: Pass>(
-    pass: &P,
-    l: &[Block; MAX_BLOCKS],
-    simd: Option<Avx512>,
-    tweak: &Block,
-    blocks: &mut [Block],
-) {
+fn eme_one<P: Pass>(pass: &P, l: &[Block; MAX_BLOCKS], tweak: &Block, blocks: &mut [Block]) {
     let m = blocks.len();
     with_scratch(&SCRATCH, |scratch| {
         scratch.tweaks[0] = *tweak;
-        eme_group(pass, l, simd, 1, m, blocks, scratch);
-        scratch.wipe_used(1, m, simd.is_none());
+        eme_group(pass, l, 1, m, blocks, scratch);
+        scratch.wipe_used(1, m);
     });
 }
 
@@ -260,8 +228,6 @@ struct Scratch {
     mp: [Block; MAX_GROUP],
     /// `MC` per unit.
     mc: [Block; MAX_GROUP],
-    /// `M = MP ⊕ MC` per unit (the vector path).
-    big_m: [Block; MAX_GROUP],
     /// `2^(i-1) M` for block i >= 2 of every unit of the group (0 for i = 1).
     powers: [Block; GROUP_BLOCKS],
 }
@@ -277,26 +243,21 @@ impl Default for Scratch {
             sums: [[0; 16]; MAX_GROUP],
             mp: [[0; 16]; MAX_GROUP],
             mc: [[0; 16]; MAX_GROUP],
-            big_m: [[0; 16]; MAX_GROUP],
             powers: [[0; 16]; GROUP_BLOCKS],
         }
     }
 }
 
 impl Scratch {
-    /// Wipe what groups of `g` units of `m` blocks used (`powers`: only the
-    /// portable path stores the powers of M).
-    fn wipe_used(&mut self, g: usize, m: usize, powers: bool) {
+    /// Wipe what groups of `g` units of `m` blocks used.
+    fn wipe_used(&mut self, g: usize, m: usize) {
         let g = g.min(MAX_GROUP);
         self.wide_sums[..g].fill([0; 64]);
         core::hint::black_box(&mut self.wide_sums);
         wipe(&mut self.sums[..g]);
         wipe(&mut self.mp[..g]);
         wipe(&mut self.mc[..g]);
-        wipe(&mut self.big_m[..g]);
-        if powers {
-            wipe(&mut self.powers[..(g * m).min(GROUP_BLOCKS)]);
-        }
+        wipe(&mut self.powers[..(g * m).min(GROUP_BLOCKS)]);
     }
 }
 
@@ -307,7 +268,6 @@ crate::oracle::scratch::scratch_slot!(SCRATCH: Scratch);
 fn eme_group<P: Pass>(
     pass: &P,
     l: &[Block; MAX_BLOCKS],
-    simd: Option<Avx512>,
     g: usize,
     m: usize,
     data: &mut [Block],
@@ -344,8 +304,6 @@ fn eme_group<P: Pass>(
             mp: &scratch.mp[..g],
             mc: &scratch.mc[..g],
             powers: &mut scratch.powers[..n],
-            big_m: &mut scratch.big_m[..g],
-            simd,
         },
     );
 }
@@ -422,8 +380,6 @@ struct SecondPass<'a> {
     mp: &'a [Block],
     mc: &'a [Block],
     powers: &'a mut [Block],
-    big_m: &'a mut [Block],
-    simd: Option<Avx512>,
 }
 
 /// `S_m = x + x^2 + ... + x^(m-1)` (LE) for m = 1..=128 (`x_sums()[m - 1]`):
@@ -453,20 +409,6 @@ impl SecondPass<'_> {
     #[inline(always)]
     fn make_ccc(&mut self) {
         let m = self.m;
-        if let Some(simd) = self.simd {
-            // The powers are made batch by batch (`Avx512::eme_batch`);
-            // their sum is M·S_m.
-            let s_m = &x_sums()[m - 1];
-            let per_unit = self.mp.iter().zip(self.mc).zip(self.tweaks).zip(self.sums);
-            let units = self.data.chunks_exact_mut(m).zip(self.big_m.iter_mut());
-            for ((unit, big_m), (((mp, mc), t), sp)) in units.zip(per_unit) {
-                *big_m = xor(mp, mc);
-                let rest = simd.mul_le(big_m, s_m);
-                let ccc_sum = xor(&xor(sp, &unit[0]), &rest);
-                unit[0] = xor(&ccc_sum, &xor(mc, t));
-            }
-            return;
-        }
         let units = self
             .data
             .chunks_exact_mut(m)
@@ -474,10 +416,7 @@ impl SecondPass<'_> {
         let per_unit = self.mp.iter().zip(self.mc).zip(self.tweaks).zip(self.sums);
         for ((unit, powers), (((mp, mc), t), sp)) in units.zip(per_unit) {
             let big_m = xor(mp, mc);
-            let sum = match self.simd {
-                Some(simd) => simd.powers_x_le(&big_m, powers),
-                None => powers_x_le(&big_m, powers),
-            };
+            let sum = powers_x_le(&big_m, powers);
             let rest = xor(&sum, &big_m);
             powers[0] = [0; 16];
             let ccc_sum = xor(&xor(sp, &unit[0]), &rest);
@@ -493,10 +432,6 @@ impl ParWork for SecondPass<'_> {
             self.make_ccc();
         }
         let n = blocks.len();
-        if let Some(simd) = self.simd {
-            let data = &self.data[start..start + n];
-            return simd.eme_batch(self.big_m, self.m, start, data, blocks);
-        }
         xor_blocks_to(
             blocks,
             &self.data[start..start + n],

@@ -71,13 +71,12 @@ pub struct Eme2<C> {
     fused: Option<Fused>,
 }
 
-/// EME2's fused path: the AES key, the table of `K_ECB`'s powers and the
-/// AVX-512 kernel for the middle's products. Wiped on drop.
+/// EME2's fused path: the AES key and the table of `K_ECB`'s powers. Wiped
+/// on drop.
 #[cfg(target_arch = "x86_64")]
 struct Fused {
     key: crate::aesni::AesKey,
     l: super::eme2_fused::Table,
-    simd: Option<crate::disk::simd::Avx512>,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -135,7 +134,6 @@ impl<C: BlockCipher128> Eme2<C> {
             e.fused = crate::aesni::key_for(k_aes, &e.cipher).map(|key| Fused {
                 key,
                 l: super::eme2_fused::table(&e.k_ecb),
-                simd: crate::disk::simd::Avx512::detect(),
             });
         }
         Ok(e)
@@ -162,7 +160,7 @@ impl<C: BlockCipher128> Eme2<C> {
             return false;
         };
         let mut t_star = super::eme2_fused::t_star(&f.key, &self.k_ad, ad);
-        super::eme2_fused::eme2(&f.key, (&f.l, f.simd), dir, &t_star, data);
+        super::eme2_fused::eme2(&f.key, &f.l, dir, &t_star, data);
         t_star.zeroize();
         true
     }

@@ -20,7 +20,7 @@
 
 use crate::aesni::{AesKey, Dir, Io, Offsets};
 use crate::arith::gf128::{Block, double_le, powers_x_le, xor};
-use crate::disk::simd::Avx512;
+use crate::disk::simd::Clmul;
 use crate::disk::units::wipe;
 
 use super::eme_fused::times_sum;
@@ -102,15 +102,10 @@ fn run_table<'a>(l: &'a Table, k: usize, scratch: &'a mut [Block; RUN]) -> &'a [
 
 /// EME2 on `data` (at least 16 bytes) in the direction `dir`, with `T*`
 /// already computed: as `eme2::eme2`.
-pub(super) fn eme2(
-    key: &AesKey,
-    (l, simd): (&Table, Option<Avx512>),
-    dir: Dir,
-    t_star: &Block,
-    data: &mut [u8],
-) {
+pub(super) fn eme2(key: &AesKey, l: &Table, dir: Dir, t_star: &Block, data: &mut [u8]) {
     let (blocks, tail) = data.as_chunks_mut::<16>();
     let long = blocks.len() > 2 * RUN;
+    let clmul = Clmul::detect();
     let mut scratch = [[0u8; 16]; RUN];
     // The secrets of the middle, wiped together.
     let mut s = [[0u8; 16]; 11];
@@ -145,7 +140,7 @@ pub(super) fn eme2(
         };
         *rest = xor(&sk, &run[0]);
         if k == 0 {
-            *ccc_sum = xor(ccc_sum, &xor(rest, &times_sum(simd, m1, len)));
+            *ccc_sum = xor(ccc_sum, &xor(rest, &times_sum(clmul, m1, len)));
             run0 = Some(run);
             continue;
         }
@@ -155,7 +150,7 @@ pub(super) fn eme2(
         *mc_k = g(key, dir, mp_k);
         *mk = xor(mp_k, mc_k);
         *ccc_k = xor(mc_k, m1);
-        *rest = xor(rest, &times_sum(simd, mk, len));
+        *rest = xor(rest, &times_sum(clmul, mk, len));
         *ccc_sum = xor(ccc_sum, &xor(ccc_k, rest));
         run[0] = xor(ccc_k, mk);
         key.wide_last(dir, mk, run_table(l, k, &mut scratch), Io::InPlace(run));

@@ -22,7 +22,7 @@
 
 use crate::aesni::{AesKey, Dir, Io, SteXex};
 use crate::arith::gf128::{Block, double_le, xor};
-use crate::disk::simd::Avx512;
+use crate::disk::simd::Clmul;
 use crate::disk::units::wipe;
 
 use super::eme::x_sums;
@@ -80,11 +80,11 @@ impl Cipher<'_> {
 }
 
 /// `m (x + x^2 + ... + x^(count - 1))` (LE): one carry-less multiplication
-/// by the precomputed sum with AVX-512, else by Horner's rule (count - 1
-/// doublings).
-pub(super) fn times_sum(simd: Option<Avx512>, m: &Block, count: usize) -> Block {
-    if let Some(simd) = simd {
-        return simd.mul_le(m, &x_sums()[count - 1]);
+/// by the precomputed sum where the CPU has PCLMULQDQ (`clmul`), else by
+/// Horner's rule (count - 1 doublings, 3-5x slower for EME2).
+pub(super) fn times_sum(clmul: Option<Clmul>, m: &Block, count: usize) -> Block {
+    if let Some(clmul) = clmul {
+        return clmul.mul_le(m, &x_sums()[count - 1]);
     }
     let mut acc = [0u8; 16];
     for _ in 1..count {
@@ -102,7 +102,7 @@ pub(super) fn times_sum(simd: Option<Avx512>, m: &Block, count: usize) -> Block 
 fn first_and_middle(
     g: Cipher<'_>,
     l: &[Block],
-    (simd, in_kernel): (Option<Avx512>, bool),
+    (clmul, in_kernel): (Option<Clmul>, bool),
     dir: Dir,
     tweak: &Block,
     unit: &mut [Block],
@@ -118,7 +118,7 @@ fn first_and_middle(
     *mc = g.block(dir, mp);
     let big_m = xor(mp, mc);
     // CCC_2 xor ... xor CCC_m = (SP xor PPP_1) xor M (x + ... + x^(m-1)).
-    *rest = times_sum(simd, &big_m, unit.len());
+    *rest = times_sum(clmul, &big_m, unit.len());
     *ccc1 = xor(&xor(mc, tweak), &xor(&xor(sp, &unit[0]), rest));
     unit[0] = xor(ccc1, &big_m);
     wipe(&mut s);
@@ -131,13 +131,12 @@ fn first_and_middle(
 pub(super) fn units(
     g: Cipher<'_>,
     l: &[Block],
-    simd: Option<Avx512>,
     dir: Dir,
     m: usize,
     blocks: &mut [Block],
     tweak: impl Fn(usize) -> Block,
 ) {
-    units_with(g, l, (simd, true), dir, m, blocks, tweak)
+    units_with(g, l, (Clmul::detect(), true), dir, m, blocks, tweak)
 }
 
 /// As [`units`]; `in_kernel: false` makes the middle here even where the
@@ -145,7 +144,7 @@ pub(super) fn units(
 fn units_with(
     g: Cipher<'_>,
     l: &[Block],
-    (simd, in_kernel): (Option<Avx512>, bool),
+    (clmul, in_kernel): (Option<Clmul>, bool),
     dir: Dir,
     m: usize,
     blocks: &mut [Block],
@@ -154,7 +153,7 @@ fn units_with(
     let l = &l[..m.min(l.len())];
     let mut pending: Option<(&mut [Block], Block)> = None;
     for (s, unit) in blocks.chunks_exact_mut(m).enumerate() {
-        let big_m = first_and_middle(g, l, (simd, in_kernel), dir, &tweak(s), unit);
+        let big_m = first_and_middle(g, l, (clmul, in_kernel), dir, &tweak(s), unit);
         if let Some((prev, mut pm)) = pending.take() {
             g.last(dir, &pm, l, prev);
             wipe(core::slice::from_mut(&mut pm));
@@ -175,7 +174,6 @@ fn units_with(
 pub(super) struct Ete {
     ste: SteXex,
     l: [Block; 128],
-    simd: Option<Avx512>,
 }
 
 impl Ete {
@@ -191,7 +189,6 @@ impl Ete {
         Some(Self {
             ste: SteXex::new(key, k, h, d1, d2)?,
             l: *l,
-            simd: Avx512::detect(),
         })
     }
 
@@ -203,15 +200,7 @@ impl Ete {
         blocks: &mut [Block],
         tweak: impl Fn(usize) -> Block,
     ) {
-        units(
-            Cipher::Ete(&self.ste),
-            &self.l,
-            self.simd,
-            dir,
-            m,
-            blocks,
-            tweak,
-        )
+        units(Cipher::Ete(&self.ste), &self.l, dir, m, blocks, tweak)
     }
 }
 
@@ -244,11 +233,11 @@ mod tests {
                 for dir in [Dir::Encrypt, Dir::Decrypt] {
                     let tweak = |s: usize| b(s as u8 + 7);
                     let mut want = data.clone();
-                    units_with(g, &l, (Avx512::detect(), true), dir, m, &mut want, tweak);
-                    for simd in [Avx512::detect(), None] {
+                    units_with(g, &l, (Clmul::detect(), true), dir, m, &mut want, tweak);
+                    for clmul in [Clmul::detect(), None] {
                         let mut got = data.clone();
-                        units_with(g, &l, (simd, false), dir, m, &mut got, tweak);
-                        assert_eq!(got, want, "m {m} {dir:?} simd {}", simd.is_some());
+                        units_with(g, &l, (clmul, false), dir, m, &mut got, tweak);
+                        assert_eq!(got, want, "m {m} {dir:?} clmul {}", clmul.is_some());
                     }
                 }
             }

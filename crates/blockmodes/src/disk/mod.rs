@@ -7,7 +7,8 @@
 //! * [`tweakable`] and [`wide`]: the two abstractions the paper's transforms
 //!   take (a tweakable block cipher, a wide-block tweakable cipher);
 //! * `units`: the data-unit engine the ciphers share (batched passes,
-//!   grouping of units), and `simd`, its AVX-512 kernels;
+//!   grouping of units), and `simd`, the kernels StE's swap and the
+//!   engine's XEX and EME drivers use (carry-less products, AVX-512);
 //! * the ciphers: [`xex`], [`eme`], [`eme2`], and the transforms [`ste`]
 //!   (StE, of any tweakable block cipher) and [`ete`] (EtE, of a wide-block
 //!   mode and a tweakable block cipher);

@@ -1,54 +1,71 @@
-//! AVX-512 kernels of the disk ciphers: the one module of the disk family
-//! with `unsafe` code (x86-64 only; everything else stays safe).
+//! The disk ciphers' carry-less and AVX-512 kernels: the one module of the
+//! disk family with `unsafe` code (x86-64 only; everything else stays safe).
 //!
-//! # What it does
+//! # What it does, and for whom
 //!
+//! * [`Clmul::mul_le`]: `a·b` in GF(2^128), LE, by four `pclmulqdq`: the
+//!   middle of EME on the engine (`eme_fused::times_sum`: `M·(x + ... +
+//!   x^(m-1))`, once per unit of EME2 and of EME / EtE where the kernel
+//!   does not take the middle). The portable alternative, m - 2 doublings,
+//!   made EME2-AES 3-5x slower on every tier.
+//! * [`Avx512::powers_x_be`]: `a·x^j` for a run of j (XEX's deltas
+//!   `E_K(N)·2^i`) without a chain of doublings: for `0 <= j <= 64`,
+//!   `a·x^j = (a << j) ⊕ c·(x^7 + x^2 + x + 1)` where `c = a >> (128 - j)`
+//!   is the part shifted out, multiplied carry-less with one `vpclmulqdq`.
+//!   That gives the first eight powers in two vectors (four lanes each,
+//!   per-lane shift counts); then each vector steps by `x^8` (two byte
+//!   shifts, one `vpclmulqdq`, one xor), two independent chains. Blocks
+//!   are byte-reversed in and out (`vpshufb`). For XEX on the engine where
+//!   its kernel does not make the deltas itself (`xex_fused`: runs of
+//!   blocks, `Xex::encrypt_blocks`; units outside `AesKey::xex_units`):
+//!   1.5-1.7x the portable `powers_x_be` there.
 //! * [`Avx512::swap_xor`]: StE's constant-time swap of K and H fused with a
-//!   xor (XEX's Δ), four blocks per 512-bit vector. A lane equals K when
-//!   both of its 64-bit halves do: the xor with K of the block and of the
-//!   block with its halves swapped, or-ed, is zero in both halves exactly
-//!   then; the minimum of that and the same for H is zero when the block is
-//!   K or H, which one `vptestnmq` turns into a mask, and the lanes selected
-//!   get `K ⊕ H` by a masked xor. No branch, no table index.
-//! * [`Avx512::xex_batch`] / [`Avx512::powers_x_le`]: `a·x^j` for a run
-//!   of j (XEX's deltas `E_K(N)·2^i`, EME's `2^(i-1)·M`) without a chain of
-//!   doublings: for `0 <= j <= 64`, `a·x^j = (a << j) ⊕ c·(x^7 + x^2 + x + 1)`
-//!   where `c = a >> (128 - j)` is the part shifted out, multiplied
-//!   carry-less with one `vpclmulqdq`. That gives the first eight powers of
-//!   a run in two vectors (four lanes each, per-lane shift counts); then
-//!   each vector steps by `x^8` (two byte shifts, one `vpclmulqdq`, one
-//!   xor: all port-5 work, beside the rounds on port 0), two independent
-//!   chains. BE blocks are byte-reversed in and out
-//!   (`vpshufb`). XEX's kernel also xors the deltas into the batch, and is
-//!   called once per batch inside the cipher's call, so the processor
-//!   overlaps it with the previous batch's rounds.
+//!   xor (XEX's Δ), four blocks per 512-bit vector, for StE's fixed-tweak
+//!   batches (`StE::fix_tweak`, and EtE built with [`crate::ete::EtE::new`]),
+//!   which run through the cipher's own backend even for AES keys. A lane
+//!   equals K when both of its 64-bit halves do: the xor with K of the
+//!   block and of the block with its halves swapped, or-ed, is zero in both
+//!   halves exactly then; the minimum of that and the same for H is zero
+//!   when the block is K or H, which one `vptestnmq` turns into a mask, and
+//!   the lanes selected get `K ⊕ H` by a masked xor. No branch, no table
+//!   index. 4x the portable loop (whose `subtle` selections stay scalar).
 //!
-//! The portable code ([`crate::arith::gf128::powers_x_be`], `powers_x_le`, StE's
-//! portable swap) is the fallback and the reference of the tests.
+//! The portable code ([`crate::arith::gf128::powers_x_be`], StE's portable
+//! swap, doublings) is the fallback and the reference of the tests. The
+//! generic path's other AVX-512 whitening (XEX's and EME's per-batch
+//! powers) was removed on 2026-11-27: it served only ciphers other than
+//! AES keyed from bytes (`docs/lab/2026-11-27-generic-islands.md`).
 //!
 //! # Why `unsafe`
 //!
 //! * The kernels are `#[target_feature]` functions: calling them is
-//!   `unsafe` because the CPU must have the features. An [`Avx512`] value
-//!   can only be made by [`Avx512::detect`], which checks them at run time:
-//!   it is the proof, and its methods are the safe entry points.
+//!   `unsafe` because the CPU must have the features. A [`Clmul`] or
+//!   [`Avx512`] value can only be made by its `detect`, which checks them
+//!   at run time: it is the proof, and its methods are the safe entry
+//!   points.
 //! * Vector loads and stores take raw pointers: each full one covers four
 //!   blocks inside the slice, and the last partial vector is masked to the
 //!   blocks inside it.
 //!
 //! # The benchmark that justified it
 //!
-//! In `docs/performance.md`, section "The generic path's AVX-512
-//! kernels"; the measurement itself in
-//! `docs/lab/2026-11-24-generic-avx512-kernels.md`.
+//! `docs/performance.md`, section "The disk ciphers' carry-less kernels";
+//! the measurement in `docs/lab/2026-11-27-generic-islands.md`.
 #![allow(unsafe_code)]
 
 use crate::arith::gf128::Block;
 
-/// Proof that the CPU has AVX-512 F/BW/VL/DQ and VPCLMULQDQ: the kernels'
-/// safe entry points are its methods.
+/// Proof that the CPU has PCLMULQDQ: [`Clmul::mul_le`]'s safe entry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clmul(());
+
+/// Proof that the CPU has AVX-512 F/BW/VL/DQ and VPCLMULQDQ: the vector
+/// kernels' safe entry points are its methods.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512(());
+
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(cpu_clmul, "pclmulqdq", "sse2");
 
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(
@@ -60,6 +77,36 @@ cpufeatures::new!(
     "vpclmulqdq",
     "pclmulqdq"
 );
+
+impl Clmul {
+    /// `Some` if the CPU has PCLMULQDQ (checked once, cached by
+    /// `cpufeatures`).
+    #[inline]
+    pub(crate) fn detect() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if cpu_clmul::get() {
+                return Some(Clmul(()));
+            }
+        }
+        None
+    }
+
+    /// `a·b` in GF(2^128), LE convention (carry-less, constant time).
+    #[inline]
+    pub(crate) fn mul_le(self, a: &Block, b: &Block) -> Block {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `self` proves the CPU has the kernel's features.
+        unsafe {
+            x86::mul_le(a, b)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b);
+            [0; 16]
+        }
+    }
+}
 
 impl Avx512 {
     /// `Some` if the CPU has the features the kernels need (checked once,
@@ -101,89 +148,10 @@ impl Avx512 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `self` proves the CPU has the kernel's features.
         unsafe {
-            x86::powers::<true>(a, out);
+            x86::powers_x_be(a, out);
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = (a, out);
-    }
-
-    /// XEX's whitening of one batch of a group of units of `m` blocks
-    /// (`1 <= m <= 128`): for block k of the batch, block `start + k` of the
-    /// group, i.e. block `j` of unit `s`: `deltas[k] = en[s]·x^(j+1)` (BE)
-    /// and `blocks[k] = data[k] ⊕ deltas[k]`. Called once per batch inside
-    /// the cipher's call, so the processor overlaps it with the rounds of
-    /// the batch before.
-    #[inline]
-    pub(crate) fn xex_batch(
-        self,
-        en: &[Block],
-        m: usize,
-        start: usize,
-        data: &[Block],
-        deltas: &mut [Block],
-        blocks: &mut [Block],
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `self` proves the CPU has the kernel's features.
-        unsafe {
-            x86::xex_batch(en, m, start, data, deltas, blocks);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (en, m, start, data, deltas, blocks);
-    }
-
-    /// EME's second-pass whitening of one batch of a group of units of `m`
-    /// blocks (`1 <= m <= 128`): for block k of the batch, block `start + k`
-    /// of the group, i.e. block `j` of unit `s`:
-    /// `blocks[k] = data[k] ⊕ ms[s]·x^j` (LE), except `blocks[k] = data[k]`
-    /// for j = 0 (EME's CCC_1 takes no power of M).
-    #[inline]
-    pub(crate) fn eme_batch(
-        self,
-        ms: &[Block],
-        m: usize,
-        start: usize,
-        data: &[Block],
-        blocks: &mut [Block],
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `self` proves the CPU has the kernel's features.
-        unsafe {
-            x86::eme_batch(ms, m, start, data, blocks);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (ms, m, start, data, blocks);
-    }
-
-    /// `a·b` in GF(2^128), LE convention (carry-less, constant time).
-    #[inline]
-    pub(crate) fn mul_le(self, a: &Block, b: &Block) -> Block {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `self` proves the CPU has the kernel's features.
-        unsafe {
-            x86::mul_le(a, b)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (a, b);
-            [0; 16]
-        }
-    }
-
-    /// `out[j] = a·x^j` in the LE convention, returning the xor of the
-    /// blocks written (as [`crate::arith::gf128::powers_x_le`]).
-    #[inline]
-    pub(crate) fn powers_x_le(self, a: &Block, out: &mut [Block]) -> Block {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `self` proves the CPU has the kernel's features.
-        unsafe {
-            x86::powers::<false>(a, out)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (a, out);
-            [0; 16]
-        }
     }
 }
 
@@ -256,24 +224,6 @@ mod x86 {
         }
     }
 
-    /// `base·x^(e + l)` for l = 0..8 (`0 <= e <= 64`) as two vectors: in one
-    /// step from `base` when `e + 7 <= 64`, else through `base·x^e`.
-    #[target_feature(enable = "avx512f,avx512dq,vpclmulqdq")]
-    #[inline]
-    fn first_eight(base: __m512i, e: i64, poly: __m512i) -> (__m512i, __m512i) {
-        let lanes = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
-        let four = _mm512_set1_epi64(4);
-        let (from, cnt) = if e + 7 <= 64 {
-            (base, _mm512_add_epi64(lanes, _mm512_set1_epi64(e)))
-        } else {
-            (times_x_pow(base, _mm512_set1_epi64(e), poly), lanes)
-        };
-        (
-            times_x_pow(from, cnt, poly),
-            times_x_pow(from, _mm512_add_epi64(cnt, four), poly),
-        )
-    }
-
     /// `a·x^j` for the four j of `cnt` (each count twice, one per 64-bit
     /// half), `0 <= j <= 64`, on the value `v` (low half first) in every
     /// lane.
@@ -298,113 +248,57 @@ mod x86 {
         ))
     }
 
-    /// `out[j] = a·x^j`; BE (blocks byte-reversed) or LE. Returns the xor of
-    /// the blocks written (LE value layout, i.e. the blocks' own bytes).
+    /// `out[j] = a·x^j`, BE (the blocks byte-reversed to values and back).
+    ///
+    /// Two vectors (eight consecutive powers) each step by `x^8`: no chain
+    /// of dependent doublings, and the two chains overlap.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq")]
-    pub(super) unsafe fn powers<const BE: bool>(a: &Block, out: &mut [Block]) -> Block {
+    pub(super) unsafe fn powers_x_be(a: &Block, out: &mut [Block]) {
         let rev = rev_bytes();
-        let order = |v: __m512i| if BE { _mm512_shuffle_epi8(v, rev) } else { v };
+        let order = |v: __m512i| _mm512_shuffle_epi8(v, rev);
         // SAFETY: reads the 16 bytes of `a`.
         let base = order(unsafe { bcast(a) });
+        let poly = _mm512_set1_epi64(0x87);
         let first = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
-        // SAFETY: our caller's CPU has the features (we do).
-        let sum = unsafe { run::<BE>(base, first, out) };
-        let s = _mm_xor_si128(
-            _mm_xor_si128(
-                _mm512_castsi512_si128(sum),
-                _mm512_extracti64x2_epi64::<1>(sum),
-            ),
-            _mm_xor_si128(
-                _mm512_extracti64x2_epi64::<2>(sum),
-                _mm512_extracti64x2_epi64::<3>(sum),
-            ),
-        );
-        let mut r = [0u8; 16];
-        // SAFETY: writes the 16 bytes of `r`.
-        unsafe { _mm_storeu_si128(r.as_mut_ptr().cast(), s) };
-        r
-    }
-
-    /// See [`super::Avx512::xex_batch`].
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq")]
-    pub(super) unsafe fn xex_batch(
-        en: &[Block],
-        m: usize,
-        start: usize,
-        data: &[Block],
-        deltas: &mut [Block],
-        blocks: &mut [Block],
-    ) {
-        let n = data.len().min(deltas.len()).min(blocks.len());
-        let m = m.max(1);
-        let rev = rev_bytes();
-        let poly = _mm512_set1_epi64(0x87);
-        let mut k = 0;
-        while k < n {
-            let (s, j) = ((start + k) / m, (start + k) % m);
-            let len = (m - j).min(n - k);
-            let Some(e) = en.get(s) else { break };
-            // SAFETY: reads the 16 bytes of `e`.
-            let mut base = _mm512_shuffle_epi8(unsafe { bcast(e) }, rev);
-            // The first delta of the piece, e·x^(j+1), by steps of at most x^64.
-            let mut exp = j as i64 + 1;
-            while exp > 64 {
-                base = times_x_pow(base, _mm512_set1_epi64(64), poly);
-                exp -= 64;
-            }
-            let (d0, d1) = first_eight(base, exp, poly);
-            let r = k..k + len;
-            // SAFETY: our caller's CPU has the features (we do).
+        let mut d0 = times_x_pow(base, first, poly);
+        let mut d1 = times_x_pow(base, _mm512_add_epi64(first, _mm512_set1_epi64(4)), poly);
+        let mut chunks = out.chunks_exact_mut(8);
+        for c in &mut chunks {
+            let p = c.as_mut_ptr().cast::<__m512i>();
+            // SAFETY: `c` is eight blocks, 128 bytes.
             unsafe {
-                xor_run::<true, true>(
-                    d0,
-                    d1,
-                    &data[r.clone()],
-                    &mut deltas[r.clone()],
-                    &mut blocks[r],
-                )
-            };
-            k += len;
+                _mm512_storeu_si512(p, order(d0));
+                _mm512_storeu_si512(p.add(1), order(d1));
+            }
+            d0 = times_x8(d0, poly);
+            d1 = times_x8(d1, poly);
+        }
+        let mut rest = chunks.into_remainder();
+        if rest.len() >= 4 {
+            let (four, tail) = rest.split_at_mut(4);
+            // SAFETY: `four` is four blocks, 64 bytes.
+            unsafe { _mm512_storeu_si512(four.as_mut_ptr().cast(), order(d0)) };
+            d0 = d1;
+            rest = tail;
+        }
+        if !rest.is_empty() {
+            let m = tail_mask(rest.len());
+            // SAFETY: the mask covers the `rest.len()` blocks of `rest`.
+            unsafe { _mm512_mask_storeu_epi64(rest.as_mut_ptr().cast(), m, order(d0)) };
         }
     }
 
-    /// See [`super::Avx512::eme_batch`].
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq")]
-    pub(super) unsafe fn eme_batch(
-        ms: &[Block],
-        m: usize,
-        start: usize,
-        data: &[Block],
-        blocks: &mut [Block],
-    ) {
-        let n = data.len().min(blocks.len());
-        let m = m.max(1);
-        let poly = _mm512_set1_epi64(0x87);
-        let mut k = 0;
-        while k < n {
-            let (s, mut j) = ((start + k) / m, (start + k) % m);
-            let mut len = (m - j).min(n - k);
-            if j == 0 {
-                blocks[k] = data[k];
-                (k, j, len) = (k + 1, 1, len - 1);
-                if len == 0 {
-                    continue;
-                }
-            }
-            let Some(big_m) = ms.get(s) else { break };
-            // SAFETY: reads the 16 bytes of `big_m`.
-            let mut base = unsafe { bcast(big_m) };
-            let mut exp = j as i64;
-            while exp > 64 {
-                base = times_x_pow(base, _mm512_set1_epi64(64), poly);
-                exp -= 64;
-            }
-            let (d0, d1) = first_eight(base, exp, poly);
-            let r = k..k + len;
-            // SAFETY: our caller's CPU has the features (we do).
-            unsafe { xor_run::<false, false>(d0, d1, &data[r.clone()], &mut [], &mut blocks[r]) };
-            k += len;
-        }
+    /// `v·x^8` in every lane (value layout, low byte first): the lane
+    /// shifted up one byte, and its top byte `c` back as
+    /// `c·(x^7 + x^2 + x + 1)`. Byte shifts and the carry-less multiply run
+    /// on port 5, leaving port 0 to the cipher's rounds (64-bit shifts would
+    /// compete with them).
+    #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
+    #[inline]
+    fn times_x8(v: __m512i, poly: __m512i) -> __m512i {
+        let shl = _mm512_bslli_epi128::<1>(v);
+        let c = _mm512_bsrli_epi128::<15>(v);
+        _mm512_xor_si512(shl, _mm512_clmulepi64_epi128::<0x00>(c, poly))
     }
 
     /// `a·b` mod `x^128 + x^7 + x^2 + x + 1`, LE convention (the blocks'
@@ -435,139 +329,6 @@ mod x86 {
         unsafe { _mm_storeu_si128(r.as_mut_ptr().cast(), _mm_xor_si128(lo, u)) };
         r
     }
-
-    /// The powers `d0, d1, d0·x^8, d1·x^8, ...` (values; stored BE if `BE`)
-    /// into `deltas` if `KEEP`, and `blocks = data ⊕ powers`; the slices the
-    /// same length (`deltas` unused unless `KEEP`).
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq")]
-    #[inline]
-    unsafe fn xor_run<const BE: bool, const KEEP: bool>(
-        mut d0: __m512i,
-        mut d1: __m512i,
-        data: &[Block],
-        deltas: &mut [Block],
-        blocks: &mut [Block],
-    ) {
-        let rev = rev_bytes();
-        let order = |v: __m512i| if BE { _mm512_shuffle_epi8(v, rev) } else { v };
-        let poly = _mm512_set1_epi64(0x87);
-        let mut n = data.len().min(blocks.len());
-        if KEEP {
-            n = n.min(deltas.len());
-        }
-        let (dp, op, ip) = (
-            deltas.as_mut_ptr().cast::<__m512i>(),
-            blocks.as_mut_ptr().cast::<__m512i>(),
-            data.as_ptr().cast::<__m512i>(),
-        );
-        let mut v = 0;
-        // SAFETY (all the loads and stores below): vector v covers blocks
-        // 4v..4v + 4 of the three slices, inside their first n blocks (the
-        // last one masked to them).
-        while 4 * v + 8 <= n {
-            let (o0, o1) = (order(d0), order(d1));
-            unsafe {
-                if KEEP {
-                    _mm512_storeu_si512(dp.add(v), o0);
-                    _mm512_storeu_si512(dp.add(v + 1), o1);
-                }
-                let (x0, x1) = (
-                    _mm512_loadu_si512(ip.add(v)),
-                    _mm512_loadu_si512(ip.add(v + 1)),
-                );
-                _mm512_storeu_si512(op.add(v), _mm512_xor_si512(x0, o0));
-                _mm512_storeu_si512(op.add(v + 1), _mm512_xor_si512(x1, o1));
-            }
-            d0 = times_x8(d0, poly);
-            d1 = times_x8(d1, poly);
-            v += 2;
-        }
-        if 4 * v + 4 <= n {
-            let o0 = order(d0);
-            unsafe {
-                if KEEP {
-                    _mm512_storeu_si512(dp.add(v), o0);
-                }
-                let x0 = _mm512_loadu_si512(ip.add(v));
-                _mm512_storeu_si512(op.add(v), _mm512_xor_si512(x0, o0));
-            }
-            d0 = d1;
-            v += 1;
-        }
-        let r = n - 4 * v;
-        if r > 0 {
-            let mk = tail_mask(r);
-            let o0 = order(d0);
-            unsafe {
-                if KEEP {
-                    _mm512_mask_storeu_epi64(dp.add(v).cast(), mk, o0);
-                }
-                let x0 = _mm512_maskz_loadu_epi64(mk, ip.add(v).cast());
-                _mm512_mask_storeu_epi64(op.add(v).cast(), mk, _mm512_xor_si512(x0, o0));
-            }
-        }
-    }
-
-    /// `v·x^8` in every lane (value layout, low byte first): the lane
-    /// shifted up one byte, and its top byte `c` back as
-    /// `c·(x^7 + x^2 + x + 1)`. Byte shifts and the carry-less multiply run
-    /// on port 5, leaving port 0 to the cipher's rounds (64-bit shifts would
-    /// compete with them).
-    #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
-    #[inline]
-    fn times_x8(v: __m512i, poly: __m512i) -> __m512i {
-        let shl = _mm512_bslli_epi128::<1>(v);
-        let c = _mm512_bsrli_epi128::<15>(v);
-        _mm512_xor_si512(shl, _mm512_clmulepi64_epi128::<0x00>(c, poly))
-    }
-
-    /// `out[j] = base·x^(j + e)` where `first` holds the exponents
-    /// `e, e, e + 1, e + 1, ..., e + 3` (`e <= 1`), `base` the value in every
-    /// lane; BE: stored byte-reversed. Returns the xor of the vectors stored.
-    ///
-    /// Two vectors (eight consecutive powers) each step by `x^8`: no chain
-    /// of dependent doublings, and the two chains overlap.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,pclmulqdq")]
-    #[inline]
-    unsafe fn run<const BE: bool>(base: __m512i, first: __m512i, out: &mut [Block]) -> __m512i {
-        let rev = rev_bytes();
-        let order = |v: __m512i| if BE { _mm512_shuffle_epi8(v, rev) } else { v };
-        let poly = _mm512_set1_epi64(0x87);
-        let mut d0 = times_x_pow(base, first, poly);
-        let mut d1 = times_x_pow(base, _mm512_add_epi64(first, _mm512_set1_epi64(4)), poly);
-        let mut sum = _mm512_setzero_si512();
-        let mut chunks = out.chunks_exact_mut(8);
-        for c in &mut chunks {
-            let (o0, o1) = (order(d0), order(d1));
-            sum = _mm512_ternarylogic_epi64::<0x96>(sum, o0, o1);
-            let p = c.as_mut_ptr().cast::<__m512i>();
-            // SAFETY: `c` is eight blocks, 128 bytes.
-            unsafe {
-                _mm512_storeu_si512(p, o0);
-                _mm512_storeu_si512(p.add(1), o1);
-            }
-            d0 = times_x8(d0, poly);
-            d1 = times_x8(d1, poly);
-        }
-        let mut rest = chunks.into_remainder();
-        if rest.len() >= 4 {
-            let (four, tail) = rest.split_at_mut(4);
-            let o0 = order(d0);
-            sum = _mm512_xor_si512(sum, o0);
-            // SAFETY: `four` is four blocks, 64 bytes.
-            unsafe { _mm512_storeu_si512(four.as_mut_ptr().cast(), o0) };
-            d0 = d1;
-            rest = tail;
-        }
-        if !rest.is_empty() {
-            let m = tail_mask(rest.len());
-            let o = _mm512_maskz_mov_epi64(m, order(d0));
-            sum = _mm512_xor_si512(sum, o);
-            // SAFETY: the mask covers the `rest.len()` blocks of `rest`.
-            unsafe { _mm512_mask_storeu_epi64(rest.as_mut_ptr().cast(), m, o) };
-        }
-        sum
-    }
 }
 
 #[cfg(test)]
@@ -586,100 +347,24 @@ mod tests {
         let Some(simd) = Avx512::detect() else { return };
         for a in [[0x81u8; 16], [0xff; 16], [0; 16], [0x5a; 16], [1; 16]] {
             let mut be = vec![[0u8; 16]; 300];
-            let mut le = vec![[0u8; 16]; 300];
             simd.powers_x_be(&a, &mut be);
-            let le_sum = simd.powers_x_le(&a, &mut le);
-            let (mut d_be, mut d_le) = (a, a);
-            for j in 0..300 {
-                assert_eq!(be[j], d_be, "be {j}");
-                assert_eq!(le[j], d_le, "le {j}");
-                d_be = double_be(&d_be);
-                d_le = double_le(&d_le);
+            let mut d = a;
+            for (j, b) in be.iter().enumerate() {
+                assert_eq!(*b, d, "be {j}");
+                d = double_be(&d);
             }
             for n in 0..=130 {
                 let mut out = vec![[7u8; 16]; n + 1];
-                let sum = simd.powers_x_le(&a, &mut out[..n]);
-                assert_eq!(&out[..n], &le[..n]);
-                assert_eq!(out[n], [7; 16], "wrote past the end");
-                let mut port = vec![[0u8; 16]; n];
-                assert_eq!(sum, crate::arith::gf128::powers_x_le(&a, &mut port));
                 simd.powers_x_be(&a, &mut out[..n]);
                 assert_eq!(&out[..n], &be[..n]);
                 assert_eq!(out[n], [7; 16], "wrote past the end");
-            }
-            assert_eq!(le_sum, le.iter().fold([0; 16], |s, b| xor(&s, b)));
-            // XEX batches: every start and length across unit boundaries.
-            for m in [1usize, 5, 32, 64, 100, 128] {
-                let en = blocks(6, a[1]);
-                let data = blocks(6 * m, 0x33);
-                let mut want = vec![[0u8; 16]; 6 * m];
-                for (s, e) in en.iter().enumerate() {
-                    let mut d = double_be(e);
-                    for j in 0..m {
-                        want[s * m + j] = d;
-                        d = double_be(&d);
-                    }
-                }
-                for start in [0usize, 1, 3, m.saturating_sub(1), m, 2 * m + 1] {
-                    for n in [0usize, 1, 3, 4, 5, 8, 13, 64] {
-                        if start + n > 6 * m {
-                            continue;
-                        }
-                        let mut deltas = vec![[9u8; 16]; n + 1];
-                        let mut out = vec![[9u8; 16]; n + 1];
-                        simd.xex_batch(
-                            &en,
-                            m,
-                            start,
-                            &data[start..start + n],
-                            &mut deltas[..n],
-                            &mut out[..n],
-                        );
-                        assert_eq!(
-                            (deltas[n], out[n]),
-                            ([9; 16], [9; 16]),
-                            "wrote past the end"
-                        );
-                        for k in 0..n {
-                            assert_eq!(deltas[k], want[start + k], "m {m} start {start} k {k}");
-                            assert_eq!(out[k], xor(&data[start + k], &want[start + k]));
-                        }
-                    }
-                }
             }
         }
     }
 
     #[test]
-    fn eme_batches_and_mul_match_the_definition() {
-        let Some(simd) = Avx512::detect() else { return };
-        for m in [1usize, 2, 5, 32, 64, 65, 100, 128] {
-            let ms = blocks(5, 0x44);
-            let data = blocks(5 * m, 0x55);
-            let mut want = data.clone();
-            for (s, big_m) in ms.iter().enumerate() {
-                let mut p = double_le(big_m);
-                for j in 1..m {
-                    want[s * m + j] = xor(&want[s * m + j], &p);
-                    p = double_le(&p);
-                }
-            }
-            for start in [0usize, 1, 3, m.saturating_sub(1), m, 2 * m + 1] {
-                for n in [0usize, 1, 2, 4, 5, 8, 13, 64] {
-                    if start + n > 5 * m {
-                        continue;
-                    }
-                    let mut out = vec![[9u8; 16]; n + 1];
-                    simd.eme_batch(&ms, m, start, &data[start..start + n], &mut out[..n]);
-                    assert_eq!(out[n], [9; 16], "wrote past the end");
-                    assert_eq!(
-                        &out[..n],
-                        &want[start..start + n],
-                        "m {m} start {start} n {n}"
-                    );
-                }
-            }
-        }
+    fn mul_matches_the_definition() {
+        let Some(clmul) = Clmul::detect() else { return };
         // mul_le against the BE product of the byte-reversed operands.
         let rev = |b: &Block| {
             let mut r = *b;
@@ -692,12 +377,12 @@ mod tests {
                 .chain([[0xff; 16], [0; 16]].iter())
             {
                 let want = rev(&crate::arith::gf128::mul_be(&rev(a), &rev(b)));
-                assert_eq!(simd.mul_le(a, b), want);
+                assert_eq!(clmul.mul_le(a, b), want);
             }
         }
         let mut x = [0u8; 16];
         x[0] = 2;
-        assert_eq!(simd.mul_le(&[0x81; 16], &x), double_le(&[0x81; 16]));
+        assert_eq!(clmul.mul_le(&[0x81; 16], &x), double_le(&[0x81; 16]));
     }
 
     /// The definition: if M = K then H, else if M = H then K, else M.

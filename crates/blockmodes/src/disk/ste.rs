@@ -223,8 +223,10 @@ impl<W: Whitening> Whitening for SteWhitening<W> {
 /// definition gives.)
 ///
 /// On x86-64 with AVX-512 (checked once, when the key is set) the pass is
-/// the vector kernel of `sector::simd`, four blocks per compare; elsewhere
-/// the portable loop below.
+/// the vector kernel of `disk::simd`, four blocks per compare (4x the
+/// portable loop: StE's fixed-tweak batches run through the cipher's own
+/// backend, the engine's included only inside EtE); elsewhere the portable
+/// loop below.
 #[derive(Clone)]
 pub struct SteSwap {
     k: Block,

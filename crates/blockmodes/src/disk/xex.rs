@@ -10,10 +10,11 @@
 //! each sector of the [sector interface](crate::sector)) costs one
 //! block-cipher call per block plus one for N. The deltas of a batch are
 //! computed with [`crate::arith::gf128::powers_x_be`] and xored in one vectorised
-//! pass on each side of the backend's parallel call; on x86-64 with AVX-512
-//! and VPCLMULQDQ (checked at key setup) an explicit-SIMD kernel of the
-//! sector module makes the deltas of each batch and xors them in the same
-//! pass ([`Xex::portable`] turns it off, for comparison).
+//! pass on each side of the backend's parallel call. With AES keyed from
+//! bytes on a CPU with AES-NI the engine runs XEX (`xex_fused.rs`); where
+//! its kernel does not make the deltas itself (runs of blocks), an AVX-512
+//! kernel of `disk::simd` makes them where the CPU has it ([`Xex::portable`]
+//! turns it off, for comparison).
 //!
 //! Decryption, too, computes `E_K(N)` with the **forward** cipher.
 
@@ -77,7 +78,8 @@ impl XexTweak {
 #[derive(Clone)]
 pub struct Xex<C> {
     cipher: C,
-    /// The AVX-512 delta kernel, if the CPU has it (checked at key setup).
+    /// The AVX-512 delta kernel for the fused path's runs of blocks, if the
+    /// CPU has it (checked at key setup; the generic path is portable).
     simd: Option<Avx512>,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
     /// AES-NI (`crate::backend`).
@@ -126,6 +128,9 @@ impl<C: BlockCipher128> Xex<C> {
 
     /// The same cipher with its deltas made by the portable code whatever
     /// the CPU (for tests and benchmark comparisons; the output is the same).
+    /// Only the fused AES path has another kernel for them (runs of blocks,
+    /// and units its own kernel does not take); the generic path is
+    /// portable anyway.
     ///
     /// ```
     /// use blockmodes::xex::Xex;
@@ -194,7 +199,7 @@ impl<C: BlockCipher128> Xex<C> {
             first.zeroize();
             return Ok(());
         }
-        xex_run(&Enc(&self.cipher), self.simd, &first, blocks);
+        xex_run(&Enc(&self.cipher), &first, blocks);
         first.zeroize();
         Ok(())
     }
@@ -283,11 +288,9 @@ impl<C: BlockCipher128> Xex<C> {
                     en,
                     m,
                     deltas: &mut scratch.deltas[..n],
-                    simd: self.simd,
-                    used: 0,
                 };
                 pass.run(n, &mut work);
-                most_blocks = most_blocks.max(work.used);
+                most_blocks = most_blocks.max(n);
             }
             most_units = most_units.max(units);
         }
@@ -335,7 +338,7 @@ impl<C: BlockCipher128Dec> Xex<C> {
             first.zeroize();
             return Ok(());
         }
-        xex_run(&Dec(&self.cipher), self.simd, &first, blocks);
+        xex_run(&Dec(&self.cipher), &first, blocks);
         first.zeroize();
         Ok(())
     }
@@ -350,13 +353,11 @@ struct GroupWork<'a> {
     en: &'a [Block],
     m: usize,
     deltas: &'a mut [Block],
-    simd: Option<Avx512>,
-    /// How many blocks of `deltas` were written.
-    used: usize,
 }
 
-/// `out[j] = a·x^j` (BE): the AVX-512 kernel if present (one call, outside
-/// the cipher's vector features), else the portable code.
+/// `out[j] = a·x^j` (BE) for the fused path: the AVX-512 kernel if present
+/// (one call, outside the cipher's vector features), else the portable
+/// code.
 #[inline(always)]
 pub(super) fn powers_be(simd: Option<Avx512>, a: &Block, out: &mut [Block]) {
     match simd {
@@ -369,14 +370,6 @@ impl ParWork for GroupWork<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
         let n = blocks.len();
-        if let Some(simd) = self.simd {
-            // The batch's own deltas only, at the start of `deltas` (they
-            // stay in L1, and less is left to wipe).
-            let data = &self.data[start..start + n];
-            self.used = self.used.max(n);
-            return simd.xex_batch(self.en, self.m, start, data, &mut self.deltas[..n], blocks);
-        }
-        self.used = self.deltas.len();
         if start == 0 {
             for (e, unit) in self.en.iter().zip(self.deltas.chunks_exact_mut(self.m)) {
                 powers_x_be(&double_be(e), unit);
@@ -391,23 +384,20 @@ impl ParWork for GroupWork<'_> {
     #[inline(always)]
     fn after(&mut self, start: usize, blocks: &[Block]) {
         let n = blocks.len();
-        // The vector path keeps each batch's deltas at the start.
-        let d = if self.simd.is_some() { 0 } else { start };
         xor_blocks_to(
             &mut self.data[start..start + n],
             blocks,
-            &self.deltas[d..d + n],
+            &self.deltas[start..start + n],
         );
     }
 }
 
 /// A run of blocks whose first delta is `first`: block j gets `first · x^j`.
-fn xex_run<P: Pass>(pass: &P, simd: Option<Avx512>, first: &Block, data: &mut [Block]) {
+fn xex_run<P: Pass>(pass: &P, first: &Block, data: &mut [Block]) {
     let mut work = RunWork {
         data,
         next: *first,
         deltas: [[0; 16]; 64],
-        simd,
     };
     pass.run(work.data.len(), &mut work);
 }
@@ -419,14 +409,13 @@ struct RunWork<'a> {
     /// Δ of the first block of the next batch.
     next: Block,
     deltas: [Block; 64],
-    simd: Option<Avx512>,
 }
 
 impl ParWork for RunWork<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, blocks: &mut [Block]) {
         let n = blocks.len();
-        powers_be(self.simd, &self.next, &mut self.deltas[..n]);
+        powers_x_be(&self.next, &mut self.deltas[..n]);
         self.next = double_be(&self.deltas[n - 1]);
         xor_blocks_to(blocks, &self.data[start..start + n], &self.deltas[..n]);
     }

@@ -20,7 +20,6 @@ use crate::oracle::{
 };
 
 use super::offsets::{BATCH, Offsets, wipe, xor_in_and_sum};
-use super::simd::Avx512;
 use crate::oracle::scratch::with_scratch;
 
 use super::keys::Keys;
@@ -140,23 +139,21 @@ pub(crate) fn decrypt<C: BlockCipher128Dec, const CHECK: bool>(
     let (ct, _) = ct.as_chunks::<16>();
     let (out, _) = out.as_chunks_mut::<16>();
     debug_assert_eq!(ct.len(), out.len() + CHECK as usize);
-    decrypt_with(Avx512::detect(), f, r0, z0, ct, out)
+    decrypt_chunks(f, r0, z0, ct, out)
 }
 
-/// Blocks per pass of [`decrypt_with`].
+/// Blocks per pass of [`decrypt_chunks`].
 const CHUNK: usize = 4 * BATCH;
 
-/// [`decrypt`] with the AVX-512 kernels (`Some`) or the portable ones, in
-/// chunks of up to [`CHUNK`] blocks: one pass computes the chunk's
-/// `z_i = y_i - i * r0`, the cipher deciphers them into `out` (the check
-/// block's output into a side buffer), and after each batch of the cipher
-/// its blocks get `z_{i-1}` xored in and join the sum. (Interleaved per
-/// 64-block batch, the offset arithmetic and the cipher compete for the
-/// same vector ports, so the offsets keep a pass of their own; the light
-/// xor-and-sum is faster per batch, while the batch is in L1, than in a
-/// third pass: 16 KiB, 0.45-0.48 -> 0.48-0.53x ECB.)
-fn decrypt_with<C: BlockCipher128Dec>(
-    simd: Option<Avx512>,
+/// [`decrypt`] in chunks of up to [`CHUNK`] blocks: before each batch of
+/// the cipher its `z_i = y_i - i * r0` are computed inside the backend's
+/// call, so with its vector features (16 KiB through the `aes` crate:
+/// 0.39x ECB; the same portable offsets in a pass of their own, outside
+/// it, 0.14x: `docs/lab/2026-11-27-generic-islands.md`), the
+/// cipher deciphers them into `out` (the check block's output into a side
+/// buffer), and after the batch its blocks get `z_{i-1}` xored in and join
+/// the sum.
+fn decrypt_chunks<C: BlockCipher128Dec>(
     f: &C,
     r0: u128,
     z0: &Block,
@@ -165,15 +162,15 @@ fn decrypt_with<C: BlockCipher128Dec>(
 ) -> (Block, Block) {
     with_scratch(&SCRATCH, |scratch| {
         let n = out.len();
-        let mut offsets = Offsets::with_simd(r0, simd);
         let mut work = DecChunk {
+            ct,
+            offsets: Offsets::new(r0),
             zz: &mut scratch.zz,
             zz_used: 0,
             out,
             tail: &mut scratch.tail,
             tail_used: 0,
             pos: 0,
-            simd,
             sum: *z0,
         };
         work.zz[0] = *z0;
@@ -181,7 +178,6 @@ fn decrypt_with<C: BlockCipher128Dec>(
         let mut pos = 0;
         while pos < ct.len() {
             let k = (ct.len() - pos).min(CHUNK);
-            offsets.apply::<false>(pos as u128 + 1, &ct[pos..pos + k], &mut work.zz[1..=k]);
             work.zz_used = work.zz_used.max(k);
             work.pos = pos;
             decrypt_par_b2b(f, k, &mut work);
@@ -198,7 +194,7 @@ fn decrypt_with<C: BlockCipher128Dec>(
     })
 }
 
-/// The scratch of [`decrypt_with`], one per thread ([`with_scratch`]): a
+/// The scratch of [`decrypt_chunks`], one per thread ([`with_scratch`]): a
 /// chunk's z values and the outputs of the batch with the check block.
 /// Kept rather than made per message, so that a message does not clear
 /// 5 KiB of stack before it starts; wiped after each message.
@@ -218,10 +214,14 @@ impl Default for DecScratch {
 
 crate::oracle::scratch::scratch_slot!(SCRATCH: DecScratch);
 
-/// The cipher's side of one chunk of [`decrypt_with`]: inputs `zz[1..]`,
+/// The cipher's side of one chunk of [`decrypt_chunks`]: inputs `zz[1..]`,
 /// outputs straight into `out`, except the batch holding the check block,
 /// whose outputs go to `tail` (its message blocks are copied out after).
 struct DecChunk<'a> {
+    /// y_1 .. y_n (y_{n+1})
+    ct: &'a [Block],
+    /// The offsets `i * r0`.
+    offsets: Offsets,
     /// `zz[0]`: z before the chunk; `zz[1..=k]`: the chunk's z_i.
     zz: &'a mut [Block; CHUNK + 1],
     /// The largest chunk so far: `zz[..=zz_used]` were written.
@@ -234,7 +234,6 @@ struct DecChunk<'a> {
     tail_used: usize,
     /// The chunk's first block (0-based).
     pos: usize,
-    simd: Option<Avx512>,
     /// z0 xor x_1 xor ...
     sum: Block,
 }
@@ -253,6 +252,11 @@ impl ParWorkB2b for DecChunk<'_> {
     #[inline(always)]
     fn before(&mut self, start: usize, k: usize) -> (&[Block], &mut [Block]) {
         let first = self.pos + start;
+        let (ys, zs) = (
+            &self.ct[first..first + k],
+            &mut self.zz[1 + start..1 + start + k],
+        );
+        self.offsets.apply::<false>(first as u128 + 1, ys, zs);
         let zs = &self.zz[1 + start..1 + start + k];
         if first + k <= self.out.len() {
             (zs, &mut self.out[first..first + k])
@@ -276,10 +280,7 @@ impl ParWorkB2b for DecChunk<'_> {
             &mut self.out[first..first + body],
             &self.zz[start..start + body],
         );
-        match self.simd {
-            Some(simd) => simd.xor_in_and_sum(x, zz, &mut self.sum),
-            None => xor_in_and_sum(x, zz, &mut self.sum),
-        }
+        xor_in_and_sum(x, zz, &mut self.sum);
     }
 }
 
@@ -328,7 +329,7 @@ mod tests {
             .collect();
         for m in [2, 65, 257, 600] {
             let mut out = vec![[0u8; 16]; m - 1];
-            decrypt_with(Avx512::detect(), &f, 99, &[1; 16], &ct[..m], &mut out);
+            decrypt_chunks(&f, 99, &[1; 16], &ct[..m], &mut out);
             SCRATCH.with(|cell| {
                 let slot = cell.borrow();
                 let s = slot.as_ref().expect("the scratch was made");
@@ -337,40 +338,27 @@ mod tests {
         }
     }
 
-    /// The AVX-512 and the portable kernels against the definition,
-    /// at every length up to 130 blocks and around the chunk boundaries,
-    /// with and without the check block.
+    /// Decryption against the definition, at every length up to 130
+    /// blocks and around the chunk boundaries, with and without the check
+    /// block.
     #[test]
-    fn decrypt_paths_match_the_definition() {
+    fn decrypt_matches_the_definition() {
         let f = aes::Aes128::new(&[0x3c; 16].into());
         let r0 = 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978u128;
         let z0 = [0xa7; 16];
         let ct: Vec<Block> = (0..600u128)
             .map(|j| to_block(j.wrapping_mul(u128::MAX / 7) ^ 0x55))
             .collect();
-        let simd = [None, Avx512::detect()];
         let lengths = (1..=130).chain([255, 256, 257, 300, 511, 512, 513, 599]);
         for m in lengths {
-            for path in simd.iter().flatten().map(|s| Some(*s)).chain([None]) {
-                let (want, want_sum, want_check) = reference(&f, r0, &z0, &ct[..m], m - 1);
-                let mut out = vec![[0u8; 16]; m - 1];
-                let got = decrypt_with(path, &f, r0, &z0, &ct[..m], &mut out);
-                assert_eq!(
-                    (out, got),
-                    (want, (want_sum, want_check)),
-                    "m {m} simd {}",
-                    path.is_some()
-                );
-                let (want, _, _) = reference(&f, r0, &z0, &ct[..m], m);
-                let mut out = vec![[0u8; 16]; m];
-                let (_, check) = decrypt_with(path, &f, r0, &z0, &ct[..m], &mut out);
-                assert_eq!(
-                    (out, check),
-                    (want, [0; 16]),
-                    "m {m} simd {}",
-                    path.is_some()
-                );
-            }
+            let (want, want_sum, want_check) = reference(&f, r0, &z0, &ct[..m], m - 1);
+            let mut out = vec![[0u8; 16]; m - 1];
+            let got = decrypt_chunks(&f, r0, &z0, &ct[..m], &mut out);
+            assert_eq!((out, got), (want, (want_sum, want_check)), "m {m}");
+            let (want, _, _) = reference(&f, r0, &z0, &ct[..m], m);
+            let mut out = vec![[0u8; 16]; m];
+            let (_, check) = decrypt_chunks(&f, r0, &z0, &ct[..m], &mut out);
+            assert_eq!((out, check), (want, [0; 16]), "m {m}");
         }
     }
 }

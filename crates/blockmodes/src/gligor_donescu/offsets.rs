@@ -17,8 +17,6 @@
 
 use crate::arith::gf128::Block;
 
-use super::simd::Avx512;
-
 /// The batch length of the table.
 pub(crate) const BATCH: usize = 64;
 
@@ -35,8 +33,6 @@ pub(crate) struct Offsets {
     len: usize,
     /// `0x00ff_00ff`, hidden from the optimiser (see [`bswap32`]).
     mask: u32,
-    /// The AVX-512 path, when the CPU has it (then the table is unused).
-    simd: Option<Avx512>,
 }
 
 #[inline(always)]
@@ -142,27 +138,9 @@ fn add_batch<const ADD: bool>(
 }
 
 impl Offsets {
-    /// The offsets for `r0`: the AVX-512 path if the CPU has it, else the
-    /// (lazily filled) portable table.
+    /// The offsets for `r0` (the table is filled lazily).
     #[inline]
     pub(crate) fn new(r0: u128) -> Self {
-        Self::with_simd(r0, Avx512::detect())
-    }
-
-    /// The offsets for `r0` through the AVX-512 kernel (`Some`) or the
-    /// portable table (`None`).
-    #[inline]
-    pub(crate) fn with_simd(r0: u128, simd: Option<Avx512>) -> Self {
-        Self {
-            simd,
-            ..Self::portable(r0)
-        }
-    }
-
-    /// The offsets for `r0` through the portable table only (the fallback,
-    /// and a reference for the tests on AVX-512 machines).
-    #[inline]
-    pub(crate) fn portable(r0: u128) -> Self {
         Self {
             r0,
             hi: [0; BATCH],
@@ -170,7 +148,6 @@ impl Offsets {
             pos: 0,
             len: 0,
             mask: core::hint::black_box(0x00ff_00ff),
-            simd: None,
         }
     }
 
@@ -241,10 +218,6 @@ impl Offsets {
         input: &[Block],
         out: &mut [Block],
     ) {
-        if let Some(simd) = self.simd {
-            simd.apply::<ADD>(self.r0, first, input, out);
-            return;
-        }
         let n = input.len().min(out.len());
         let mut done = 0;
         while done < n {
@@ -292,8 +265,7 @@ pub(crate) struct LaneOffsets {
 }
 
 impl LaneOffsets {
-    /// An empty table (the portable path; pXCBC's AVX-512 path computes
-    /// the offsets in [`Avx512::add_scatter`]).
+    /// An empty table.
     pub(crate) fn new() -> Self {
         Self {
             step_hi: [0; BATCH],
@@ -435,12 +407,7 @@ mod tests {
     #[test]
     fn matches_the_definition() {
         let r0 = 0xfedc_ba98_7654_3210_0123_4567_89ab_cdefu128.wrapping_mul(0x9e37_79b9);
-        for t in [Offsets::new(r0), Offsets::portable(r0)] {
-            offsets_match_the_definition(t, r0);
-        }
-    }
-
-    fn offsets_match_the_definition(mut t: Offsets, r0: u128) {
+        let mut t = Offsets::new(r0);
         let input: Vec<Block> = (0..150u128)
             .map(|j| to_block(j.wrapping_mul(u128::MAX / 7)))
             .collect();

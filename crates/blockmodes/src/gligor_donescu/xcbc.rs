@@ -84,8 +84,7 @@
 //! critical path. Decryption is parallel and goes through the cipher's
 //! multi-block backend, in chunks of 256 blocks: one pass computes the
 //! chunk's `z_i = y_i - i r0`, the cipher deciphers them, one pass xors in
-//! `z_{i-1}` and sums the check (on AVX-512 through `xcbc::simd`, the
-//! family's one module with `unsafe` code; portable code elsewhere). With
+//! `z_{i-1}` and sums the check (portable code). With
 //! the `aes` crate's AES keyed from bytes on a CPU with AES-NI, decryption
 //! is instead one call of the fused AES kernels (`crate::aesni`): the
 //! offsets subtracted in registers, `z_{i-1}` folded into the last round

@@ -104,8 +104,7 @@ fn encrypt_range<C: BlockCipher128>(
         encrypt_segments_fused(k, keys, r0, stream, layout, first, end, body);
         return;
     }
-    let simd = Avx512::detect();
-    encrypt_segments(simd, keys, r0, stream, layout, first, end, body);
+    encrypt_segments(keys, r0, stream, layout, first, end, body);
 }
 
 /// [`encrypt_range`] on the fused kernels: up to
@@ -289,7 +288,6 @@ impl Group<'_, '_> {
 /// segment may be shorter; it goes in a group of its own).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn encrypt_segments<C: BlockCipher128>(
-    simd: Option<Avx512>,
     keys: &Keys<C>,
     r0: u128,
     stream: &Stream,
@@ -300,8 +298,7 @@ pub(super) fn encrypt_segments<C: BlockCipher128>(
 ) {
     let (body, _) = body.as_chunks_mut::<16>();
     let width = par_width(&keys.f).clamp(1, MAX_LANES);
-    let mut tiles = Tiles::default();
-    let mut work = EncGroup::new(simd, stream, layout, body, first, &mut tiles);
+    let mut work = EncGroup::new(stream, layout, body, first);
     let mut g = first;
     while g < end {
         let lanes = layout.group_lanes(g, end, width);
@@ -342,33 +339,6 @@ pub(super) fn encrypt_one_segment<C: BlockCipher128>(
     r0s.zeroize();
 }
 
-/// Four rounds of a group, round-major (row k: round j + k of every lane),
-/// for the AVX-512 tile path: the message blocks x (transposed from the
-/// segments' 4-block runs) and the outputs y (transposed back into them).
-#[repr(align(64))]
-pub(super) struct Tiles {
-    pub(super) x: Rows,
-    /// Offsets of the next pair of rounds.
-    pub(super) steps: PairSteps,
-}
-
-impl Default for Tiles {
-    fn default() -> Self {
-        Self {
-            x: [[[0; 16]; TILE_LANES]; 4],
-            steps: PairSteps::default(),
-        }
-    }
-}
-
-impl Drop for Tiles {
-    fn drop(&mut self) {
-        for row in self.x.iter_mut() {
-            wipe(row);
-        }
-    }
-}
-
 /// Up to [`MAX_LANES`] segment chains in lock step (round r = block r + 1 of
 /// every segment, the last round the check block). The chaining values
 /// z_{i-1} stay in [`encrypt_chains`]' batch; here: z0^(s), the check
@@ -389,33 +359,19 @@ pub(super) struct EncGroup<'a, 'b> {
     /// z0^(s) xor the lane's x_i so far: the check block at the last round.
     pub(super) sums: [Block; MAX_LANES],
     /// i * r0^(s) of every lane (r0^(s) = r0 + g + 1 + lane).
-    pub(super) offsets: Option<LaneOffsets>,
+    pub(super) offsets: LaneOffsets,
     /// The round's y_i, before they are stored into the segments.
-    pub(super) y: Option<[Block; MAX_LANES]>,
-    /// The AVX-512 gathers and scatters (`None`: the portable loops).
-    pub(super) simd: Option<Avx512>,
-    /// r0^(s) of lane 0 (r0 + g + 1).
-    pub(super) lane_first: u128,
-    /// Rounds `0 .. tile_rounds` of the group go four at a time through
-    /// [`Tiles`] (AVX-512 only; a multiple of 4, at most n_s).
-    pub(super) tile_rounds: usize,
-    pub(super) tiles: &'a mut Tiles,
+    pub(super) y: [Block; MAX_LANES],
 }
 
 impl<'a, 'b> EncGroup<'a, 'b> {
     pub(super) fn new(
-        simd: Option<Avx512>,
         stream: &'a Stream<'b>,
         layout: &Layout,
         body: &'a mut [Block],
         first: usize,
-        tiles: &'a mut Tiles,
     ) -> Self {
         Self {
-            simd,
-            tile_rounds: 0,
-            tiles,
-            lane_first: 0,
             stream,
             layout: *layout,
             msg: stream.msg.as_chunks::<16>().0,
@@ -425,11 +381,8 @@ impl<'a, 'b> EncGroup<'a, 'b> {
             seg_len: 0,
             z0: [[0; 16]; MAX_LANES],
             sums: [[0; 16]; MAX_LANES],
-            // Only the portable path uses the table (the AVX-512 path
-            // computes the offsets in `add_scatter`): no 2 KiB to clear and
-            // wipe per message otherwise.
-            offsets: simd.is_none().then(LaneOffsets::new),
-            y: simd.is_none().then_some([[0; 16]; MAX_LANES]),
+            offsets: LaneOffsets::new(),
+            y: [[0; 16]; MAX_LANES],
         }
     }
 
@@ -444,68 +397,16 @@ impl<'a, 'b> EncGroup<'a, 'b> {
     ) {
         self.group_first = g;
         self.seg_len = self.layout.seg_len(g);
-        self.tile_rounds = if self.simd.is_some() {
-            self.seg_len / 4 * 4
-        } else {
-            0
-        };
         let first = r0.wrapping_add(g as u128 + 1);
         keys.z0_run(first, &mut self.z0[..lanes]);
         self.sums = self.z0;
-        self.lane_first = first;
-        if let Some(offsets) = self.offsets.as_mut() {
-            offsets.start(first);
-        }
-        if self.tile_rounds > 0 {
-            self.tiles.steps.start(first);
-        }
+        self.offsets.start(first);
     }
 
     pub(super) fn wipe(&mut self) {
         wipe(&mut self.z0);
         wipe(&mut self.sums);
-        if let Some(y) = self.y.as_mut() {
-            wipe(y);
-        }
-        self.lane_first = 0;
-        zeroize::optimization_barrier(&self.lane_first);
-    }
-
-    /// Transpose the message blocks of rounds `j .. j + 4` of every lane
-    /// into `tiles.x` (one 64-byte run per lane), their xor into the check
-    /// sums. Runs that hold the length block or the padded last block are
-    /// built block by block.
-    pub(super) fn load_tiles(&mut self, simd: Avx512, j: usize, lanes: usize) {
-        let (s, g, full) = (self.layout.s, self.group_first, self.stream.full);
-        // Plaintext block index of lane l's round-j block: lane l's run
-        // is message blocks q(l) - 1 .. q(l) + 3 unless it starts at the
-        // length block (lane 0 of segment 1) or ends at the padded block
-        // (then it is the message's last lane).
-        let q = |l: usize| (g + l) * s + j;
-        let mut edges = [[[0u8; 16]; 4]; 2];
-        let ends = [0, lanes - 1];
-        let odd = [q(0) == 0, q(lanes - 1) + 3 > full];
-        for ((e, l), _) in edges.iter_mut().zip(ends).zip(odd).filter(|(_, o)| *o) {
-            for (k, b) in e.iter_mut().enumerate() {
-                *b = self.stream.block(q(l) + k);
-            }
-        }
-        let skip = usize::from(odd[0]);
-        let runs = self.msg.get(q(skip).saturating_sub(1)..).unwrap_or(&[]);
-        let [first, last] = &edges;
-        let (first, last) = (odd[0].then_some(first), odd[1].then_some(last));
-        simd.transpose_in(
-            runs,
-            s,
-            lanes,
-            first,
-            last,
-            &mut self.tiles.x,
-            &mut self.sums,
-        );
-        for e in edges.iter_mut() {
-            wipe(e);
-        }
+        wipe(&mut self.y);
     }
 
     /// The lanes `lo .. hi` whose block at round `round` (< n_s) is a
@@ -572,14 +473,6 @@ impl ChainWork for EncGroup<'_, '_> {
     #[inline(always)]
     fn before(&mut self, round: usize, prev: &[Block], blocks: &mut [Block]) {
         let lanes = blocks.len();
-        if let Some(simd) = self.simd.filter(|_| round < self.tile_rounds) {
-            if round.is_multiple_of(4) {
-                self.load_tiles(simd, round, lanes);
-            }
-            let prev = if round == 0 { &self.z0[..lanes] } else { prev };
-            simd.xor_blocks(&self.tiles.x[round % 4][..lanes], prev, blocks);
-            return;
-        }
         let prev = if round == 0 {
             &self.z0[..lanes]
         } else {
@@ -595,20 +488,6 @@ impl ChainWork for EncGroup<'_, '_> {
             return;
         }
         let (lo, hi) = self.ordinary_lanes(round, lanes);
-        if let Some(simd) = self.simd {
-            if lo < hi {
-                let first = (self.group_first + lo) * s + round - 1;
-                let span = &self.msg[first..=first + (hi - 1 - lo) * s];
-                let sums = &mut self.sums[lo..hi];
-                simd.gather_xor_sum(span, s, &prev[lo..hi], &mut blocks[lo..hi], sums);
-            }
-            for lane in (0..lo).chain(hi..lanes) {
-                let x = self.stream.block((self.group_first + lane) * s + round);
-                blocks[lane] = xor(&prev[lane], &x);
-                xor_in_place(&mut self.sums[lane], &x);
-            }
-            return;
-        }
         self.gather(round, lo, hi, prev, blocks);
         for lane in (0..lo).chain(hi..lanes) {
             let x = self.stream.block((self.group_first + lane) * s + round);
@@ -623,43 +502,16 @@ impl ChainWork for EncGroup<'_, '_> {
         }
     }
 
-    /// Only through [`after_with_previous`](Self::after_with_previous),
-    /// which [`encrypt_chains`] calls.
+    /// y_{round+1} = z_{round+1} + (round + 1) r0^(s) for every lane at
+    /// once (vectorized), then stored into each lane's segment.
     #[inline(always)]
     fn after(&mut self, round: usize, blocks: &[Block]) {
-        self.after_with_previous(round, blocks, &[]);
-    }
-
-    /// y_{round+1} = z_{round+1} + (round + 1) r0^(s) for every lane at
-    /// once (vectorized), then stored into each lane's segment; on the
-    /// AVX-512 tile path, two rounds at a time (z_{round} is `previous`).
-    #[inline(always)]
-    fn after_with_previous(&mut self, round: usize, blocks: &[Block], previous: &[Block]) {
         let lanes = blocks.len().min(MAX_LANES);
         let stride = self.layout.s + 1;
         let base = (self.group_first - self.body_first) * stride + round;
-        if let Some(simd) = self.simd.filter(|_| round < self.tile_rounds) {
-            // Rounds in pairs: y_i = z_i + i r0^(s) of rounds i - 1 and i,
-            // stored as 32-byte runs into the segments.
-            if round % 2 == 1 {
-                let dst = &mut self.body[base - 1..];
-                let z = &blocks[..lanes];
-                simd.add_pairs(previous, z, &mut self.tiles.steps, dst, stride);
-            }
-            return;
-        }
-        if let Some(simd) = self.simd {
-            // y_i = z_i + i r0^(s), stored straight into each segment.
-            let (i, first) = (round as u128 + 1, self.lane_first);
-            simd.add_scatter(i, first, &blocks[..lanes], &mut self.body[base..], stride);
-            return;
-        }
-        let (Some(offsets), Some(y)) = (self.offsets.as_mut(), self.y.as_mut()) else {
-            return;
-        };
-        offsets.seek(round as u128 + 1);
-        let y = &mut y[..lanes];
-        offsets.add(0, &blocks[..lanes], y);
+        self.offsets.seek(round as u128 + 1);
+        let y = &mut self.y[..lanes];
+        self.offsets.add(0, &blocks[..lanes], y);
         let dst = self.body[base..].chunks_mut(stride).map(|c| &mut c[0]);
         for (d, y) in dst.zip(y.iter()) {
             *d = *y;

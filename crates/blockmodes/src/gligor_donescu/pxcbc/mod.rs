@@ -28,19 +28,15 @@
 //!
 //! Within one thread, up to one backend width of segments (64 with VAES-512)
 //! are encrypted in lock step ([`oracle::encrypt_chains`](crate::oracle::encrypt_chains)):
-//! round i enciphers block i of every segment in one parallel call. With
-//! AVX-512, rounds go four at a time: the segments' message blocks of
-//! four rounds (one 64-byte run per segment) are transposed into
-//! round-major rows once, so each round's input is one contiguous xor,
-//! and `y_i = z_i + i r0^(s)` is computed for two rounds at once and
-//! stored as a 32-byte run per segment (see [`crate::xcbc`]'s SIMD
-//! module); the check round, S mod 4 rounds and a short last segment go
-//! block by block (gathers and scatters), as does everything on other
-//! CPUs. (Round i + 1 needs round i's outputs, so the cipher's work and
-//! the transpositions and offset arithmetic around it add up instead of
-//! overlapping: about 0.35x raw ECB with S = 16 on a VAES machine, 0.30x
-//! for pXCBC$, whose r0 draw (from the thread's generator, see
-//! [`crate::xcbc`]) costs a few nanoseconds more.)
+//! round i enciphers block i of every segment in one parallel call: the
+//! message blocks are gathered with a stride of S blocks, and
+//! `y_i = z_i + i r0^(s)` is computed for every lane at once from a table
+//! of the lanes' offsets (portable code). (Round i + 1 needs round i's
+//! outputs, so the cipher's work and the whitening around it add up
+//! instead of overlapping: about 0.22x raw ECB with S = 16 through the
+//! `aes` crate on a VAES machine.) With AES keyed from bytes on a CPU with
+//! VAES-512 the engine runs the chains instead (`crate::backend`: 0.5x
+//! ECB there).
 //! Messages of [`PARALLEL_THRESHOLD`] bytes or more are
 //! also spread over the rayon thread pool, segment ranges per thread; so the
 //! cipher must be `Sync`. Choose S with this in mind: with S = 1024 a 16 KiB
@@ -70,7 +66,6 @@ use crate::gligor_donescu::chain;
 use crate::gligor_donescu::keys::{self, Keys};
 use crate::gligor_donescu::offsets::{LaneOffsets, wipe};
 use crate::gligor_donescu::padding::{last_block, padded_blocks, too_long, unpad};
-use crate::gligor_donescu::simd::{Avx512, PairSteps, Rows, TILE_LANES};
 use crate::gligor_donescu::xcbc::CounterState;
 use crate::gligor_donescu::xcbc::hazmat::{EncryptWithCounter, EncryptWithR0};
 use crate::oracle::{
@@ -616,20 +611,17 @@ mod tests {
         body
     }
 
-    /// Both paths (AVX-512 tiles and gathers where the CPU has them, and
-    /// the portable loops) against the definition, around the tile edges:
-    /// S = 1 ..= 9 (rounds not a multiple of 4, one or two tiles), 1 ..= 70
+    /// The lock-step path against the definition: S = 1 ..= 9, 1 ..= 70
     /// segments (partial groups of four lanes, groups wider than one
     /// backend width), the message's last segment full or short.
     #[test]
-    fn tiles_match_the_definition_at_every_lane_count() {
+    fn segments_match_the_definition_at_every_lane_count() {
         let keys = Keys::two(
             aes::Aes128::new(&[0x31; 16].into()),
             aes::Aes128::new(&[0x42; 16].into()),
         );
         let r0 = u128::MAX - 37; // r0 + s wraps
         let msg: Vec<u8> = (0..16 * 9 * 70).map(|j| (j * 29 + 7) as u8).collect();
-        let paths = [Avx512::detect(), None];
         for s in 1usize..=9 {
             for segments in 1usize..=70 {
                 // N = 1 + msg blocks + 1 plaintext blocks: a full last
@@ -643,54 +635,12 @@ mod tests {
                         let layout = Layout::for_message(m.len(), s).expect("layout");
                         let want = definition(&keys, r0, m, s);
                         let stream = Stream::new(m);
-                        for path in paths {
-                            let mut body = vec![0u8; layout.ct_len() - 16];
-                            let l = layout.segments;
-                            encrypt_segments(path, &keys, r0, &stream, &layout, 0, l, &mut body);
-                            assert_eq!(body, want, "S {s} len {len} simd {}", path.is_some());
-                        }
+                        let mut body = vec![0u8; layout.ct_len() - 16];
+                        let l = layout.segments;
+                        encrypt_segments(&keys, r0, &stream, &layout, 0, l, &mut body);
+                        assert_eq!(body, want, "S {s} len {len}");
                     }
                 }
-            }
-        }
-    }
-
-    /// The AVX-512 gathers and scatters against the portable loops, for
-    /// segment lengths that do and do not fill whole vectors, groups wider
-    /// and narrower than one backend width, and messages with and without
-    /// a short last segment.
-    #[test]
-    fn simd_and_portable_segments_agree() {
-        let Some(simd) = Avx512::detect() else {
-            return;
-        };
-        let keys = Keys::two(
-            aes::Aes128::new(&[0x11; 16].into()),
-            aes::Aes128::new(&[0x22; 16].into()),
-        );
-        let r0 = 0x8899_aabb_ccdd_eeff_0011_2233_4455_6677u128;
-        let msg: Vec<u8> = (0..70 * 16 * 5).map(|j| (j * 13 + 1) as u8).collect();
-        for s in [1usize, 2, 3, 4, 5, 7, 8, 16, 17] {
-            for len in [
-                0usize,
-                15,
-                16,
-                100,
-                16 * 64,
-                16 * 65 + 3,
-                16 * 67 * s.min(5),
-            ] {
-                let m = &msg[..len.min(msg.len())];
-                let layout = Layout::for_message(m.len(), s).expect("layout");
-                let stream = Stream::new(m);
-                let mut bodies = Vec::new();
-                for path in [Some(simd), None] {
-                    let mut body = vec![0u8; layout.ct_len() - 16];
-                    let l = layout.segments;
-                    encrypt_segments(path, &keys, r0, &stream, &layout, 0, l, &mut body);
-                    bodies.push(body);
-                }
-                assert_eq!(bodies[0], bodies[1], "S {s} len {len}");
             }
         }
     }

@@ -1,4 +1,4 @@
-//! The core, w over runs of blocks at absolute positions, one shot or batched (the backend's multi-block calls, AVX-512 offset passes, the rayon pool).
+//! The core, w over runs of blocks at absolute positions, one shot or batched (the backend's multi-block calls, the rayon pool).
 
 #[allow(unused_imports)]
 use super::*;
@@ -193,20 +193,19 @@ pub(super) fn mac_one_shot<C: BlockCipher128, const Y0: bool>(
         return (y0, w);
     }
     wipe(core::slice::from_mut(&mut last));
-    mac_one_shot_with::<C, Y0>(Avx512::detect(), &f.f, r0, msg)
+    mac_one_shot_generic::<C, Y0>(&f.f, r0, msg)
 }
 
-/// [`mac_one_shot`] through the AVX-512 passes (`Some`) or the portable
-/// batches.
-pub(super) fn mac_one_shot_with<C: BlockCipher128, const Y0: bool>(
-    simd: Option<Avx512>,
+/// [`mac_one_shot`] on the generic path: the offsets added and the outputs
+/// xored into w batch by batch, inside the cipher's backend call (4x
+/// faster than passes of their own over the same portable code, which run
+/// outside the backend's vector features:
+/// `docs/lab/2026-11-27-generic-islands.md`).
+pub(super) fn mac_one_shot_generic<C: BlockCipher128, const Y0: bool>(
     f: &C,
     r0: u128,
     msg: &[u8],
 ) -> (Block, Block) {
-    if let Some(simd) = simd {
-        return mac_one_shot_simd::<C, Y0>(simd, f, r0, msg);
-    }
     struct OneShot<'a> {
         /// x_1 .. x_{n-1}
         full: &'a [Block],
@@ -268,7 +267,7 @@ pub(super) fn mac_one_shot_with<C: BlockCipher128, const Y0: bool>(
         full,
         last: last_block(&msg[16 * full.len()..]),
         r0,
-        offsets: Offsets::portable(r0),
+        offsets: Offsets::new(r0),
         w: to_block(r0),
         y0: [0; 16],
     };
@@ -278,89 +277,6 @@ pub(super) fn mac_one_shot_with<C: BlockCipher128, const Y0: bool>(
     work.r0.zeroize();
     work.w.zeroize();
     res
-}
-
-/// Full message blocks per pass of [`mac_one_shot_simd`].
-pub(super) const CHUNK: usize = 4 * BATCH;
-
-/// The scratch of [`mac_one_shot_simd`]: a chunk of cipher inputs, room for
-/// x_n and r0 after it, and the dummy lanes that round the last cipher call
-/// up to a whole backend width. One per thread ([`with_scratch`]), so that
-/// a message does not clear 5 KiB of stack before it starts; wiped after
-/// each message.
-#[repr(C, align(64))]
-pub(super) struct Scratch([Block; CHUNK + BATCH]);
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Self([[0; 16]; CHUNK + BATCH])
-    }
-}
-
-crate::oracle::scratch::scratch_slot!(SCRATCH: Scratch);
-
-/// [`mac_one_shot`] on AVX-512: per chunk of up to [`CHUNK`] blocks, one
-/// pass computes every `x_i + i * r0` into a scratch buffer, the cipher
-/// enciphers the buffer in place (full backend widths), and one pass xors
-/// the `y_i` into w. (Interleaved per 64-block batch, the offset arithmetic
-/// and the cipher compete for the same vector ports; in passes of their own
-/// each runs at its full rate.)
-pub(super) fn mac_one_shot_simd<C: BlockCipher128, const Y0: bool>(
-    simd: Avx512,
-    f: &C,
-    r0: u128,
-    msg: &[u8],
-) -> (Block, Block) {
-    with_scratch(&SCRATCH, |scratch| {
-        let buf = &mut scratch.0;
-        let (full, _) = msg.as_chunks::<16>();
-        let mut w = to_block(r0);
-        let mut y0 = [0u8; 16];
-        let mut used = 0;
-        let mut pos = 0;
-        // The backend's width (1 for a counting cipher: no dummy lanes).
-        let width = par_width(f).max(1);
-        loop {
-            let k = (full.len() - pos).min(CHUNK);
-            simd.apply::<true>(r0, pos as u128 + 1, &full[pos..pos + k], &mut buf[..k]);
-            let last = pos + k == full.len();
-            let mut count = k;
-            if last {
-                // x_n + n r0 (padded), then r0 for y0 = f(r0).
-                let n = full.len() as u128 + 1;
-                let x_n = to_int(&last_block(&msg[16 * full.len()..]));
-                buf[count] = to_block(x_n.wrapping_add(r0.wrapping_mul(n)));
-                count += 1;
-                if Y0 {
-                    buf[count] = to_block(r0);
-                    count += 1;
-                }
-            }
-            // Whole backend widths (dummy lanes past `count`) unless only a
-            // few single blocks remain.
-            let padded = count.next_multiple_of(width);
-            let calls = if count % width >= 4 && padded <= buf.len() {
-                padded
-            } else {
-                count
-            };
-            used = used.max(calls);
-            ecb_encrypt_blocks(f, &mut buf[..calls]);
-            let ys = count - (last && Y0) as usize;
-            simd.xor_into(&buf[..ys], &mut w);
-            if last {
-                if Y0 {
-                    y0 = buf[ys];
-                }
-                break;
-            }
-            pos += k;
-        }
-        wipe(&mut buf[..used]);
-        let res = (y0, w);
-        w.zeroize();
-        res
-    })
 }
 
 /// The tag `header || w`.
@@ -448,11 +364,11 @@ mod one_shot_tests {
     use crate::arith::modular::add_mod128;
     use cipher::KeyInit;
 
-    /// The AVX-512 passes and the portable batches against the definition
+    /// The generic one-shot path against the definition
     /// (`w = r0 xor f(x_1 + r0) xor ... xor f(x_n + n r0)`, `y0 = f(r0)`)
-    /// at every length up to 130 blocks and around the chunk boundaries.
+    /// at every length up to 130 blocks and around the batch boundaries.
     #[test]
-    fn one_shot_paths_match_the_definition() {
+    fn one_shot_matches_the_definition() {
         let f = aes::Aes128::new(&[0x5e; 16].into());
         let r0 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128.wrapping_mul(3);
         let msg: Vec<u8> = (0..600 * 16).map(|j| (j * 31 + 7) as u8).collect();
@@ -464,7 +380,6 @@ mod one_shot_tests {
             16 * 512,
             16 * 513 + 15,
         ]);
-        let paths: Vec<Option<Avx512>> = [None, Avx512::detect()].into_iter().collect();
         for len in lengths {
             let m = &msg[..len];
             let mut w = to_block(r0);
@@ -478,32 +393,10 @@ mod one_shot_tests {
                 xor_in_place(&mut w, &encrypt_block(&f, &add_mod128(&x, &off)));
             }
             let y0 = encrypt_block(&f, &to_block(r0));
-            for path in paths.iter().filter(|p| p.is_some()).copied().chain([None]) {
-                let got = mac_one_shot_with::<_, true>(path, &f, r0, m);
-                assert_eq!(got, (y0, w), "len {len} simd {}", path.is_some());
-                let got = mac_one_shot_with::<_, false>(path, &f, r0, m);
-                assert_eq!(got, ([0; 16], w), "len {len} simd {}", path.is_some());
-            }
-        }
-    }
-
-    /// The thread's scratch holds no cipher input or output after a MAC,
-    /// at lengths of one and of several chunks.
-    #[cfg(feature = "std")]
-    #[test]
-    fn scratch_is_wiped_after_each_message() {
-        let Some(simd) = Avx512::detect() else {
-            return;
-        };
-        let f = aes::Aes128::new(&[0x5f; 16].into());
-        let msg = [0x3cu8; 16 * 600];
-        for len in [1, 16 * 70, 16 * 600] {
-            mac_one_shot_simd::<_, true>(simd, &f, 77, &msg[..len]);
-            SCRATCH.with(|cell| {
-                let slot = cell.borrow();
-                let s = slot.as_ref().expect("the scratch was made");
-                assert!(s.0.iter().all(|b| *b == [0; 16]), "len {len}");
-            });
+            let got = mac_one_shot_generic::<_, true>(&f, r0, m);
+            assert_eq!(got, (y0, w), "len {len}");
+            let got = mac_one_shot_generic::<_, false>(&f, r0, m);
+            assert_eq!(got, ([0; 16], w), "len {len}");
         }
     }
 }

@@ -67,12 +67,9 @@ use crate::error::{Error, Result};
 use crate::gligor_donescu::keys::r0_from_rng;
 use crate::gligor_donescu::offsets::{BATCH, Offsets, wipe, xor_into};
 use crate::gligor_donescu::padding::last_block;
-use crate::gligor_donescu::simd::Avx512;
 use crate::gligor_donescu::xcbc::CounterState;
-use crate::oracle::scratch::with_scratch;
 use crate::oracle::{
-    BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, ecb_encrypt_blocks, encrypt_block,
-    encrypt_par, par_width,
+    BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, encrypt_block, encrypt_par,
 };
 
 mod incremental;
