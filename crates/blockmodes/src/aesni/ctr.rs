@@ -1,27 +1,28 @@
 //! Counter mode with a 32-bit big-endian block counter (CWC-CTR, section 3
-//! of the CWC paper; GCM's `inc32`), on both back ends.
+//! of the CWC paper; GCM's `inc32`), on every tier.
 //!
 //! Block `t` of a run is xored with `E_K(cb + t)`, where `cb + t` is the
 //! counter block `cb` with its last four bytes, read as a big-endian
 //! integer, increased by `t` modulo 2^32 (the first twelve bytes never
 //! change). Any number of bytes: a partial last block uses as many bytes of
 //! its keystream block as it has. The counter blocks are made in
-//! registers, never in memory:
+//! registers, never in memory. One loop for every lane width (`lane.rs`,
+//! [`run`], instantiated per tier by [`Lane::ctr`]): eight registers per
+//! batch, the remainder as one batch of as many registers as it needs,
+//! the data folded into the last round key (`aesenclast(x, M xor K_last)`
+//! is `E_K(cb + t) xor M`); the counter blocks per lane ([`Lane::Ctr`]):
 //!
-//! * VAES-512: the counter block broadcast to the four lanes with its last
-//!   four bytes reversed (the counter as a little-endian dword), plus the
-//!   lane index `0, 1, 2, 3`; per register one `vpaddd` (+4 per register),
-//!   one `vpshufb` back to big-endian, one xor with `K0`. The data is
-//!   folded into the last round key: `aesenclast(x, M xor K_last)` is
-//!   `E_K(cb + t) xor M`. Eight registers (32 blocks) per batch; the
-//!   remainder as one batch of as many registers as it needs, the last one
-//!   with byte-masked loads and stores (nothing padded, nothing past the
-//!   end touched).
-//! * AES-NI (runs under [`XMM_BELOW`] blocks, and every run on a CPU
-//!   without VAES-512): one block per xmm register, eight in flight, the
-//!   remainder as one batch of its exact size; the counter of each block
-//!   from a scalar `bswap` into the last dword (SSE2 only); a partial last
-//!   block xored byte by byte from its keystream block (wiped after).
+//! * VAES-512 and VAES-256: the counter block broadcast to the lanes with
+//!   its last four bytes reversed (the counter as a little-endian dword),
+//!   plus the lane index; per register one `vpaddd` (+4 or +2), one
+//!   `vpshufb` back to big-endian, one xor with `K0`.
+//! * AES-NI (also every run under [`XMM_BELOW`] blocks): the counter of
+//!   each block from a scalar `bswap` into the last dword (SSE2 only).
+//!
+//! A partial last register ([`Lane::xor_bytes`]): byte-masked loads and
+//! stores on VAES-512; elsewhere its whole blocks as usual and the partial
+//! block xored byte by byte from its keystream block (wiped after).
+//! Nothing padded, nothing past the end touched.
 //!
 //! Optionally one more block, `extra`, is enciphered alongside (a mode's
 //! independent block, CWC's MAC pad `E_K(10^7 || N || 0^32)`): in the
@@ -40,12 +41,13 @@ use core::arch::x86_64::*;
 
 use cipher::inout::InOutBuf;
 
+use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
 use super::{AesKey, Level, XMM_BELOW};
 use crate::arith::gf128::Block;
 
 /// One run's parameters, for the kernels.
-struct CtrJob<'a> {
+pub(super) struct CtrJob<'a> {
     /// Encryption round keys.
     keys: &'a [Block; 15],
     /// The counter block of the first block (big-endian integer).
@@ -100,12 +102,11 @@ impl AesKey {
             extra: None,
         };
         let blocks = len.div_ceil(16);
-        // VAES-512 from XMM_BELOW blocks on; else (and on VAES-256, which
-        // has no counter-mode kernel of its own yet) AES-NI.
-        let level = if blocks < XMM_BELOW || self.level != Level::Vaes512 {
+        // The key's tier from XMM_BELOW blocks on; else AES-NI.
+        let level = if blocks < XMM_BELOW {
             Level::AesNi
         } else {
-            Level::Vaes512
+            self.level
         };
         let mut out = [0u8; 16];
         match (extra, level, blocks) {
@@ -121,13 +122,15 @@ impl AesKey {
             ($nr:literal) => {
                 match level {
                     // SAFETY: an `AesKey`'s level is at most what `detect`
-                    // found (Vaes512: AVX-512F, AVX-512BW, VAES); `src` and
-                    // `dst` hold `len` bytes (equal or disjoint: from one
-                    // `InOutBuf`, or input and spare capacity).
-                    Level::Vaes512 => unsafe { ctr_vaes::<$nr>(&job) },
-                    // SAFETY: AES-NI and SSE2 were detected; pointers as
-                    // above.
-                    Level::AesNi | Level::Vaes256 => unsafe { ctr_xmm::<$nr>(&job, &mut out) },
+                    // found (each lane's entry needs no more than its
+                    // detection checked); `src` and `dst` hold `len >= 1`
+                    // bytes (equal or disjoint: from one `InOutBuf`, or
+                    // input and spare capacity); `extra` only on AES-NI.
+                    Level::Vaes512 => unsafe { Zmm::ctr::<$nr>(&job, &mut out) },
+                    // SAFETY: as above.
+                    Level::Vaes256 => unsafe { Ymm::ctr::<$nr>(&job, &mut out) },
+                    // SAFETY: as above.
+                    Level::AesNi => unsafe { Xmm::ctr::<$nr>(&job, &mut out) },
                 }
             };
         }
@@ -166,258 +169,274 @@ fn encrypt_one_be<const NR: usize>(keys: &[Block; 15], x: u128) -> Block {
     store(_mm_aesenclast_si128(v, load(&keys[NR])))
 }
 
-/// Blocks per full VAES batch (eight registers).
-const VAES_BATCH: usize = 32;
+/// Registers per full batch.
+const REGS: usize = 8;
 
-/// The VAES-512 kernel.
+/// The loop over batches on lane `L` (instantiated by [`Lane::ctr`]);
+/// `E_K(job.extra)` into `out` if there is one (the AES-NI lane only: it
+/// rides along with the first batch).
 ///
 /// # Safety
-/// The CPU must have AVX-512F, AVX-512BW and VAES; `job.src` and `job.dst`
-/// valid for `job.len` bytes, equal or disjoint.
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-unsafe fn ctr_vaes<const NR: usize>(job: &CtrJob<'_>) {
-    let mut k = [_mm512_setzero_si512(); 15];
-    for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-        *kr = _mm512_broadcast_i32x4(load(b));
-    }
-    // Bytes 0..12 in place, 12..16 reversed: big-endian counter <-> the
-    // little-endian dword 3 (its own inverse).
-    let swap = _mm512_broadcast_i32x4(_mm_set_epi8(
-        12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-    ));
-    // Lane l: the counter + l (mod 2^32: dword 3 alone, no carry out).
-    let mut c = _mm512_add_epi32(
-        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(vec_be(job.cb)), swap),
-        _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0),
-    );
-    let four = _mm512_set_epi32(4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0);
-    let n = job.len;
-    let mut i = 0;
-    while n - i >= 16 * VAES_BATCH {
-        // SAFETY: bytes i .. i + 512 are below n.
-        unsafe {
-            vaes_batch::<8, NR>(&k, (&mut c, four, swap), job.src.add(i), job.dst.add(i), !0)
-        };
-        i += 16 * VAES_BATCH;
-    }
-    let rem = n - i;
-    if rem > 0 {
-        let nv = rem.div_ceil(64);
-        let last = rem - 64 * (nv - 1); // 1 ..= 64 bytes in the last register
-        let mask = if last == 64 {
-            !0u64
-        } else {
-            (1u64 << last) - 1
-        };
-        macro_rules! tail {
-            ($v:literal) => {
-                // SAFETY: the first `rem` bytes from i are below n; the
-                // last register's masked-out bytes (past n) are neither
-                // loaded nor stored.
-                unsafe {
-                    vaes_batch::<$v, NR>(
-                        &k,
-                        (&mut c, four, swap),
-                        job.src.add(i),
-                        job.dst.add(i),
-                        mask,
-                    )
-                }
-            };
+/// The CPU must have `L`'s tier's features; `job.src` and `job.dst` valid
+/// for `job.len >= 1` bytes, equal or disjoint; `job.extra` only with
+/// [`super::lane::Xmm`].
+#[inline(always)]
+pub(super) unsafe fn run<L: Lane, const NR: usize>(job: &CtrJob<'_>, out: &mut Block) {
+    // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
+    // are justified where they are.
+    unsafe {
+        let mut k = [L::zero(); 15];
+        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
+            *kr = L::broadcast(load(b));
         }
-        match nv {
-            1 => tail!(1),
-            2 => tail!(2),
-            3 => tail!(3),
-            4 => tail!(4),
-            5 => tail!(5),
-            6 => tail!(6),
-            7 => tail!(7),
-            _ => tail!(8),
-        }
-    }
-}
-
-/// One batch of `V` registers of four counter blocks; `c` advances by
-/// `4 V`. The last register's bytes are those in `mask`.
-///
-/// # Safety
-/// `src` and `dst` valid for `64 V` bytes except the last register's bytes
-/// outside `mask`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-unsafe fn vaes_batch<const V: usize, const NR: usize>(
-    k: &[__m512i; 15],
-    (c, four, swap): (&mut __m512i, __m512i, __m512i),
-    src: *const u8,
-    dst: *mut u8,
-    mask: u64,
-) {
-    let mut x = [_mm512_setzero_si512(); V];
-    for xv in x.iter_mut() {
-        *xv = _mm512_xor_si512(_mm512_shuffle_epi8(*c, swap), k[0]);
-        *c = _mm512_add_epi32(*c, four);
-    }
-    for kr in &k[1..NR] {
-        for xv in x.iter_mut() {
-            *xv = _mm512_aesenc_epi128(*xv, *kr);
-        }
-    }
-    for (v, xv) in x.iter().enumerate() {
-        let p = src.wrapping_add(64 * v);
-        let q = dst.wrapping_add(64 * v);
-        if v + 1 == V {
-            // SAFETY: the caller's: the bytes in `mask` are valid; the
-            // others are not accessed.
-            let m = unsafe { _mm512_maskz_loadu_epi8(mask, p.cast()) };
-            let y = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, k[NR]));
-            // SAFETY: as for the load.
-            unsafe { _mm512_mask_storeu_epi8(q.cast(), mask, y) };
-        } else {
-            // SAFETY: the caller's: a full register of 64 valid bytes.
-            let m = unsafe { _mm512_loadu_si512(p.cast()) };
-            let y = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, k[NR]));
-            // SAFETY: as for the load.
-            unsafe { _mm512_storeu_si512(q.cast(), y) };
-        }
-    }
-}
-
-/// Blocks per full AES-NI batch.
-const XMM_BATCH: usize = 8;
-
-/// The AES-NI kernel; `E_K(job.extra)` into `out` if there is one.
-///
-/// # Safety
-/// The CPU must have AES-NI and SSE2; `job.src` and `job.dst` valid for
-/// `job.len` bytes, equal or disjoint.
-#[target_feature(enable = "aes,sse2")]
-unsafe fn ctr_xmm<const NR: usize>(job: &CtrJob<'_>, out: &mut Block) {
-    let mut k = [_mm_setzero_si128(); 15];
-    for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-        *kr = load(b);
-    }
-    // The counter block's first twelve bytes xor K0; the counter itself
-    // goes into the last dword block by block.
-    let first = job.cb as u32;
-    let hk0 = _mm_xor_si128(vec_be(job.cb & !u128::from(u32::MAX)), k[0]);
-    let mut ex = vec_be(job.extra.unwrap_or(0));
-    let mut ex_pending = job.extra.is_some();
-    let n = job.len;
-    let blocks = n.div_ceil(16);
-    let mut t = 0; // blocks done
-    macro_rules! go {
-        ($v:literal) => {{
-            let ctr = first.wrapping_add(t as u32);
-            // bytes in the batch's last block: 16, or fewer at the end
-            let last = (n - 16 * t).min(16 * $v) - 16 * ($v - 1);
-            // SAFETY: blocks t .. t + $v are below `blocks`; the last one
-            // holds `last` valid bytes, which is all the batch touches of it.
-            unsafe {
-                if ex_pending {
-                    ex_pending = false;
-                    xmm_batch::<$v, NR, true>(
-                        &k,
-                        hk0,
-                        ctr,
-                        job.src.add(16 * t),
-                        job.dst.add(16 * t),
-                        last,
-                        &mut ex,
-                    )
-                } else {
-                    xmm_batch::<$v, NR, false>(
-                        &k,
-                        hk0,
-                        ctr,
-                        job.src.add(16 * t),
-                        job.dst.add(16 * t),
-                        last,
-                        &mut ex,
-                    )
-                }
+        let mut ctr = L::ctr_start(job.cb, k[0]);
+        let mut ek = [_mm_setzero_si128(); 15];
+        let mut ex = vec_be(job.extra.unwrap_or(0));
+        let mut ex_pending = L::BLOCKS == 1 && job.extra.is_some();
+        if ex_pending {
+            for (kr, b) in ek.iter_mut().zip(job.keys.iter()).take(NR + 1) {
+                *kr = load(b);
             }
-        }};
-    }
-    while blocks - t >= XMM_BATCH {
-        go!(8);
-        t += XMM_BATCH;
-    }
-    match blocks - t {
-        0 => {}
-        1 => go!(1),
-        2 => go!(2),
-        3 => go!(3),
-        4 => go!(4),
-        5 => go!(5),
-        6 => go!(6),
-        _ => go!(7),
-    }
-    debug_assert!(!ex_pending, "the extra block rode along");
-    if job.extra.is_some() {
-        *out = store(ex);
+        }
+        let n = job.len;
+        let reg = 16 * L::BLOCKS;
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal, $last:expr) => {{
+                // SAFETY: bytes i .. i + 16 BLOCKS ($v - 1) + $last are
+                // below n: all the batch touches.
+                let (src, dst) = (job.src.add(i), job.dst.add(i));
+                if L::BLOCKS == 1 && ex_pending {
+                    ex_pending = false;
+                    batch::<L, $v, NR, true>(&k, &mut ctr, src, dst, $last, (&mut ex, &ek))
+                } else {
+                    batch::<L, $v, NR, false>(&k, &mut ctr, src, dst, $last, (&mut ex, &ek))
+                }
+            }};
+        }
+        while n - i >= REGS * reg {
+            go!(8, reg);
+            i += REGS * reg;
+        }
+        let rem = n - i;
+        if rem > 0 {
+            let nv = rem.div_ceil(reg);
+            let last = rem - reg * (nv - 1); // 1 ..= 16 BLOCKS bytes in the last register
+            match nv {
+                1 => go!(1, last),
+                2 => go!(2, last),
+                3 => go!(3, last),
+                4 => go!(4, last),
+                5 => go!(5, last),
+                6 => go!(6, last),
+                7 => go!(7, last),
+                _ => go!(8, last),
+            }
+        }
+        debug_assert!(!ex_pending, "the extra block rode along");
+        if L::BLOCKS == 1 && job.extra.is_some() {
+            *out = store(ex);
+            ek = [_mm_setzero_si128(); 15];
+            core::hint::black_box(&ek);
+        }
     }
 }
 
-/// One batch of `V` counter blocks from the counter `ctr`; the last block
-/// has `last` (1..=16) valid bytes. With `EX`, also `ex = E_K(ex)`.
+/// One batch of `V` registers of counter blocks; the last register has
+/// `last` (1 ..= 16 BLOCKS) valid bytes. The data is folded into the last
+/// round key: `aesenclast(x, M xor K_last)` is `E_K(cb + t) xor M`. With
+/// `EX`, also `ex = E_K(ex)` under `ek`, interleaved.
 ///
 /// # Safety
-/// `src` and `dst` valid for `16 (V - 1) + last` bytes.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-unsafe fn xmm_batch<const V: usize, const NR: usize, const EX: bool>(
-    k: &[__m128i; 15],
-    hk0: __m128i,
-    ctr: u32,
+/// As [`run`]; `src` and `dst` valid for `16 BLOCKS (V - 1) + last` bytes.
+#[inline(always)]
+unsafe fn batch<L: Lane, const V: usize, const NR: usize, const EX: bool>(
+    k: &[L; 15],
+    ctr: &mut L::Ctr,
     src: *const u8,
     dst: *mut u8,
     last: usize,
-    ex: &mut __m128i,
+    (ex, ek): (&mut __m128i, &[__m128i; 15]),
 ) {
-    if EX {
-        *ex = _mm_xor_si128(*ex, k[0]);
-    }
-    let mut x = [_mm_setzero_si128(); V];
-    for (v, xv) in x.iter_mut().enumerate() {
-        // the big-endian counter in bytes 12..16 (dword 3)
-        let c = ctr.wrapping_add(v as u32).swap_bytes() as i32;
-        *xv = _mm_xor_si128(hk0, _mm_slli_si128::<12>(_mm_cvtsi32_si128(c)));
-    }
-    // A counted loop (an iterator chain was left as a call per round in
-    // the whitening kernels).
-    #[allow(clippy::needless_range_loop)]
-    for r in 1..NR {
-        let kr = k[r];
+    // SAFETY: the caller's: the CPU has the features; the loads and stores
+    // as each says.
+    unsafe {
+        if EX {
+            *ex = _mm_xor_si128(*ex, ek[0]);
+        }
+        let mut x = [L::zero(); V];
         for xv in x.iter_mut() {
-            *xv = _mm_aesenc_si128(*xv, kr);
+            *xv = L::ctr_next(ctr);
+        }
+        // A counted loop (an iterator chain was left as a call per round in
+        // the whitening kernels).
+        #[allow(clippy::needless_range_loop)]
+        for r in 1..NR {
+            let kr = k[r];
+            for xv in x.iter_mut() {
+                *xv = L::aesenc(*xv, kr);
+            }
+            if EX {
+                *ex = _mm_aesenc_si128(*ex, ek[r]);
+            }
         }
         if EX {
-            *ex = _mm_aesenc_si128(*ex, kr);
+            *ex = _mm_aesenclast_si128(*ex, ek[NR]);
+        }
+        let reg = 16 * L::BLOCKS;
+        for (v, xv) in x.iter().enumerate() {
+            let p = src.wrapping_add(reg * v);
+            let q = dst.wrapping_add(reg * v);
+            if v + 1 < V || last == reg {
+                // SAFETY: the caller's: a full register of valid bytes.
+                let m = L::load(p.cast());
+                L::store(q.cast(), L::aesenclast(*xv, L::xor(m, k[NR])));
+            } else {
+                // SAFETY: the caller's: `last` valid bytes, nothing past
+                // them touched.
+                L::xor_bytes(p, q, L::aesenclast(*xv, k[NR]), last);
+            }
         }
     }
-    if EX {
-        *ex = _mm_aesenclast_si128(*ex, k[NR]);
+}
+
+/// `dst = src xor ks` for the `r < 16` bytes of a partial block, byte by
+/// byte (read before written: `src` may equal `dst`); the keystream copy
+/// wiped after (the lanes without byte-masked loads and stores).
+///
+/// # Safety
+/// `src` and `dst` valid for `r` bytes (equal or disjoint).
+#[inline(always)]
+pub(super) unsafe fn xor_partial(src: *const u8, dst: *mut u8, ks: __m128i, r: usize) {
+    // SAFETY: SSE2, every x86-64 CPU.
+    let mut b = unsafe { store(ks) };
+    for (j, kb) in b.iter().enumerate().take(r) {
+        // SAFETY: the caller's: bytes 0 .. r are valid.
+        unsafe { *dst.add(j) = *src.add(j) ^ kb };
     }
-    for (v, xv) in x.iter().enumerate() {
-        let p = src.wrapping_add(16 * v);
-        let q = dst.wrapping_add(16 * v);
-        if v + 1 < V || last == 16 {
-            // SAFETY: the caller's: a whole block of 16 valid bytes.
-            let m = unsafe { _mm_loadu_si128(p.cast()) };
-            let y = _mm_aesenclast_si128(*xv, _mm_xor_si128(m, k[NR]));
-            // SAFETY: as for the load.
-            unsafe { _mm_storeu_si128(q.cast(), y) };
-        } else {
-            // A partial block: its keystream, then byte by byte.
-            let mut ks = store(_mm_aesenclast_si128(*xv, k[NR]));
-            for (j, kb) in ks.iter().enumerate().take(last) {
-                // SAFETY: the caller's: bytes 0 .. last of the block are
-                // valid (read before written: `src` may equal `dst`).
-                unsafe { *q.add(j) = *p.add(j) ^ kb };
+    b.fill(0);
+    core::hint::black_box(&b);
+}
+
+// ---- The counter blocks in each lane's form (`Lane::Ctr`, `Lane::ctr_next`).
+// Every `unsafe` method below needs its lane's tier's features (the
+// caller's: each is called from that tier's entries, inlined).
+
+/// AES-NI: the counter block's first twelve bytes xor K0, and the counter
+/// (one scalar `bswap` into the last dword per block, SSE2 only).
+#[derive(Clone, Copy)]
+pub(super) struct XmmCtr {
+    hk0: __m128i,
+    ctr: u32,
+}
+
+impl XmmCtr {
+    #[inline(always)]
+    pub(super) unsafe fn new(cb: u128, k0: __m128i) -> Self {
+        XmmCtr {
+            // SAFETY: SSE2.
+            hk0: unsafe { _mm_xor_si128(vec_be(cb & !u128::from(u32::MAX)), k0) },
+            ctr: cb as u32,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) unsafe fn next(&mut self) -> __m128i {
+        // the big-endian counter in bytes 12..16 (dword 3)
+        let c = self.ctr.swap_bytes() as i32;
+        self.ctr = self.ctr.wrapping_add(1);
+        // SAFETY: SSE2.
+        unsafe { _mm_xor_si128(self.hk0, _mm_slli_si128::<12>(_mm_cvtsi32_si128(c))) }
+    }
+}
+
+/// The counter block in every lane with its last four bytes reversed (the
+/// counter as a little-endian dword 3), plus the lane index; per register
+/// one `vpaddd` (+BLOCKS), one `vpshufb` back to big-endian, one xor with
+/// K0. `$v` the vector type, then the byte shuffle, the dword add and the
+/// xor.
+macro_rules! wide_ctr {
+    ($name:ident, $v:ty, $shuffle:ident, $add:ident, $xor:ident) => {
+        #[derive(Clone, Copy)]
+        pub(super) struct $name {
+            c: $v,
+            step: $v,
+            swap: $v,
+            k0: $v,
+        }
+
+        impl $name {
+            #[inline(always)]
+            pub(super) unsafe fn next(&mut self) -> $v {
+                // SAFETY: the caller's.
+                unsafe {
+                    let x = $xor($shuffle(self.c, self.swap), self.k0);
+                    // mod 2^32: dword 3 alone, no carry out.
+                    self.c = $add(self.c, self.step);
+                    x
+                }
             }
-            ks.fill(0);
-            core::hint::black_box(&ks);
+        }
+    };
+}
+
+wide_ctr!(
+    YmmCtr,
+    __m256i,
+    _mm256_shuffle_epi8,
+    _mm256_add_epi32,
+    _mm256_xor_si256
+);
+wide_ctr!(
+    ZmmCtr,
+    __m512i,
+    _mm512_shuffle_epi8,
+    _mm512_add_epi32,
+    _mm512_xor_si512
+);
+
+/// Bytes 0..12 in place, 12..16 reversed: big-endian counter <-> the
+/// little-endian dword 3 (its own inverse).
+#[inline(always)]
+unsafe fn ctr_swap() -> __m128i {
+    // SAFETY: SSE2.
+    unsafe { _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0) }
+}
+
+impl YmmCtr {
+    #[inline(always)]
+    pub(super) unsafe fn new(cb: u128, k0: __m256i) -> Self {
+        // SAFETY: the caller's.
+        unsafe {
+            let swap = _mm256_broadcastsi128_si256(ctr_swap());
+            YmmCtr {
+                c: _mm256_add_epi32(
+                    _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(vec_be(cb)), swap),
+                    _mm256_set_epi32(1, 0, 0, 0, 0, 0, 0, 0),
+                ),
+                step: _mm256_set_epi32(2, 0, 0, 0, 2, 0, 0, 0),
+                swap,
+                k0,
+            }
+        }
+    }
+}
+
+impl ZmmCtr {
+    #[inline(always)]
+    pub(super) unsafe fn new(cb: u128, k0: __m512i) -> Self {
+        // SAFETY: the caller's.
+        unsafe {
+            let swap = _mm512_broadcast_i32x4(ctr_swap());
+            ZmmCtr {
+                c: _mm512_add_epi32(
+                    _mm512_shuffle_epi8(_mm512_broadcast_i32x4(vec_be(cb)), swap),
+                    _mm512_set_epi32(3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0),
+                ),
+                step: _mm512_set_epi32(4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0),
+                swap,
+                k0,
+            }
         }
     }
 }

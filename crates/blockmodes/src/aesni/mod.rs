@@ -38,25 +38,27 @@
 //! * [`AesKey::xex_units`]: XEX over whole data units with everything in
 //!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
 //!   x^(j+1)` made in registers), VAES-512;
-//! * the wide-block passes (`wide.rs`): EME's first pass with the sum of
-//!   its outputs and, in registers after it, EME's middle block
-//!   ([`AesKey::wide_first`], [`AesKey::wide_first_mid`]), and its last
-//!   pass with the powers `M x^j` made in registers
-//!   ([`AesKey::wide_last`]); the same for EtE ([`SteXex`]: StE over XEX,
-//!   the swap and the deltas in the kernels, the ECB layer in the first or
-//!   last pass);
-//! * the Gligor–Donescu shapes, whose offsets are `i·r0` mod 2^128 on
-//!   big-endian blocks (added, not xored): [`AesKey::xecb_sum`], the xor of
-//!   `E(x_t + (first + t) r0)` (XECB-MAC), and [`AesKey::xcbc_decrypt`],
-//!   `E^-1(y_t - (first + t) r0) xor z_{t-1}` with the sum of the outputs
-//!   and the check block apart (XCBC, pXCBC decryption). The VAES-512 form
-//!   (`vaes_gd.rs`) and the AES-NI form (`xmm_gd.rs`);
-//!   [`AesKey::xcbc_strided`] (`vaes_chains.rs`, VAES-512 only), pXCBC encryption's independent segment
-//!   chains sixteen at a time in lock step, `y = E(z xor x) + i r0^(s)`
-//!   with the check block's sum while the rounds run;
-//!   [`AesKey::xcbc_chain`] (`xmm_chain.rs`, AES-NI), XCBC encryption's one
-//!   serial chain `z_i = E(x_i xor z_{i-1})`, `y_i = z_i + i r0`, the keys
-//!   and `z_{i-1}` in registers for the whole message;
+//! * the wide-block passes (`wide.rs`, the kernel `wide_kernel.rs`):
+//!   EME's first pass with the sum of its outputs and, in registers after
+//!   it, EME's middle block ([`AesKey::wide_first`],
+//!   [`AesKey::wide_first_mid`]), and its last pass with the powers `M
+//!   x^j` made in registers ([`AesKey::wide_last`]); the same for EtE
+//!   ([`SteXex`]: StE over XEX, the swap and the deltas in the kernels,
+//!   the ECB layer in the first or last pass);
+//! * the Gligor–Donescu shapes (`gd.rs`), whose offsets are `i·r0` mod
+//!   2^128 on big-endian blocks (added, not xored): [`AesKey::xecb_sum`],
+//!   the xor of `E(x_t + (first + t) r0)` (XECB-MAC), and
+//!   [`AesKey::xcbc_decrypt`], `E^-1(y_t - (first + t) r0) xor z_{t-1}`
+//!   with the sum of the outputs and the check block apart (XCBC, pXCBC
+//!   decryption);
+//!   [`AesKey::xcbc_strided`] (`chains.rs`, VAES-512 and VAES-256),
+//!   pXCBC encryption's independent segment chains sixteen at a time in
+//!   lock step, `y = E(z xor x) + i r0^(s)` with the check block's sum
+//!   while the rounds run;
+//!   [`AesKey::xcbc_chain`] (`xmm_chain.rs`, AES-NI on every tier: the
+//!   chain is serial, one block in flight), XCBC encryption's one serial
+//!   chain `z_i = E(x_i xor z_{i-1})`, `y_i = z_i + i r0`, the keys and
+//!   `z_{i-1}` in registers for the whole message;
 //! * [`AesKey::ctr32`] (`ctr.rs`): counter mode with a 32-bit big-endian
 //!   counter in the last four bytes (CWC-CTR), any number of bytes, the
 //!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
@@ -82,11 +84,18 @@
 //! registers as it needs, the last one partial (masked on AVX-512, its low
 //! xmm half on AVX2; never padded to a batch, never a byte past the
 //! blocks). Runs under [`XMM_BELOW`] blocks take the AES-NI lane on every
-//! tier (lower latency). The other families still have one kernel per
-//! width, VAES-512 and AES-NI (`vaes_gd.rs`/`xmm_gd.rs`,
-//! `wide_vaes.rs`/`wide_xmm.rs`, `vaes_chains.rs`/`xmm_chain.rs`,
-//! `ctr.rs`, `cwc.rs`); a VAES-256 key runs their AES-NI forms (every
-//! check for the VAES-512 kernels asks for [`Level::Vaes512`] exactly).
+//! tier (lower latency). The other families are lane-generic the same
+//! way, each loop once, the operations a tier does its own way in the
+//! lane type (`Lane::GdOff`, `Lane::Ctr`, `Lane::Pow`, `Lane::Swap`, ...)
+//! and one `#[target_feature]` entry per tier and family (`Lane::gd`,
+//! `Lane::ctr`, `Lane::chains`, `Lane::wide`): the Gligor–Donescu shapes
+//! (`gd.rs`), the wide-block passes (`wide_kernel.rs`), counter mode
+//! (`ctr.rs`) and pXCBC's lock-step chains (`chains.rs`, on the vector
+//! lanes; AES-NI takes the generic path). Still one width each: XCBC's
+//! serial chain
+//! (`xmm_chain.rs`, one block in flight by nature), the one-pass CWC
+//! (`cwc.rs`, VAES-512 with IFMA), XEX's units and `ocb_mid` (`vaes.rs`,
+//! VAES-512).
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
@@ -119,29 +128,29 @@
 
 #[cfg(all(test, feature = "std"))]
 mod bench;
+mod chains;
 mod ctr;
 mod cwc;
+mod gd;
 mod kernel;
 mod lane;
 mod schedule;
 #[cfg(test)]
 mod tests;
 mod vaes;
-mod vaes_chains;
-mod vaes_gd;
 mod wide;
-mod wide_vaes;
-mod wide_xmm;
+mod wide_kernel;
 mod xmm;
 mod xmm_chain;
-mod xmm_gd;
 
-pub(crate) use vaes_chains::CHAINS;
+pub(crate) use chains::CHAINS;
 
 /// The most chains one [`AesKey::xcbc_strided`] call runs ([`CHAINS`] at a
 /// time).
 pub(crate) const CHAIN_BATCH: usize = 4 * CHAINS;
 pub(crate) use wide::SteXex;
+
+use lane::Lane;
 
 use cipher::array::Array;
 use cipher::consts::U16;
@@ -445,7 +454,7 @@ impl ChainIo<'_, '_> {
         (lo, hi): (usize, usize),
         lanes: usize,
         first: usize,
-        job: &mut vaes_chains::ChainsJob<'_>,
+        job: &mut chains::ChainsJob<'_>,
     ) {
         let (src, dst) = (&mut job.src, &mut job.dst);
         let end = lanes.min(first + CHAINS);
@@ -810,11 +819,10 @@ impl AesKey {
         self.run_gd::<true>(&job)
     }
 
-    /// Whether [`xcbc_strided`](Self::xcbc_strided) and the VAES-512
-    /// Gligor–Donescu kernels run on this key (VAES-512: AVX-512F/BW and
-    /// VAES, [`detect`]).
+    /// Whether [`xcbc_strided`](Self::xcbc_strided) runs on this key
+    /// (VAES-512 or VAES-256, [`detect`]; AES-NI takes the generic path).
     pub(crate) fn has_chains(&self) -> bool {
-        self.level == Level::Vaes512
+        self.level >= Level::Vaes256
     }
 
     /// XCBC encryption of up to [`CHAIN_BATCH`] independent chains
@@ -861,7 +869,7 @@ impl AesKey {
             .zip(chains.sums.chunks_exact_mut(CHAINS));
         for (q, (z, sums)) in state.enumerate().take(lanes.div_ceil(CHAINS)) {
             let group = CHAINS * q..(CHAINS * q + CHAINS).min(lanes);
-            let mut job = vaes_chains::ChainsJob {
+            let mut job = chains::ChainsJob {
                 keys: &self.enc.k.0,
                 src: [core::ptr::null(); CHAINS],
                 dst: [core::ptr::null_mut(); CHAINS],
@@ -877,17 +885,30 @@ impl AesKey {
             io.group(bounds, lanes, group.start, &mut job);
             macro_rules! go {
                 ($nr:literal) => {
-                    // SAFETY: `has_chains`: a VAES-512 key, whose CPU has
-                    // AVX-512F/BW and VAES (`detect`); every chain's input pointer
-                    // covers n blocks and its output pointer n + check,
-                    // the outputs disjoint (`ChainIo::check`, `group`); V
-                    // registers hold the lanes.
+                    // SAFETY: `has_chains`: a VAES-512 or VAES-256 key, whose
+                    // CPU has that tier's features (`detect`); every chain's
+                    // input pointer covers n blocks and its output pointer
+                    // n + check, the outputs disjoint (`ChainIo::check`,
+                    // `group`); V registers hold the lanes.
                     unsafe {
-                        match job.lanes.div_ceil(4) {
-                            1 => vaes_chains::run::<$nr, 1>(&mut job),
-                            2 => vaes_chains::run::<$nr, 2>(&mut job),
-                            3 => vaes_chains::run::<$nr, 3>(&mut job),
-                            _ => vaes_chains::run::<$nr, 4>(&mut job),
+                        if self.level == Level::Vaes512 {
+                            match job.lanes.div_ceil(4) {
+                                1 => lane::Zmm::chains::<$nr, 1>(&mut job),
+                                2 => lane::Zmm::chains::<$nr, 2>(&mut job),
+                                3 => lane::Zmm::chains::<$nr, 3>(&mut job),
+                                _ => lane::Zmm::chains::<$nr, 4>(&mut job),
+                            }
+                        } else {
+                            match job.lanes.div_ceil(2) {
+                                1 => lane::Ymm::chains::<$nr, 1>(&mut job),
+                                2 => lane::Ymm::chains::<$nr, 2>(&mut job),
+                                3 => lane::Ymm::chains::<$nr, 3>(&mut job),
+                                4 => lane::Ymm::chains::<$nr, 4>(&mut job),
+                                5 => lane::Ymm::chains::<$nr, 5>(&mut job),
+                                6 => lane::Ymm::chains::<$nr, 6>(&mut job),
+                                7 => lane::Ymm::chains::<$nr, 7>(&mut job),
+                                _ => lane::Ymm::chains::<$nr, 8>(&mut job),
+                            }
                         }
                     }
                 };
@@ -901,23 +922,29 @@ impl AesKey {
         true
     }
 
-    /// Dispatch a Gligor–Donescu job to the back end and the round count:
-    /// VAES-512 from [`XMM_BELOW`] blocks on, else AES-NI.
+    /// Dispatch a Gligor–Donescu job to the lane and the round count: the
+    /// key's tier from [`XMM_BELOW`] blocks on, else AES-NI.
     fn run_gd<const DEC: bool>(&self, job: &GdJob<'_>) -> Block {
         if job.n == 0 {
             return [0; 16];
         }
-        let wide = self.has_chains() && job.n >= XMM_BELOW;
+        let level = if job.n < XMM_BELOW {
+            Level::AesNi
+        } else {
+            self.level
+        };
         macro_rules! go {
             ($nr:literal) => {
-                if wide {
-                    // SAFETY: `has_chains`: a VAES-512 key, whose CPU has
-                    // AVX-512F/BW and VAES (`detect`); `job`'s pointers cover its
-                    // counts (`xecb_sum`, `xcbc_decrypt`).
-                    unsafe { vaes_gd::run::<$nr, DEC>(job) }
-                } else {
-                    // SAFETY: AES-NI and SSE2 were detected; pointers as above.
-                    unsafe { xmm_gd::run::<$nr, DEC>(job) }
+                match level {
+                    // SAFETY: `level` is at most what `detect` found (each
+                    // lane's entry needs no more than its detection
+                    // checked); `job`'s pointers cover its counts
+                    // (`xecb_sum`, `xcbc_decrypt`), `job.n >= 1`.
+                    Level::Vaes512 => unsafe { lane::Zmm::gd::<$nr, DEC>(job) },
+                    // SAFETY: as above.
+                    Level::Vaes256 => unsafe { lane::Ymm::gd::<$nr, DEC>(job) },
+                    // SAFETY: as above.
+                    Level::AesNi => unsafe { lane::Xmm::gd::<$nr, DEC>(job) },
                 }
             };
         }
@@ -1337,7 +1364,7 @@ impl Drop for Job<'_> {
     }
 }
 
-/// One call of the Gligor–Donescu kernels (`vaes_gd.rs`, `xmm_gd.rs`).
+/// One call of the Gligor–Donescu kernel (`gd.rs`).
 struct GdJob<'a> {
     /// Round keys of the direction (encryption for XECB, the inverse
     /// cipher's for XCBC decryption).

@@ -10,13 +10,13 @@
 //!   post-whitening `L_j`).
 //!
 //! `l` is the caller's per-key table (EME's `L_j = 2^(j-1) L`, EME2's
-//! `2^j K_ECB`): one 64-byte load per four blocks, the pre-whitening folded
-//! into the first round (`vpternlogq` with K0) and the post-whitening into
-//! the last round's key. The powers `M x^j` are made in registers: per
-//! stretch of 32 blocks two bases (`M x^(32c + 0..3)` and `M x^(32c + 4..7)`,
-//! four lanes each), and register v of a batch is a base times `x^(8a)`, a
-//! byte shift and one carry-less multiply for the bytes shifted out (port-5
-//! work, beside the rounds on port 0); the bases step by `x^32` the same way.
+//! `2^j K_ECB`): one load per register, the pre-whitening folded into the
+//! first round (a 3-way xor with K0: `vpternlogq` on VAES-512) and the
+//! post-whitening into the last round's key. The powers `M x^j` are made
+//! in registers (`wide_kernel.rs`: on the vector lanes a few bases per
+//! batch, register v a base times `x^(8a)`, a byte shift and one
+//! carry-less multiply for the bytes shifted out, port-5 work beside the
+//! rounds; on AES-NI one doubling per block).
 //!
 //! For EtE, G is StE over XEX-AES-128 ([`SteXex`]):
 //! `F_i(x) = E(sw(x) xor Δ_i) xor Δ_i` and `F_i^-1(c) = sw(E^-1(c xor Δ_i)
@@ -29,10 +29,13 @@
 //!
 //! One call is one data unit (EME) or one run of up to 128 blocks (EME2):
 //! the block index j of the table and of the powers starts at 0 with the
-//! call. Any number of blocks, no padding (masked loads and stores for a
-//! partial register, as in `vaes.rs`).
+//! call. Any number of blocks, no padding (a partial last register touches
+//! its blocks only). The kernel is written once for every lane width
+//! (`wide_kernel.rs`) and runs on the key's tier (the AES-NI lane under
+//! [`XMM_BELOW`] blocks).
 
-use super::{AesKey, Dir, Io, Level, XMM_BELOW, wide_vaes, wide_xmm};
+use super::lane::{Xmm, Ymm, Zmm};
+use super::{AesKey, Dir, Io, Level, XMM_BELOW, wide_kernel};
 use crate::arith::gf128::{Block, xor};
 
 /// One pass's parameters, for the kernels. Blocks are passed by
@@ -117,7 +120,7 @@ impl AesKey {
 
     /// Whether the middle's carry-less multiplication runs here.
     fn has_clmul(&self) -> bool {
-        self.level == Level::Vaes512 || super::cpu_clmul::get()
+        self.level >= Level::Vaes256 || super::cpu_clmul::get()
     }
 
     /// EME's last pass over one unit (or run) with G = E_K or E_K^-1:
@@ -151,18 +154,17 @@ impl AesKey {
         }
     }
 
-    /// The level for a run of `n` blocks: the AES-NI back end below
-    /// [`XMM_BELOW`] blocks, else the key's (VAES-256 keys take the AES-NI
-    /// kernels: the wide-block passes have no ymm form yet).
+    /// The level for a run of `n` blocks: the AES-NI lane below
+    /// [`XMM_BELOW`] blocks, else the key's.
     fn wide_level(&self, n: usize) -> Level {
-        if n < XMM_BELOW || self.level != Level::Vaes512 {
+        if n < XMM_BELOW {
             Level::AesNi
         } else {
-            Level::Vaes512
+            self.level
         }
     }
 
-    /// Dispatch a plain (E_K) pass to the back end and the round count.
+    /// Dispatch a plain (E_K) pass to the lane and the round count.
     fn wide_run(&self, dir: Dir, pass: Pass, job: &WideJob<'_>) -> Block {
         if job.n == 0 {
             return [0; 16];
@@ -170,15 +172,21 @@ impl AesKey {
         macro_rules! go {
             ($nr:literal) => {
                 match self.wide_level(job.n) {
-                    // SAFETY: Vaes512 is recorded only where `detect` found
-                    // AVX-512F/BW, VAES and VPCLMULQDQ; the job's pointers
-                    // cover `job.n` blocks (`Io::raw`, `n <= l.len()`).
-                    // For `FirstMid` also PCLMULQDQ (`has_clmul`), in place.
-                    Level::Vaes512 => unsafe { wide_vaes::dispatch::<$nr>(dir, pass, job) },
-                    // SAFETY: AES-NI and SSE2 were detected (and PCLMULQDQ
-                    // for `FirstMid`); pointers as above.
-                    Level::AesNi | Level::Vaes256 => unsafe {
-                        wide_xmm::dispatch::<$nr>(dir, pass, job)
+                    // SAFETY: the level is at most what `detect` found
+                    // (each lane's entry needs no more than its detection
+                    // checked); the job's pointers cover `job.n >= 1` blocks
+                    // (`Io::raw`, `n <= l.len()`). For `FirstMid` also
+                    // PCLMULQDQ (`has_clmul`), in place.
+                    Level::Vaes512 => unsafe {
+                        wide_kernel::dispatch::<Zmm, $nr, false>(dir, pass, job)
+                    },
+                    // SAFETY: as above.
+                    Level::Vaes256 => unsafe {
+                        wide_kernel::dispatch::<Ymm, $nr, false>(dir, pass, job)
+                    },
+                    // SAFETY: as above.
+                    Level::AesNi => unsafe {
+                        wide_kernel::dispatch::<Xmm, $nr, false>(dir, pass, job)
                     },
                 }
             };
@@ -306,9 +314,11 @@ impl SteXex {
         // AES-128 only (`new`): the kernels are instantiated for 10 rounds.
         match self.key.wide_level(job.n) {
             // SAFETY: as in `AesKey::wide_run`; the key has 10 rounds.
-            Level::Vaes512 => unsafe { wide_vaes::dispatch_ste(dir, pass, job) },
+            Level::Vaes512 => unsafe { wide_kernel::dispatch::<Zmm, 10, true>(dir, pass, job) },
             // SAFETY: as above.
-            Level::AesNi | Level::Vaes256 => unsafe { wide_xmm::dispatch_ste(dir, pass, job) },
+            Level::Vaes256 => unsafe { wide_kernel::dispatch::<Ymm, 10, true>(dir, pass, job) },
+            // SAFETY: as above.
+            Level::AesNi => unsafe { wide_kernel::dispatch::<Xmm, 10, true>(dir, pass, job) },
         }
     }
 }
@@ -328,28 +338,3 @@ impl core::fmt::Debug for SteXex {
         f.debug_struct("SteXex").finish_non_exhaustive()
     }
 }
-
-/// The arms of a back end's pass dispatch (`wide_vaes.rs`, `wide_xmm.rs`):
-/// that module's own `kernel` for the direction and pass, with
-/// `wide_xmm::middle` after it where the pass also runs the middle step
-/// (`FirstMid`), and `store` of the block the pass returns. `$nr`: the
-/// rounds; `$ste`: the pass carries StE's layer (EtE).
-macro_rules! pass_arms {
-    ($dir:expr, $pass:expr, $job:expr, $nr:tt, $ste:tt) => {
-        match ($dir, $pass) {
-            (Dir::Encrypt, Pass::First) => store(kernel::<$nr, false, false, $ste>($job)),
-            (Dir::Decrypt, Pass::First) => store(kernel::<$nr, true, false, $ste>($job)),
-            (Dir::Encrypt, Pass::FirstMid) => {
-                let sp = kernel::<$nr, false, false, $ste>($job);
-                super::wide_xmm::middle::<$nr, false, $ste>(sp, $job)
-            }
-            (Dir::Decrypt, Pass::FirstMid) => {
-                let sp = kernel::<$nr, true, false, $ste>($job);
-                super::wide_xmm::middle::<$nr, true, $ste>(sp, $job)
-            }
-            (Dir::Encrypt, Pass::Last) => store(kernel::<$nr, false, true, $ste>($job)),
-            (Dir::Decrypt, Pass::Last) => store(kernel::<$nr, true, true, $ste>($job)),
-        }
-    };
-}
-pub(super) use pass_arms;
