@@ -365,7 +365,7 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
             }
             let b0 = L::broadcast(st.w);
             let before = 64 - j; // blocks of the batch in group g
-            if before >= blocks {
+            if before >= blocks && L::BASE_IN_KEYS {
                 // The batch lies in group g: its base rides in the first and
                 // last round keys (two xors per batch), `z` is the table's
                 // `gamma_j L` as loaded: one vector xor less per register,
@@ -374,16 +374,22 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
                 let bl = if POST { L::xor(kl, b0) } else { kl };
                 return (z, L::xor(k0, b0), bl);
             }
-            // The batch runs into group g + 1: its blocks take W_{g+1}. The
-            // bases go into `z` (so `z` is the whole offset Z and the first
-            // and last round keys stay the plain K0 and K_last): a varying
-            // key per register would be 16 more live registers across the
-            // rounds, more than the 32 zmm registers hold with the state,
+            // The base goes into `z` (so `z` is the whole offset Z and the
+            // first and last round keys stay the plain K0 and K_last): a
+            // varying key per register would be 16 more live registers across
+            // the rounds, more than the 32 zmm registers hold with the state,
             // `z` and the round keys.
-            let b1 = L::broadcast(_mm_xor_si128(st.w, load(t.step(g.wrapping_add(1)))));
-            for (v, zv) in z.iter_mut().enumerate() {
-                let c = before.saturating_sub(L::BLOCKS * v).min(L::BLOCKS); // still in g
-                *zv = L::xor(*zv, L::blend_low(c, b0, b1));
+            if before >= blocks {
+                for zv in z.iter_mut() {
+                    *zv = L::xor(*zv, b0);
+                }
+            } else {
+                // The batch runs into group g + 1: its blocks take W_{g+1}.
+                let b1 = L::broadcast(_mm_xor_si128(st.w, load(t.step(g.wrapping_add(1)))));
+                for (v, zv) in z.iter_mut().enumerate() {
+                    let c = before.saturating_sub(L::BLOCKS * v).min(L::BLOCKS); // still in g
+                    *zv = L::xor(*zv, L::blend_low(c, b0, b1));
+                }
             }
         }
         (z, k0, kl)

@@ -34,6 +34,11 @@ use crate::arith::gf128::Block;
 pub(super) trait Lane: Copy {
     /// Blocks per register.
     const BLOCKS: usize;
+    /// Whether a Gray-code batch inside one group carries its base in the
+    /// first and last round keys (`kernel::offsets`): one vector xor less
+    /// per register, for the lanes whose rounds share their vector ports
+    /// with the xors (AES-NI, VAES-256: ports 0 and 1 of three).
+    const BASE_IN_KEYS: bool = true;
 
     unsafe fn zero() -> Self;
     /// `b` in every block.
@@ -309,6 +314,8 @@ impl Lane for Ymm {
 
 impl Lane for Zmm {
     const BLOCKS: usize = 4;
+    // (The rounds take port 0 alone; as measured before, 2026-11-27.)
+    const BASE_IN_KEYS: bool = false;
     one_to_one!(
         Zmm,
         _mm512_setzero_si512,
