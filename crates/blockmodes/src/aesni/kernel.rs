@@ -369,8 +369,8 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
                 // The batch lies in group g: its base rides in the first and
                 // last round keys (two xors per batch), `z` is the table's
                 // `gamma_j L` as loaded: one vector xor less per register,
-                // which on the AES-NI and VAES-256 lanes competes with the
-                // rounds for the same three vector ports.
+                // which on the VAES-256 lane competes with the rounds for
+                // the same three vector ports.
                 let bl = if POST { L::xor(kl, b0) } else { kl };
                 return (z, L::xor(k0, b0), bl);
             }

@@ -36,8 +36,8 @@ pub(super) trait Lane: Copy {
     const BLOCKS: usize;
     /// Whether a Gray-code batch inside one group carries its base in the
     /// first and last round keys (`kernel::offsets`): one vector xor less
-    /// per register, for the lanes whose rounds share their vector ports
-    /// with the xors (AES-NI, VAES-256: ports 0 and 1 of three).
+    /// per register, for the lane whose rounds share their vector ports
+    /// with the xors (VAES-256: ports 0 and 1 of three).
     const BASE_IN_KEYS: bool = true;
 
     unsafe fn zero() -> Self;
@@ -160,6 +160,9 @@ pub(super) struct Zmm(pub(super) __m512i);
 // says).
 impl Lane for Xmm {
     const BLOCKS: usize = 1;
+    // Measured mixed on this lane (2026-11-27-ymm-scheduling: OCB 1.0
+    // faster, PMAC slower in one paired run): off until a quiet run.
+    const BASE_IN_KEYS: bool = false;
     one_to_one!(
         Xmm,
         _mm_setzero_si128,
