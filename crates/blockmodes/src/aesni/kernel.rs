@@ -19,8 +19,9 @@ use core::arch::x86_64::*;
 
 #[cfg(test)]
 use super::SRC_XEX_BARE;
-use super::lane::Lane;
+use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
+use super::xex_units::{self, XexState};
 use super::{
     Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SRC_XEX, SRC_XEX_FREE, SUM_IN, SUM_NONE, SUM_OUT,
     Shape,
@@ -30,15 +31,110 @@ use crate::arith::gf128::Block;
 /// Registers per full batch.
 const REGS: usize = 8;
 
+/// A tier's `#[target_feature]` entries: the one lane-generic loop
+/// [`kernel`] instantiated for the lane, and (wide lanes) XEX over whole
+/// units ([`xex_units::run`]).
+pub(super) trait Entry: Lane {
+    /// The whitened loop for this lane, compiled with the tier's features.
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` as [`dispatch`] says.
+    unsafe fn kernel<
+        const NR: usize,
+        const DEC: bool,
+        const SRC: u8,
+        const POST: bool,
+        const SUM: u8,
+        const STORE: bool,
+    >(
+        job: &Job<'_>,
+    ) -> Block;
+
+    /// XEX over whole units with the deltas made in registers: the wide
+    /// lanes only, never dispatched elsewhere (`AesKey::xex_units`).
+    ///
+    /// # Safety
+    /// As [`kernel`](Self::kernel).
+    unsafe fn xex<const NR: usize>(dec: bool, job: &Job<'_>) -> Block {
+        let _ = (dec, job);
+        unreachable!("XEX units run on the wide lanes only (`AesKey::xex_units`)")
+    }
+}
+
+/// The entries of a tier with the features `$f` (`xex`: with XEX units).
+macro_rules! entries {
+    ($f:literal) => {
+        #[target_feature(enable = $f)]
+        unsafe fn kernel<
+            const NR: usize,
+            const DEC: bool,
+            const SRC: u8,
+            const POST: bool,
+            const SUM: u8,
+            const STORE: bool,
+        >(
+            job: &Job<'_>,
+        ) -> Block {
+            // SAFETY: this function has the tier's features; `job` is the
+            // caller's.
+            unsafe { kernel::<Self, NR, DEC, SRC, POST, SUM, STORE>(job) }
+        }
+    };
+    ($f:literal, xex) => {
+        entries!($f);
+        #[target_feature(enable = $f)]
+        unsafe fn xex<const NR: usize>(dec: bool, job: &Job<'_>) -> Block {
+            // SAFETY: this function has the tier's features; `job` is the
+            // caller's; the closures run the loop for this lane.
+            unsafe {
+                if dec {
+                    xex_units::run::<Self, NR>(job, |j| xex_loop::<Self, NR, true>(j))
+                } else {
+                    xex_units::run::<Self, NR>(job, |j| xex_loop::<Self, NR, false>(j))
+                }
+            }
+        }
+    };
+}
+
+/// The loop over XEX units (the job's source kind: the benchmarks' bounds
+/// under test).
+///
+/// # Safety
+/// As [`kernel`].
+#[inline(always)]
+unsafe fn xex_loop<L: Lane, const NR: usize, const DEC: bool>(j: &Job<'_>) -> Block {
+    // SAFETY: the caller's.
+    unsafe {
+        if !cfg!(test) || j.src_kind == SRC_XEX {
+            kernel::<L, NR, DEC, SRC_XEX, true, SUM_NONE, true>(j)
+        } else {
+            kernel::<L, NR, DEC, SRC_XEX_FREE, true, SUM_NONE, true>(j)
+        }
+    }
+}
+
+impl Entry for Xmm {
+    entries!("aes,sse2");
+}
+
+impl Entry for Ymm {
+    entries!("avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq", xex);
+}
+
+impl Entry for Zmm {
+    entries!("avx512f,avx512bw,vaes,vpclmulqdq", xex);
+}
+
 /// Run `job` with `NR` rounds on lane `L`: the one dispatch table.
 ///
 /// # Safety
 /// The CPU must have `L`'s tier's features. `job.src`, `job.dst` (unless
 /// the shape is [`Shape::Sigma`]) and `job.z` (for a slice of offsets) must
 /// be valid for `job.n` blocks; `src` and `dst` equal or disjoint; `job.extra`
-/// null or valid for one block. The XEX source kinds only with [`super::lane::Zmm`].
+/// null or valid for one block. The XEX source kinds only on a wide lane.
 #[inline(always)]
-pub(super) unsafe fn dispatch<L: Lane, const NR: usize>(
+pub(super) unsafe fn dispatch<L: Entry, const NR: usize>(
     dir: Dir,
     shape: Shape,
     job: &Job<'_>,
@@ -89,11 +185,11 @@ pub(super) unsafe fn dispatch<L: Lane, const NR: usize>(
 }
 
 /// The Gray-code walk: `w` is `W_q`, the offset of block `64q`; and the
-/// XEX state (VAES-512).
+/// XEX state (the wide lanes).
 struct Walk<L: Lane> {
     w: __m128i,
     q: u64,
-    x: L::Xex,
+    x: XexState<L>,
 }
 
 /// The loop over batches (instantiated by [`Lane::kernel`]).
@@ -123,7 +219,7 @@ pub(super) unsafe fn kernel<
         let mut st = Walk::<L> {
             w: load(&job.w),
             q: job.first >> 6,
-            x: L::xex_init::<NR, DEC, SRC>(job, &k),
+            x: xex_units::init::<L, NR, DEC, SRC>(job, &k),
         };
         // The extra block (`E_K` of it, whatever the direction) rides along
         // with the first batch (used with one block per register: short
@@ -245,7 +341,7 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
                 };
             }
         } else if SRC == SRC_XEX || SRC == SRC_XEX_FREE {
-            L::xex_offsets::<V, SRC>(job, &mut st.x, &mut z);
+            xex_units::offsets::<L, V, SRC>(job, &mut st.x, &mut z);
             // z is Z xor K_last: the last round's key as it is, and the first
             // round takes `K0 xor K_last`.
             return (z, L::xor(k0, kl), L::zero());
@@ -267,13 +363,22 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
                 // SAFETY: `p` .. `p + BLOCKS` lies inside `low` (index at most 63 + 3).
                 *zv = L::load(p);
             }
+            let b0 = L::broadcast(st.w);
+            let before = 64 - j; // blocks of the batch in group g
+            if before >= blocks && L::BASE_IN_KEYS {
+                // The batch lies in group g: its base rides in the first and
+                // last round keys (two xors per batch), `z` is the table's
+                // `gamma_j L` as loaded: one vector xor less per register,
+                // which on the VAES-256 lane competes with the rounds for
+                // the same three vector ports.
+                let bl = if POST { L::xor(kl, b0) } else { kl };
+                return (z, L::xor(k0, b0), bl);
+            }
             // The base goes into `z` (so `z` is the whole offset Z and the
             // first and last round keys stay the plain K0 and K_last): a
             // varying key per register would be 16 more live registers across
             // the rounds, more than the 32 zmm registers hold with the state,
             // `z` and the round keys.
-            let b0 = L::broadcast(st.w);
-            let before = 64 - j; // blocks of the batch in group g
             if before >= blocks {
                 for zv in z.iter_mut() {
                     *zv = L::xor(*zv, b0);

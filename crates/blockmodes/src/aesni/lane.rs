@@ -24,18 +24,23 @@
 //!
 //! Every method is `unsafe` and `#[inline(always)]`, without
 //! `#[target_feature]` (which would forbid `inline(always)`): each is called
-//! only from its tier's `#[target_feature]` entry (`kernel`, declared with
-//! [`tier_entries`]), into which it is inlined; so the CPU has the tier's
-//! features wherever one runs. Pointer arguments: as each method says.
+//! only from its tier's `#[target_feature]` entries (`kernel::Entry`),
+//! into which it is inlined; so the CPU has the tier's features wherever
+//! one runs. Pointer arguments: as each method says. The ECB/whitened loop
+//! and XEX's units (`kernel.rs`, `xex_units.rs`) use the lanes and not the
+//! other way; the other families' entries (`family_entries!`) still name
+//! their jobs and forms here (`gd.rs`, `ctr.rs`, `chains.rs`,
+//! `wide_kernel.rs`), an import cycle left to move beside the entries of
+//! `kernel::Entry`.
 
 use core::arch::x86_64::*;
 
+use super::GdJob;
 use super::chains::ChainsJob;
 use super::ctr::{CtrJob, XmmCtr, YmmCtr, ZmmCtr, xor_partial};
 use super::gd::{XmmOff, YmmOff, ZmmOff};
 use super::wide::WideJob;
 use super::wide_kernel::{XmmPow, XmmSwap, YmmPow, YmmSwap, ZmmPow, ZmmSwap};
-use super::{GdJob, Job};
 use crate::arith::gf128::Block;
 
 /// A vector register of `BLOCKS` AES blocks.
@@ -46,8 +51,11 @@ use crate::arith::gf128::Block;
 pub(super) trait Lane: Copy {
     /// Blocks per register.
     const BLOCKS: usize;
-    /// The XEX kernel's state (`SRC_XEX`, VAES-512 only; `()` elsewhere).
-    type Xex: Copy;
+    /// Whether a Gray-code batch inside one group carries its base in the
+    /// first and last round keys (`kernel::offsets`): one vector xor less
+    /// per register, for the lane whose rounds share their vector ports
+    /// with the xors (VAES-256: ports 0 and 1 of three).
+    const BASE_IN_KEYS: bool = true;
 
     unsafe fn zero() -> Self;
     /// `b` in every block.
@@ -76,42 +84,39 @@ pub(super) trait Lane: Copy {
     /// The xor of the register's blocks.
     unsafe fn fold(v: Self) -> __m128i;
 
-    /// The XEX state at the start of a kernel (`SRC_XEX`): VAES-512 only.
-    unsafe fn xex_init<const NR: usize, const DEC: bool, const SRC: u8>(
-        job: &Job<'_>,
-        k: &[Self; 15],
-    ) -> Self::Xex;
-    /// XEX's offsets `Z xor K_last` of a batch of `V` registers.
-    unsafe fn xex_offsets<const V: usize, const SRC: u8>(
-        job: &Job<'_>,
-        st: &mut Self::Xex,
-        z: &mut [Self; V],
-    );
+    // The operations of XEX's deltas (`xex_units.rs`), wide lanes only: the
+    // AES-NI lane never runs them.
 
-    /// The tier's entry to the whitened loop (`kernel::kernel` for this
-    /// lane, compiled with the tier's features).
-    ///
-    /// # Safety
-    /// The CPU has the tier's features; `job` as `kernel::dispatch` says.
-    unsafe fn kernel<
-        const NR: usize,
-        const DEC: bool,
-        const SRC: u8,
-        const POST: bool,
-        const SUM: u8,
-        const STORE: bool,
-    >(
-        job: &Job<'_>,
-    ) -> Block;
-
-    /// XEX over whole units with the deltas made in registers
-    /// (`vaes::kernel_xex`): VAES-512 only, never dispatched elsewhere.
-    ///
-    /// # Safety
-    /// As [`kernel`](Self::kernel).
-    unsafe fn xex<const NR: usize>(dec: bool, job: &Job<'_>) -> Block {
-        let _ = (dec, job);
-        unreachable!("XEX units run on VAES-512 only (`AesKey::xex_units`)")
+    /// The bytes of each block of `a` shuffled by those of `idx` (`pshufb`).
+    #[inline(always)]
+    unsafe fn shuffle(_a: Self, _idx: Self) -> Self {
+        unreachable!("XEX units run on the wide lanes only")
+    }
+    /// The carry-less products per block of the qwords `IMM` picks.
+    #[inline(always)]
+    unsafe fn clmul<const IMM: i32>(_a: Self, _b: Self) -> Self {
+        unreachable!("XEX units run on the wide lanes only")
+    }
+    /// Every block shifted up by `N` bytes (towards the high end).
+    #[inline(always)]
+    unsafe fn bslli<const N: i32>(_a: Self) -> Self {
+        unreachable!("XEX units run on the wide lanes only")
+    }
+    /// Every block shifted down by `N` bytes.
+    #[inline(always)]
+    unsafe fn bsrli<const N: i32>(_a: Self) -> Self {
+        unreachable!("XEX units run on the wide lanes only")
+    }
+    /// Block `l` (`< BLOCKS`) of `v` in every block.
+    #[inline(always)]
+    unsafe fn splat_block(_v: Self, _l: usize) -> Self {
+        unreachable!("XEX units run on the wide lanes only")
+    }
+    /// Block l the 128-bit integer `base + first + l` (mod 2^128), its
+    /// low qword first.
+    #[inline(always)]
+    unsafe fn counters(_base: u128, _first: usize) -> Self {
+        unreachable!("XEX units run on the wide lanes only")
     }
 
     // ---- The other kernel families (`gd.rs`, ...): their operations and
@@ -243,28 +248,6 @@ macro_rules! family_entries {
     };
 }
 
-/// The tier's `#[target_feature]` entry [`Lane::kernel`], instantiating the
-/// one lane-generic loop `kernel::kernel` for `Self`.
-macro_rules! tier_entries {
-    ($features:literal) => {
-        #[target_feature(enable = $features)]
-        unsafe fn kernel<
-            const NR: usize,
-            const DEC: bool,
-            const SRC: u8,
-            const POST: bool,
-            const SUM: u8,
-            const STORE: bool,
-        >(
-            job: &Job<'_>,
-        ) -> Block {
-            // SAFETY: this function has the tier's features; `job` is the
-            // caller's.
-            unsafe { super::kernel::kernel::<Self, NR, DEC, SRC, POST, SUM, STORE>(job) }
-        }
-    };
-}
-
 /// The other families' operations that a lane's form types carry out
 /// (`gd.rs`, `ctr.rs`, `wide_kernel.rs`): `$t` the lane, then its
 /// offsets, counter blocks, powers and swap.
@@ -362,27 +345,6 @@ macro_rules! one_to_one {
     };
 }
 
-/// The XEX hooks of a lane without the XEX kernel (never called: the XEX
-/// source kinds are dispatched on VAES-512 only).
-macro_rules! no_xex {
-    () => {
-        #[inline(always)]
-        unsafe fn xex_init<const NR: usize, const DEC: bool, const SRC: u8>(
-            _job: &Job<'_>,
-            _k: &[Self; 15],
-        ) {
-        }
-        #[inline(always)]
-        unsafe fn xex_offsets<const V: usize, const SRC: u8>(
-            _job: &Job<'_>,
-            _st: &mut (),
-            _z: &mut [Self; V],
-        ) {
-            unreachable!("XEX units run on VAES-512 only")
-        }
-    };
-}
-
 /// One block per xmm register (AES-NI).
 #[derive(Clone, Copy)]
 #[repr(transparent)]
@@ -403,6 +365,9 @@ pub(super) struct Zmm(pub(super) __m512i);
 // says).
 impl Lane for Xmm {
     const BLOCKS: usize = 1;
+    // Measured mixed on this lane (2026-11-27-ymm-scheduling: OCB 1.0
+    // faster, PMAC slower in one paired run): off until a quiet run.
+    const BASE_IN_KEYS: bool = false;
     one_to_one!(
         Xmm,
         _mm_setzero_si128,
@@ -414,7 +379,6 @@ impl Lane for Xmm {
         _mm_aesdec_si128,
         _mm_aesdeclast_si128
     );
-    type Xex = ();
 
     #[inline(always)]
     unsafe fn broadcast(b: __m128i) -> Self {
@@ -444,9 +408,6 @@ impl Lane for Xmm {
     unsafe fn fold(v: Self) -> __m128i {
         v.0
     }
-
-    no_xex!();
-    tier_entries!("aes,sse2");
 
     // ---- The other kernel families.
     #[inline(always)]
@@ -504,7 +465,6 @@ impl Lane for Ymm {
         _mm256_aesdec_epi128,
         _mm256_aesdeclast_epi128
     );
-    type Xex = ();
 
     #[inline(always)]
     unsafe fn broadcast(b: __m128i) -> Self {
@@ -566,9 +526,6 @@ impl Lane for Ymm {
             )
         }
     }
-
-    no_xex!();
-    tier_entries!("avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq");
 
     // ---- The other kernel families.
     #[inline(always)]
@@ -639,10 +596,45 @@ impl Lane for Ymm {
     }
     family_forms!(Ymm, YmmOff, YmmCtr, YmmPow, YmmSwap);
     family_entries!("avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq");
+    #[inline(always)]
+    unsafe fn shuffle(a: Self, idx: Self) -> Self {
+        unsafe { Ymm(_mm256_shuffle_epi8(a.0, idx.0)) }
+    }
+    #[inline(always)]
+    unsafe fn clmul<const IMM: i32>(a: Self, b: Self) -> Self {
+        unsafe { Ymm(_mm256_clmulepi64_epi128::<IMM>(a.0, b.0)) }
+    }
+    #[inline(always)]
+    unsafe fn bslli<const N: i32>(a: Self) -> Self {
+        unsafe { Ymm(_mm256_bslli_epi128::<N>(a.0)) }
+    }
+    #[inline(always)]
+    unsafe fn bsrli<const N: i32>(a: Self) -> Self {
+        unsafe { Ymm(_mm256_bsrli_epi128::<N>(a.0)) }
+    }
+    #[inline(always)]
+    unsafe fn splat_block(v: Self, l: usize) -> Self {
+        unsafe {
+            let idx = _mm256_add_epi32(
+                _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3),
+                _mm256_set1_epi32(4 * l as i32),
+            );
+            Ymm(_mm256_permutevar8x32_epi32(v.0, idx))
+        }
+    }
+    #[inline(always)]
+    unsafe fn counters(base: u128, first: usize) -> Self {
+        let a = base.wrapping_add(first as u128);
+        let b = a.wrapping_add(1);
+        let q = |x: u128, h: u32| (x >> h) as u64 as i64;
+        unsafe { Ymm(_mm256_set_epi64x(q(b, 64), q(b, 0), q(a, 64), q(a, 0))) }
+    }
 }
 
 impl Lane for Zmm {
     const BLOCKS: usize = 4;
+    // (The rounds take port 0 alone; as measured before, 2026-11-27.)
+    const BASE_IN_KEYS: bool = false;
     one_to_one!(
         Zmm,
         _mm512_setzero_si512,
@@ -654,7 +646,6 @@ impl Lane for Zmm {
         _mm512_aesdec_epi128,
         _mm512_aesdeclast_epi128
     );
-    type Xex = super::vaes::XexState;
 
     #[inline(always)]
     unsafe fn broadcast(b: __m128i) -> Self {
@@ -688,32 +679,47 @@ impl Lane for Zmm {
         unsafe { super::vaes::xor_lanes(v.0) }
     }
     #[inline(always)]
-    unsafe fn xex_init<const NR: usize, const DEC: bool, const SRC: u8>(
-        job: &Job<'_>,
-        k: &[Self; 15],
-    ) -> Self::Xex {
-        unsafe { super::vaes::xex_init::<NR, DEC, SRC>(job, k) }
+    unsafe fn shuffle(a: Self, idx: Self) -> Self {
+        unsafe { Zmm(_mm512_shuffle_epi8(a.0, idx.0)) }
     }
     #[inline(always)]
-    unsafe fn xex_offsets<const V: usize, const SRC: u8>(
-        job: &Job<'_>,
-        st: &mut Self::Xex,
-        z: &mut [Self; V],
-    ) {
-        unsafe { super::vaes::xex_offsets::<V, SRC>(job, st, z) }
+    unsafe fn clmul<const IMM: i32>(a: Self, b: Self) -> Self {
+        unsafe { Zmm(_mm512_clmulepi64_epi128::<IMM>(a.0, b.0)) }
     }
-
-    tier_entries!("avx512f,avx512bw,vaes,vpclmulqdq");
-
-    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    unsafe fn xex<const NR: usize>(dec: bool, job: &Job<'_>) -> Block {
-        // SAFETY: the caller's.
+    #[inline(always)]
+    unsafe fn bslli<const N: i32>(a: Self) -> Self {
+        unsafe { Zmm(_mm512_bslli_epi128::<N>(a.0)) }
+    }
+    #[inline(always)]
+    unsafe fn bsrli<const N: i32>(a: Self) -> Self {
+        unsafe { Zmm(_mm512_bsrli_epi128::<N>(a.0)) }
+    }
+    #[inline(always)]
+    unsafe fn splat_block(v: Self, l: usize) -> Self {
         unsafe {
-            if dec {
-                super::vaes::kernel_xex::<NR, true>(job)
-            } else {
-                super::vaes::kernel_xex::<NR, false>(job)
-            }
+            let idx = _mm512_add_epi64(
+                _mm512_set_epi64(1, 0, 1, 0, 1, 0, 1, 0),
+                _mm512_set1_epi64(2 * l as i64),
+            );
+            Zmm(_mm512_permutexvar_epi64(idx, v.0))
+        }
+    }
+    #[inline(always)]
+    unsafe fn counters(base: u128, first: usize) -> Self {
+        // The low qwords summed, a carry into the high one where they wrapped.
+        unsafe {
+            let (lo, hi) = (base as u64 as i64, (base >> 64) as u64 as i64);
+            let b = _mm512_set_epi64(hi, lo, hi, lo, hi, lo, hi, lo);
+            let lanes = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
+            let low = _mm512_add_epi64(lanes, _mm512_maskz_set1_epi64(0x55, first as i64));
+            let sum = _mm512_add_epi64(b, low);
+            let wrapped = _mm512_cmplt_epu64_mask(sum, b) & 0x55;
+            Zmm(_mm512_mask_add_epi64(
+                sum,
+                wrapped << 1,
+                sum,
+                _mm512_set1_epi64(1),
+            ))
         }
     }
 

@@ -37,7 +37,8 @@
 //!   (AES-NI under [`XMM_BELOW`], VAES-512 above);
 //! * [`AesKey::xex_units`]: XEX over whole data units with everything in
 //!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
-//!   x^(j+1)` made in registers), VAES-512;
+//!   x^(j+1)` made in registers: `xex_units.rs`, lane-generic), VAES-256
+//!   and VAES-512;
 //! * the wide-block passes (`wide.rs`, the kernel `wide_kernel.rs`):
 //!   EME's first pass with the sum of its outputs and, in registers after
 //!   it, EME's middle block ([`AesKey::wide_first`],
@@ -94,8 +95,8 @@
 //! lanes; AES-NI takes the generic path). Still one width each: XCBC's
 //! serial chain
 //! (`xmm_chain.rs`, one block in flight by nature), the one-pass CWC
-//! (`cwc.rs`, VAES-512 with IFMA), XEX's units and `ocb_mid` (`vaes.rs`,
-//! VAES-512).
+//! (`cwc.rs`, VAES-512 with IFMA), `ocb_mid` (`vaes.rs`, VAES-512).
+//! XEX's units are lane-generic (`xex_units.rs`, VAES-256 and VAES-512).
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
@@ -140,6 +141,7 @@ mod tests;
 mod vaes;
 mod wide;
 mod wide_kernel;
+mod xex_units;
 mod xmm;
 mod xmm_chain;
 
@@ -671,11 +673,12 @@ impl AesKey {
     /// BE convention, `N_s = first + s` as a 16-byte big-endian integer
     /// (the caller checks that the unit numbers do not overflow). Whole
     /// units only, at most [`XEX_UNITS`] (`io`'s blocks are cut to that).
-    /// Returns false, doing nothing, unless the key runs on VAES-512 and `m`
+    /// Returns false, doing nothing, unless the key runs on VAES-256 or
+    /// VAES-512 and `m`
     /// is a positive multiple of 4 (the caller then uses
     /// [`Offsets::Slice`]).
     pub(crate) fn xex_units(&self, dir: Dir, first: u128, m: usize, io: Io<'_, '_>) -> bool {
-        if self.level != Level::Vaes512 || m == 0 || !m.is_multiple_of(4) {
+        if self.level < Level::Vaes256 || m == 0 || !m.is_multiple_of(4) {
             return false;
         }
         let (src, dst, n) = io.raw();
@@ -1258,7 +1261,7 @@ impl AesKey {
                     // level's lane needs no more than its detection
                     // checked); `job`'s pointers cover `job.n` blocks (see
                     // `Io::raw`, `job`); the XEX source kinds only on
-                    // VAES-512 (`xex_units`, `run`).
+                    // wide lanes (`xex_units`, `run`).
                     Level::Vaes512 => unsafe {
                         kernel::dispatch::<lane::Zmm, $nr>(dir, shape, job)
                     },
@@ -1315,7 +1318,7 @@ enum Shape {
 const SRC_NONE: u8 = 0;
 const SRC_SLICE: u8 = 1;
 const SRC_GRAY: u8 = 2;
-/// XEX data units, deltas made in registers (VAES-512 only).
+/// XEX data units, deltas made in registers (the wide lanes only).
 const SRC_XEX: u8 = 3;
 /// Benchmarks only (`bench.rs`, the bounds of XEX's kernel): as
 /// [`SRC_XEX`] with every delta a constant (no cost), with the prologue of
@@ -1350,7 +1353,7 @@ struct Job<'a> {
     /// Null, or one block to encipher alongside (AES-NI back end only).
     extra: *mut Block,
     /// Blocks per XEX unit ([`SRC_XEX`]; `z` then holds `E_K(N_s)` per
-    /// unit, 64-byte aligned, in whole groups of four: `vaes::kernel_xex`'s
+    /// unit, 64-byte aligned, in whole registers: `xex_units::run`'s
     /// table).
     m: usize,
     /// The first XEX unit's number.

@@ -440,7 +440,7 @@ fn xex_units_match_the_definition() {
                         let ok = ours.xex_units(dir, first, m, Io::InPlace(&mut buf));
                         let what =
                             format!("{level:?} AES-{} m {m} units {units} {dir:?}", key_len * 8);
-                        assert_eq!(ok, level == Level::Vaes512 && m.is_multiple_of(4), "{what}");
+                        assert_eq!(ok, level >= Level::Vaes256 && m.is_multiple_of(4), "{what}");
                         if ok {
                             assert_eq!(buf, expected, "{what}");
                         } else {
@@ -463,14 +463,15 @@ fn xex_units_match_the_definition() {
 #[test]
 fn xex_units_every_unit_count() {
     use crate::arith::gf128::double_be;
-    if detect() != Some(Level::Vaes512) {
-        return;
-    }
     let mut rng = Rng(0x7e8);
-    for key_len in [16usize, 24, 32] {
+    for (level, key_len) in levels()
+        .into_iter()
+        .filter(|l| *l >= Level::Vaes256)
+        .flat_map(|l| [16usize, 24, 32].map(|k| (l, k)))
+    {
         let mut key = vec![0u8; key_len];
         rng.fill(&mut key);
-        let ours = AesKey::new(&key).expect("key");
+        let ours = AesKey::with_level(&key, level).expect("key");
         let reference = Reference::new(&key);
         for m in [4usize, 32, 64] {
             for units in 1..=70usize {
@@ -490,7 +491,7 @@ fn xex_units_every_unit_count() {
                             z = double_be(&z);
                         }
                     }
-                    let what = format!("AES-{} m {m} units {units} {dir:?}", key_len * 8);
+                    let what = format!("{level:?} AES-{} m {m} units {units} {dir:?}", key_len * 8);
                     let mut buf = input.clone();
                     assert!(ours.xex_units(dir, first, m, Io::InPlace(&mut buf)));
                     assert_eq!(buf, expected, "{what}, in place");
@@ -506,44 +507,56 @@ fn xex_units_every_unit_count() {
 }
 
 /// The unit-start doubling of XEX's kernel by carry-less multiplies
-/// (`times_x_lanes_clmul`) equals the one by shifts (`times_x_lanes`) and
-/// the definition (`d x^(E + l)` by repeated BE doubling) on random and
-/// all-ones lanes.
+/// (`xex_units::times_x_lanes`, on zmm and ymm) equals the one by shifts
+/// (`vaes::times_x_lanes`) and the definition (`d x^(e + l)` by repeated
+/// BE doubling) on random and all-ones blocks.
 #[test]
 fn times_x_lanes_by_clmul() {
     use crate::arith::gf128::double_be;
     use core::arch::x86_64::*;
-    if detect() != Some(Level::Vaes512) {
-        return;
-    }
+    use lane::{Lane, Ymm, Zmm};
+    let top = detect();
     let mut rng = Rng(0x7e9);
     for t in 0..200 {
         let d = if t == 0 { [0xff; 16] } else { rng.block() };
-        let mut got = [[0u8; 16]; 8];
-        // SAFETY: the CPU has VAES-512 (AVX-512F/BW, VAES, VPCLMULQDQ), the
-        // functions' features; the stores write 64 bytes into `got`.
-        unsafe {
-            // Lanes as 128-bit integers: the block's bytes reversed.
-            let mut rev = d;
-            rev.reverse();
-            let v = _mm512_broadcast_i32x4(schedule::load(&rev));
-            let poly = _mm512_set1_epi64(0x87);
-            let a = vaes::times_x_lanes_clmul::<1>(v, poly);
-            let b = vaes::times_x_lanes_clmul::<5>(v, poly);
-            assert_eq!(
-                schedule::store(_mm512_extracti32x4_epi32::<3>(a)),
-                schedule::store(_mm512_extracti32x4_epi32::<3>(vaes::times_x_lanes::<1>(
-                    v, poly
-                ))),
-            );
-            _mm512_storeu_si512(got.as_mut_ptr().cast(), a);
-            _mm512_storeu_si512(got[4..].as_mut_ptr().cast(), b);
-        }
-        let mut want = d;
-        for g in got.iter_mut() {
-            want = double_be(&want);
+        // Lanes as 128-bit integers: the block's bytes reversed.
+        let mut rev = d;
+        rev.reverse();
+        let mut want = [[0u8; 16]; 8];
+        let mut w = d;
+        for g in want.iter_mut() {
+            w = double_be(&w);
+            *g = w;
             g.reverse();
-            assert_eq!(*g, want, "lane of {d:02x?}");
+        }
+        let mut got = [[0u8; 16]; 8];
+        // SAFETY: each block runs where the CPU has the lane's tier (its
+        // functions' features); the stores write inside `got`.
+        unsafe {
+            if top == Some(Level::Vaes512) {
+                let v: Zmm = Zmm(_mm512_broadcast_i32x4(schedule::load(&rev)));
+                let poly: Zmm = Zmm(_mm512_set1_epi64(0x87));
+                let a = xex_units::times_x_lanes(v, 1, poly);
+                let b = xex_units::times_x_lanes(v, 5, poly);
+                assert_eq!(
+                    schedule::store(_mm512_extracti32x4_epi32::<3>(a.0)),
+                    schedule::store(_mm512_extracti32x4_epi32::<3>(vaes::times_x_lanes::<1>(
+                        v.0, poly.0
+                    ))),
+                );
+                Zmm::store(got.as_mut_ptr(), a);
+                Zmm::store(got[4..].as_mut_ptr(), b);
+                assert_eq!(got, want, "zmm, {d:02x?}");
+            }
+            if top >= Some(Level::Vaes256) {
+                let v = Ymm::broadcast(schedule::load(&rev));
+                let poly = Ymm::broadcast(_mm_set1_epi64x(0x87));
+                for (e, g) in got.chunks_exact_mut(2).enumerate() {
+                    let x: Ymm = xex_units::times_x_lanes(v, 1 + 2 * e, poly);
+                    Ymm::store(g.as_mut_ptr(), x);
+                }
+                assert_eq!(got, want, "ymm, {d:02x?}");
+            }
         }
     }
 }
