@@ -386,6 +386,7 @@ struct SecondPass<'a> {
 /// the sum of the powers `2^(i-1)·M`, i = 2..m, is `M·S_m`.
 /// Computed at compile time (as u128 little-endian values: `x` doubles by
 /// a shift and the reduction 0x87, as [`double_le`] does).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
 pub(super) fn x_sums() -> &'static [Block; MAX_BLOCKS] {
     static SUMS: [Block; MAX_BLOCKS] = {
         let (mut sums, mut acc, mut x) = ([[0u8; 16]; MAX_BLOCKS], 0u128, 2u128);

@@ -57,6 +57,7 @@ use crate::arith::gf128::Block;
 
 /// Proof that the CPU has PCLMULQDQ: [`Clmul::mul_le`]'s safe entry.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
 pub(crate) struct Clmul(());
 
 /// Proof that the CPU has AVX-512 F/BW/VL/DQ and VPCLMULQDQ: the vector
@@ -78,6 +79,7 @@ cpufeatures::new!(
     "pclmulqdq"
 );
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
 impl Clmul {
     /// `Some` if the CPU has PCLMULQDQ (checked once, cached by
     /// `cpufeatures`).
@@ -144,6 +146,7 @@ impl Avx512 {
     /// `out[j] = a·x^j` in the BE convention (as
     /// [`crate::arith::gf128::powers_x_be`]).
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
     pub(crate) fn powers_x_be(self, a: &Block, out: &mut [Block]) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `self` proves the CPU has the kernel's features.

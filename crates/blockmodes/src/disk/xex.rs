@@ -359,6 +359,7 @@ struct GroupWork<'a> {
 /// (one call, outside the cipher's vector features), else the portable
 /// code.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
 pub(super) fn powers_be(simd: Option<Avx512>, a: &Block, out: &mut [Block]) {
     match simd {
         Some(simd) => simd.powers_x_be(a, out),

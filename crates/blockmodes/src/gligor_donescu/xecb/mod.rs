@@ -65,7 +65,9 @@ use crate::arith::gf128::{Block, xor, xor_in_place};
 use crate::arith::modular::{to_block, to_int};
 use crate::error::{Error, Result};
 use crate::gligor_donescu::keys::r0_from_rng;
-use crate::gligor_donescu::offsets::{BATCH, Offsets, wipe, xor_into};
+#[cfg(feature = "rayon")]
+use crate::gligor_donescu::offsets::BATCH;
+use crate::gligor_donescu::offsets::{Offsets, wipe, xor_into};
 use crate::gligor_donescu::padding::last_block;
 use crate::gligor_donescu::xcbc::CounterState;
 use crate::oracle::{
