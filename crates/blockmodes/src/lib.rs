@@ -91,6 +91,8 @@ pub mod cwc;
 pub mod error;
 pub mod ocb1;
 pub mod oracle;
+#[cfg(feature = "rayon")]
+mod par;
 pub mod pmac;
 #[cfg(all(feature = "std", feature = "getrandom"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "getrandom"))))]

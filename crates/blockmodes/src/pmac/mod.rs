@@ -36,8 +36,6 @@ use core::marker::PhantomData;
 use digest::array::Array;
 use digest::consts::U16;
 use digest::{FixedOutput, FixedOutputReset, KeyInit, MacMarker, OutputSizeUser, Reset, Update};
-#[cfg(feature = "rayon")]
-use rayon::prelude::*;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -102,21 +100,12 @@ pub type PmacAes256 = Pmac<crate::Aes256>;
 /// second core was free).
 pub const PARALLEL_THRESHOLD: usize = 512 * 1024;
 
-/// Fewest blocks per parallel task in [`Pmac::mac_par`] (64 KiB): each
-/// task has fixed costs (a thread hand-off, the batch buffer's wipe).
+/// Blocks per piece in [`Pmac::mac_par`] (64 KiB, a multiple of 64 so each
+/// piece starts on a group boundary): small enough that a thread joining
+/// late finds work, large enough that a piece's fixed cost (one kernel
+/// call) vanishes.
 #[cfg(feature = "rayon")]
-const PARALLEL_MIN_TASK_BLOCKS: usize = 4096;
-
-/// Blocks per task for `blocks` blocks on `threads` threads: about four
-/// tasks per thread, at least [`PARALLEL_MIN_TASK_BLOCKS`], a multiple of 64
-/// so each task starts on a group boundary.
-#[cfg(feature = "rayon")]
-fn task_blocks(blocks: usize, threads: usize) -> usize {
-    blocks
-        .div_ceil(4 * threads.max(1))
-        .max(PARALLEL_MIN_TASK_BLOCKS)
-        .next_multiple_of(64)
-}
+const PARALLEL_PIECE_BLOCKS: usize = 4096;
 
 /// PMAC over the 128-bit block cipher `C`, with tags of `T` bytes: 8 to
 /// 16 (`U8`..=`U16`, default `U16`); a forgery succeeds with probability
@@ -495,16 +484,17 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
             return self.mac(data);
         }
         let (body, last) = split_message(data);
-        let per_task = task_blocks(body.len(), rayon::current_num_threads());
-        let sigma = body
-            .par_chunks(per_task)
-            .enumerate()
-            .map(|(k, run)| {
-                let first = 1 + (k * per_task) as u64;
-                PartialSigma(self.sigma_of(first, None, run))
-            })
-            .reduce(PartialSigma::default, PartialSigma::combine);
-        let mut full = full_tag(&self.cipher, &self.keys, &sigma.0, last);
+        // Σ of the pieces, xored (`crate::par`); piece k starts at block
+        // 1 + k PARALLEL_PIECE_BLOCKS.
+        let mut sigma = crate::par::xor_pieces(body.len().div_ceil(PARALLEL_PIECE_BLOCKS), |k| {
+            let start = k * PARALLEL_PIECE_BLOCKS;
+            let run = body
+                .get(start..)
+                .map_or(&[][..], |r| &r[..r.len().min(PARALLEL_PIECE_BLOCKS)]);
+            self.sigma_of(1 + start as u64, None, run)
+        });
+        let mut full = full_tag(&self.cipher, &self.keys, &sigma, last);
+        sigma.zeroize();
         let tag = Self::truncate(&full);
         full.zeroize();
         tag

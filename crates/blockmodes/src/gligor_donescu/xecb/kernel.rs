@@ -144,8 +144,9 @@ pub(super) fn absorb<C: BlockCipher128>(
 }
 
 #[cfg(feature = "rayon")]
-/// [`absorb`] over the rayon pool for large runs: each thread takes a range
-/// of positions and its own offset table; the partial w's are xored.
+/// [`absorb`] over the calling thread and the rayon pool for large runs
+/// (`crate::par`): pieces of whole batches, each with its own offset
+/// table; the partial w's are xored.
 pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
     f: &Prf<C>,
     r0: u128,
@@ -153,24 +154,24 @@ pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
     blocks: &[Block],
     w: &mut Block,
 ) {
-    let threads = rayon::current_num_threads().max(1);
-    if 16 * blocks.len() < PARALLEL_THRESHOLD || threads == 1 {
+    if 16 * blocks.len() < PARALLEL_THRESHOLD || rayon::current_num_threads() <= 1 {
         absorb(f, &mut Offsets::new(r0), first, blocks, w);
         return;
     }
-    // Chunks of whole batches, a few per thread for balance.
-    let per = blocks.len().div_ceil(4 * threads).next_multiple_of(BATCH);
-    let part = blocks
-        .par_chunks(per)
-        .enumerate()
-        .map(|(k, chunk)| {
-            let mut part = [0u8; 16];
-            let pos = first.wrapping_add((k * per) as u128);
-            absorb(f, &mut Offsets::new(r0), pos, chunk, &mut part);
-            part
-        })
-        .reduce(|| [0u8; 16], |a, b| xor(&a, &b));
+    // 64 KiB pieces: a thread that joins late still finds work.
+    let per = (4096usize).next_multiple_of(BATCH);
+    let mut part = crate::par::xor_pieces(blocks.len().div_ceil(per), |k| {
+        let start = k * per;
+        let chunk = blocks
+            .get(start..)
+            .map_or(&[][..], |r| &r[..r.len().min(per)]);
+        let mut part = [0u8; 16];
+        let pos = first.wrapping_add(start as u128);
+        absorb(f, &mut Offsets::new(r0), pos, chunk, &mut part);
+        part
+    });
     xor_in_place(w, &part);
+    wipe(core::slice::from_mut(&mut part));
 }
 
 /// One-shot MAC of a whole message under r0: `w = r0 xor y_1 xor ... xor

@@ -56,8 +56,6 @@
 use alloc::vec::Vec;
 
 use cipher::KeyInit;
-#[cfg(feature = "rayon")]
-use rayon::prelude::*;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
