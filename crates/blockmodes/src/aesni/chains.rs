@@ -83,10 +83,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize, const V: usize>(job: &mut Cha
     // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
     // are justified where they are.
     unsafe {
-        let mut k = [L::zero(); 15];
-        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-            *kr = L::broadcast(load(b));
-        }
+        let k = L::round_keys::<NR>(job.keys);
         let zero = L::zero();
         let mut z = [zero; V];
         let mut sum = [zero; V];

@@ -185,10 +185,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize>(job: &CtrJob<'_>, out: &mut B
     // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
     // are justified where they are.
     unsafe {
-        let mut k = [L::zero(); 15];
-        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-            *kr = L::broadcast(load(b));
-        }
+        let k = L::round_keys::<NR>(job.keys);
         let mut ctr = L::ctr_start(job.cb, k[0]);
         let mut ek = [_mm_setzero_si128(); 15];
         let mut ex = vec_be(job.extra.unwrap_or(0));

@@ -75,10 +75,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize, const DEC: bool>(job: &GdJob<
     // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
     // are justified where they are.
     unsafe {
-        let mut k = [L::zero(); 15];
-        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-            *kr = L::broadcast(load(b));
-        }
+        let k = L::round_keys::<NR>(job.keys);
         let mut off = L::gd_start(job.first, job.r0);
         let last = if job.last.is_null() {
             _mm_setzero_si128()

@@ -212,10 +212,7 @@ pub(super) unsafe fn kernel<
     // intrinsic and lane operation here); pointer accesses are justified
     // where they are.
     unsafe {
-        let mut k = [L::zero(); 15];
-        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-            *kr = L::broadcast(load(b));
-        }
+        let k = L::round_keys::<NR>(job.keys);
         let mut st = Walk::<L> {
             w: load(&job.w),
             q: job.first >> 6,

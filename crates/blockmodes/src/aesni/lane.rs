@@ -60,6 +60,19 @@ pub(super) trait Lane: Copy {
     unsafe fn zero() -> Self;
     /// `b` in every block.
     unsafe fn broadcast(b: __m128i) -> Self;
+    /// The round keys `K_0 .. K_NR` of `keys`, each in every block (the
+    /// entries past `NR` zero): every kernel family's prologue.
+    #[inline(always)]
+    unsafe fn round_keys<const NR: usize>(keys: &[Block; 15]) -> [Self; 15] {
+        // SAFETY: the caller's: the CPU has the tier's features.
+        unsafe {
+            let mut k = [Self::zero(); 15];
+            for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+                *kr = Self::broadcast(super::schedule::load(b));
+            }
+            k
+        }
+    }
     /// `BLOCKS` blocks from `p` (valid for them).
     unsafe fn load(p: *const Block) -> Self;
     /// The `n` blocks (`1 ..= BLOCKS`) from `p`, zero above; `p` valid for
