@@ -229,10 +229,21 @@ pub(super) trait Lane: Copy {
     unsafe fn wide<const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
         job: &WideJob<'_>,
     ) -> __m128i;
+    /// The tier's entry to the wide-block passes over consecutive units
+    /// (`wide_kernel::units`).
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` and `tweaks` as
+    /// `wide_kernel::units` says.
+    unsafe fn wide_units<const NR: usize, const DEC: bool, const STE: bool>(
+        job: &WideJob<'_>,
+        tweaks: &[Block],
+    );
 }
 
 /// The tier's `#[target_feature]` entries of the other kernel families:
-/// [`Lane::gd`], [`Lane::ctr`], [`Lane::chains`], [`Lane::wide`].
+/// [`Lane::gd`], [`Lane::ctr`], [`Lane::chains`], [`Lane::wide`],
+/// [`Lane::wide_units`].
 macro_rules! family_entries {
     ($features:literal) => {
         #[target_feature(enable = $features)]
@@ -257,6 +268,14 @@ macro_rules! family_entries {
         ) -> __m128i {
             // SAFETY: as above.
             unsafe { super::wide_kernel::kernel::<Self, NR, DEC, LAST, STE>(job) }
+        }
+        #[target_feature(enable = $features)]
+        unsafe fn wide_units<const NR: usize, const DEC: bool, const STE: bool>(
+            job: &WideJob<'_>,
+            tweaks: &[Block],
+        ) {
+            // SAFETY: as above.
+            unsafe { super::wide_kernel::units::<Self, NR, DEC, STE>(job, tweaks) }
         }
     };
 }

@@ -29,7 +29,9 @@
 //!
 //! One call is one data unit (EME) or one run of up to 128 blocks (EME2):
 //! the block index j of the table and of the powers starts at 0 with the
-//! call. Any number of blocks, no padding (a partial last register touches
+//! call. [`AesKey::wide_units`] and [`SteXex::units`] run whole EME (EtE)
+//! units, several per call: the keys and constants set up once, each
+//! unit's first pass and middle, then the previous unit's last pass. Any number of blocks, no padding (a partial last register touches
 //! its blocks only). The kernel is written once for every lane width
 //! (`wide_kernel.rs`) and runs on the key's tier (the AES-NI lane under
 //! [`XMM_BELOW`] blocks).
@@ -116,6 +118,57 @@ impl AesKey {
         let mut job = self.wide_job(dir, Io::InPlace(unit), l, &ZERO);
         (job.tweak, job.s_m) = (tweak, s_m);
         Some(self.wide_run(dir, Pass::FirstMid, &job))
+    }
+
+    /// EME over `tweaks.len()` consecutive units of `m` blocks in `blocks`
+    /// (in place), unit s under `tweaks[s]`, G = E_K or E_K^-1: each
+    /// unit's first pass and middle as [`AesKey::wide_first_mid`], then its
+    /// last pass as [`AesKey::wide_last`] with the M returned, all in one
+    /// kernel call (the keys set up once; a unit's middle runs before the
+    /// previous unit's last pass). `s_m = x + ... + x^(m-1)`. `false`,
+    /// doing nothing, if `m` is 0 or longer than `l`, `blocks` is not
+    /// `tweaks.len()` units, or the CPU has no carry-less multiplication.
+    pub(crate) fn wide_units(
+        &self,
+        dir: Dir,
+        l: &[Block],
+        s_m: &Block,
+        m: usize,
+        blocks: &mut [Block],
+        tweaks: &[Block],
+    ) -> bool {
+        if m == 0 || m > l.len() || blocks.len() != m * tweaks.len() || !self.has_clmul() {
+            return false;
+        }
+        let mut job = self.wide_job(dir, Io::InPlace(blocks), l, &ZERO);
+        (job.n, job.s_m) = (m, s_m);
+        macro_rules! go {
+            ($nr:literal) => {
+                match self.wide_level(m) {
+                    // SAFETY: the level is at most what `detect` found;
+                    // PCLMULQDQ (`has_clmul`); in place, `blocks` holds
+                    // `tweaks.len()` units of `m >= 1` blocks and `l` at
+                    // least m.
+                    Level::Vaes512 => unsafe {
+                        wide_kernel::dispatch_units::<Zmm, $nr, false>(dir, &job, tweaks)
+                    },
+                    // SAFETY: as above.
+                    Level::Vaes256 => unsafe {
+                        wide_kernel::dispatch_units::<Ymm, $nr, false>(dir, &job, tweaks)
+                    },
+                    // SAFETY: as above.
+                    Level::AesNi => unsafe {
+                        wide_kernel::dispatch_units::<Xmm, $nr, false>(dir, &job, tweaks)
+                    },
+                }
+            };
+        }
+        match self.rounds {
+            10 => go!(10),
+            12 => go!(12),
+            _ => go!(14),
+        }
+        true
     }
 
     /// Whether the middle's carry-less multiplication runs here.
@@ -280,6 +333,40 @@ impl SteXex {
         let mut job = self.job(dir, Io::InPlace(unit), l, &ZERO);
         (job.tweak, job.s_m) = (tweak, s_m);
         Some(self.run(dir, Pass::FirstMid, &job))
+    }
+
+    /// EtE over consecutive units in one kernel call, as
+    /// [`AesKey::wide_units`] with the passes of [`SteXex::first_mid`] and
+    /// [`SteXex::last`].
+    pub(crate) fn units(
+        &self,
+        dir: Dir,
+        l: &[Block],
+        s_m: &Block,
+        m: usize,
+        blocks: &mut [Block],
+        tweaks: &[Block],
+    ) -> bool {
+        if m == 0 || m > l.len() || blocks.len() != m * tweaks.len() || !self.key.has_clmul() {
+            return false;
+        }
+        let mut job = self.job(dir, Io::InPlace(blocks), l, &ZERO);
+        (job.n, job.s_m) = (m, s_m);
+        match self.key.wide_level(m) {
+            // SAFETY: as in `AesKey::wide_units`; the key has 10 rounds.
+            Level::Vaes512 => unsafe {
+                wide_kernel::dispatch_units::<Zmm, 10, true>(dir, &job, tweaks)
+            },
+            // SAFETY: as above.
+            Level::Vaes256 => unsafe {
+                wide_kernel::dispatch_units::<Ymm, 10, true>(dir, &job, tweaks)
+            },
+            // SAFETY: as above.
+            Level::AesNi => unsafe {
+                wide_kernel::dispatch_units::<Xmm, 10, true>(dir, &job, tweaks)
+            },
+        }
+        true
     }
 
     /// EtE's last pass over one unit: enciphering, `out[j] =

@@ -24,6 +24,7 @@ use super::schedule::{load, store};
 use super::vaes::{times_x, times_x_lanes, times_x8};
 use super::wide::{Pass, WideJob};
 use crate::arith::gf128::Block;
+use zeroize::Zeroize;
 
 /// Registers per full batch.
 const REGS: usize = 8;
@@ -77,6 +78,24 @@ pub(super) unsafe fn dispatch<L: Lane, const NR: usize, const STE: bool>(
     }
 }
 
+/// Run [`units`] with `NR` rounds on lane `L` in the direction `dir`.
+///
+/// # Safety
+/// As [`units`].
+pub(super) unsafe fn dispatch_units<L: Lane, const NR: usize, const STE: bool>(
+    dir: Dir,
+    job: &WideJob<'_>,
+    tweaks: &[Block],
+) {
+    // SAFETY (both arms): the caller's guarantees, passed on.
+    unsafe {
+        match dir {
+            Dir::Encrypt => L::wide_units::<NR, false, STE>(job, tweaks),
+            Dir::Decrypt => L::wide_units::<NR, true, STE>(job, tweaks),
+        }
+    }
+}
+
 /// The constants of a pass, broadcast to every block of a register.
 struct Consts<L: Lane> {
     k0: L,
@@ -112,8 +131,65 @@ pub(super) unsafe fn kernel<
 >(
     job: &WideJob<'_>,
 ) -> __m128i {
-    // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
-    // are justified where they are.
+    // SAFETY: the caller's: the CPU has `L`'s features; the job's blocks
+    // are valid.
+    unsafe {
+        let (k, c) = setup::<L, NR>(job);
+        pass::<L, NR, DEC, LAST, STE>(&k, &c, job, job.src, job.dst, load(job.m))
+    }
+}
+
+/// EME (or EtE) over `tweaks.len()` consecutive units of `job.n` blocks
+/// each, in place from `job.dst`, unit s under `tweaks[s]`, in one call:
+/// the round keys and constants set up once, then per unit its first pass
+/// and middle, then the previous unit's last pass (so the middle's serial
+/// block overlaps a pass's rounds). Instantiated by [`Lane::wide_units`].
+///
+/// # Safety
+/// The CPU must have `L`'s tier's features and PCLMULQDQ; `job.dst` (equal
+/// to `job.src`) valid for `tweaks.len() * job.n` blocks, `job.l` for
+/// `job.n >= 1`; `job.s_m` the sum for `job.n` blocks.
+#[inline(always)]
+pub(super) unsafe fn units<L: Lane, const NR: usize, const DEC: bool, const STE: bool>(
+    job: &WideJob<'_>,
+    tweaks: &[Block],
+) {
+    // SAFETY: the caller's: the CPU has the features; unit s's blocks
+    // `s n .. (s + 1) n` are within the valid `tweaks.len() * n`.
+    unsafe {
+        let (k, c) = setup::<L, NR>(job);
+        let n = job.n;
+        let mut prev: Option<(*mut Block, __m128i)> = None;
+        for (s, tweak) in tweaks.iter().enumerate() {
+            let unit = job.dst.add(s * n);
+            let sp = pass::<L, NR, DEC, false, STE>(&k, &c, job, unit, unit, _mm_setzero_si128());
+            let unit_job = WideJob {
+                src: unit,
+                dst: unit,
+                tweak,
+                ..*job
+            };
+            let mut m = middle_inline::<NR, DEC, STE>(sp, &unit_job);
+            let m_reg = load(&m);
+            m.zeroize();
+            if let Some((p, pm)) = prev {
+                pass::<L, NR, DEC, true, STE>(&k, &c, job, p, p, pm);
+            }
+            prev = Some((unit, m_reg));
+        }
+        if let Some((p, pm)) = prev {
+            pass::<L, NR, DEC, true, STE>(&k, &c, job, p, p, pm);
+        }
+    }
+}
+
+/// The round keys `1 .. NR - 1` and the constants of a job, broadcast.
+///
+/// # Safety
+/// As [`kernel`].
+#[inline(always)]
+unsafe fn setup<L: Lane, const NR: usize>(job: &WideJob<'_>) -> ([L; 15], Consts<L>) {
+    // SAFETY: the caller's: the CPU has `L`'s features.
     unsafe {
         let mut k = [L::zero(); 15];
         // A counted loop: an iterator chain here was left as calls (`Skip`,
@@ -134,7 +210,28 @@ pub(super) unsafe fn kernel<
             swap: L::swap_new(sk, sh, L::zero()),
             swap_k0: L::swap_new(sk, sh, k0),
         };
-        let mut pw = L::pow_start(load(job.m));
+        (k, c)
+    }
+}
+
+/// One pass over `job.n` blocks from `src` to `dst` with the table
+/// `job.l` and the powers of `m` (the last pass).
+///
+/// # Safety
+/// As [`kernel`], with `src` and `dst` in place of the job's.
+#[inline(always)]
+unsafe fn pass<L: Lane, const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
+    k: &[L; 15],
+    c: &Consts<L>,
+    job: &WideJob<'_>,
+    src: *const Block,
+    dst: *mut Block,
+    m: __m128i,
+) -> __m128i {
+    // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
+    // are justified where they are.
+    unsafe {
+        let mut pw = L::pow_start(m);
         let mut acc = L::zero();
         let n = job.n;
         let batch_blocks = REGS * L::BLOCKS;
@@ -142,11 +239,11 @@ pub(super) unsafe fn kernel<
         while n - i >= batch_blocks {
             // SAFETY: blocks i .. i + 8 BLOCKS are below n.
             batch::<L, REGS, NR, DEC, LAST, STE>(
-                &k,
-                &c,
+                k,
+                c,
                 &mut pw,
-                job.src.add(i),
-                job.dst.add(i),
+                src.add(i),
+                dst.add(i),
                 job.l.add(i),
                 L::BLOCKS,
                 &mut acc,
@@ -165,11 +262,11 @@ pub(super) unsafe fn kernel<
                     // SAFETY: the first `rem` blocks from i are below n; the
                     // last register touches its `part` blocks only.
                     batch::<L, $v, NR, DEC, LAST, STE>(
-                        &k,
-                        &c,
+                        k,
+                        c,
                         &mut pw,
-                        job.src.add(i),
-                        job.dst.add(i),
+                        src.add(i),
+                        dst.add(i),
                         job.l.add(i),
                         part,
                         &mut acc,
@@ -385,7 +482,21 @@ unsafe fn middle<const NR: usize, const DEC: bool, const STE: bool>(
     sp: __m128i,
     job: &WideJob<'_>,
 ) -> Block {
-    // SAFETY: the CPU has AES-NI and SSE2 (this function's features), the
+    // SAFETY: this function has the features; the job is the caller's.
+    unsafe { middle_inline::<NR, DEC, STE>(sp, job) }
+}
+
+/// [`middle`], inlined into its caller (the units kernel of a tier, which
+/// has the features: no call, no vector registers saved around one).
+///
+/// # Safety
+/// As [`middle`].
+#[inline(always)]
+unsafe fn middle_inline<const NR: usize, const DEC: bool, const STE: bool>(
+    sp: __m128i,
+    job: &WideJob<'_>,
+) -> Block {
+    // SAFETY: the CPU has AES-NI, SSE2 and PCLMULQDQ (the caller's), the
     // lane operations' on `Xmm`; block 1 of the unit is valid (the
     // caller's).
     unsafe {

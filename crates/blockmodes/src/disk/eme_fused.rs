@@ -17,6 +17,10 @@
 //! Units are pipelined: unit s's first pass and middle run before unit
 //! s - 1's last pass, so the middle's serial block (a cipher call's
 //! latency) overlaps the rounds of a pass instead of waiting for them.
+//! Two or more units run inside one kernel call per 32 units
+//! ([`AesKey::wide_units`], `SteXex::units`): the round keys, the swap's
+//! constants and the pass set-up once per call, not twice per unit, and
+//! the middle inlined (no call that saves the vector registers).
 //!
 //! Everything secret (SP, MP, MC, M, CCC_1) is wiped after use.
 
@@ -66,6 +70,24 @@ impl Cipher<'_> {
         match self {
             Cipher::Aes(k) => k.wide_first_mid(dir, l, tweak, s_m, unit),
             Cipher::Ete(s) => s.first_mid(dir, l, tweak, s_m, unit),
+        }
+    }
+
+    /// Whole units of `m` blocks, unit s under `tweaks[s]`, in one kernel
+    /// call (`false`, doing nothing, where the kernels cannot: then
+    /// [`first_and_middle`] and [`Cipher::last`]).
+    fn units(
+        self,
+        dir: Dir,
+        l: &[Block],
+        m: usize,
+        blocks: &mut [Block],
+        tweaks: &[Block],
+    ) -> bool {
+        let s_m = &x_sums()[m - 1];
+        match self {
+            Cipher::Aes(k) => k.wide_units(dir, l, s_m, m, blocks, tweaks),
+            Cipher::Ete(s) => s.units(dir, l, s_m, m, blocks, tweaks),
         }
     }
 
@@ -151,6 +173,9 @@ fn units_with(
     tweak: impl Fn(usize) -> Block,
 ) {
     let l = &l[..m.min(l.len())];
+    if in_kernel && kernel_units(g, l, dir, m, blocks, &tweak) {
+        return;
+    }
     let mut pending: Option<(&mut [Block], Block)> = None;
     for (s, unit) in blocks.chunks_exact_mut(m).enumerate() {
         let big_m = first_and_middle(g, l, (clmul, in_kernel), dir, &tweak(s), unit);
@@ -164,6 +189,43 @@ fn units_with(
         g.last(dir, &pm, l, prev);
         wipe(core::slice::from_mut(&mut pm));
     }
+}
+
+/// Units per kernel call of [`kernel_units`] (their tweaks on the stack).
+const UNITS_PER_CALL: usize = 32;
+
+/// Two or more units through [`Cipher::units`], [`UNITS_PER_CALL`] per
+/// kernel call; `false`, doing nothing, for a single unit (no pipelining to
+/// gain: [`first_and_middle`] and the last pass) or where the kernels
+/// cannot run them.
+fn kernel_units(
+    g: Cipher<'_>,
+    l: &[Block],
+    dir: Dir,
+    m: usize,
+    blocks: &mut [Block],
+    tweak: &impl Fn(usize) -> Block,
+) -> bool {
+    let count = blocks.len() / m;
+    if count < 2 {
+        return false;
+    }
+    let mut tweaks = [[0u8; 16]; UNITS_PER_CALL];
+    for (c, chunk) in blocks[..count * m]
+        .chunks_mut(UNITS_PER_CALL * m)
+        .enumerate()
+    {
+        let units = chunk.len() / m;
+        for (i, t) in tweaks[..units].iter_mut().enumerate() {
+            *t = tweak(c * UNITS_PER_CALL + i);
+        }
+        // The conditions are the same for every chunk: only the first can
+        // refuse, before anything was touched.
+        if !g.units(dir, l, m, chunk, &tweaks[..units]) {
+            return false;
+        }
+    }
+    true
 }
 
 /// EtE[EME, StE[XEX-AES-128]] on the fused kernels: StE over XEX with
