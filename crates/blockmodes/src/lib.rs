@@ -85,6 +85,7 @@ pub mod backend;
 #[allow(dead_code)]
 mod backend;
 mod disk;
+mod engine;
 mod gligor_donescu;
 
 pub mod cwc;
