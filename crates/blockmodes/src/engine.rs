@@ -18,6 +18,15 @@ use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
 
+/// The engine's expanded key and its key setup on this architecture.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use crate::aesni::{AesKey, key_for};
+#[cfg(target_arch = "aarch64")]
+pub(crate) use crate::armv8::{AesKey, key_for};
+
+/// Most units of one `AesKey::xex_units` call.
+pub(crate) const XEX_UNITS: usize = 64;
+
 /// Encipher or decipher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dir {
@@ -188,3 +197,45 @@ pub(crate) enum Offsets<'a> {
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub(crate) struct Aligned<T>(pub(crate) T);
+
+/// The key length of `C` if it is one of the `aes` crate's
+/// [`crate::Aes128`], [`crate::Aes192`], [`crate::Aes256`] (recognised by
+/// [`TypeId`](core::any::TypeId): a wrapper such as `oracle::Counting` is
+/// not one, and keeps its calls), else `None`.
+pub(crate) fn aes_key_len<C: 'static>() -> Option<usize> {
+    use core::any::TypeId;
+    let id = TypeId::of::<C>();
+    if id == TypeId::of::<aes::Aes128>() {
+        Some(16)
+    } else if id == TypeId::of::<aes::Aes192>() {
+        Some(24)
+    } else if id == TypeId::of::<aes::Aes256>() {
+        Some(32)
+    } else {
+        None
+    }
+}
+
+/// The fused key's self-check: whether the caller's `cipher` (built from
+/// the same key bytes) gives `ours`, the engine's `E_K(0^128)` (compared
+/// in constant time; counted by [`crate::backend::fused_keys`] if
+/// `count`). The one branch on the comparison is here: it is true for
+/// every key, so it reveals nothing about K (`ct/declassify.txt`).
+pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
+    cipher: &C,
+    mut ours: Block,
+    count: bool,
+) -> bool {
+    use subtle::ConstantTimeEq;
+    let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
+    let same = bool::from(theirs.ct_eq(&ours));
+    theirs.zeroize();
+    ours.zeroize();
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    if same && count {
+        crate::backend::count_fused_key();
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let _ = count;
+    same
+}

@@ -904,7 +904,9 @@ fn keyed_on<T>(backend: blockmodes::backend::Backend, keys: u64, make: impl FnOn
     let t = make();
     let fused = fused_keys() - before;
     force(prev);
-    let want = if backend == Backend::Generic { 0 } else { keys };
+    // (Not on the `armv8` tier yet: the wide-block ciphers stay generic there.)
+    let engine = backend != Backend::Generic && backend != Backend::Armv8;
+    let want = if engine { keys } else { 0 };
     assert_eq!(fused, want, "{backend:?}: keys on the fused path");
     t
 }

@@ -159,10 +159,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::arith::gf128::{Block, xor};
 #[cfg(feature = "alloc")]
 use crate::engine::append_with;
-pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets};
-
-/// Most units of one [`AesKey::xex_units`] call.
-pub(crate) const XEX_UNITS: usize = 64;
+pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets, XEX_UNITS};
 
 /// Runs of fewer blocks than this go to the AES-NI back end even where the
 /// key's is VAES-512: one block per xmm register has the lower latency.
@@ -249,23 +246,14 @@ pub(crate) fn detect() -> Option<Level> {
 /// the probe checks the key bytes and the cipher agree.
 pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
     use crate::backend::Tier;
-    use core::any::TypeId;
     let max = match Tier::current() {
-        Tier::Generic => return None,
+        // (`armv8` is below every x86 tier: as a cap it means `generic` here.)
+        Tier::Generic | Tier::Armv8 => return None,
         Tier::AesNi => Level::AesNi,
         Tier::Vaes256 => Level::Vaes256,
         Tier::Vaes512 => Level::Vaes512,
     };
-    let id = TypeId::of::<C>();
-    let len = if id == TypeId::of::<aes::Aes128>() {
-        16
-    } else if id == TypeId::of::<aes::Aes192>() {
-        24
-    } else if id == TypeId::of::<aes::Aes256>() {
-        32
-    } else {
-        return None;
-    };
+    let len = crate::engine::aes_key_len::<C>()?;
     if key.len() != len {
         return None;
     }
@@ -288,22 +276,10 @@ pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     agrees(AesKey::with_level(key, first.level)?, cipher, false)
 }
 
-/// The fused key's self-check: `k` if it and the caller's `cipher` (built
-/// from the same key bytes) agree on `E_K(0^128)` (compared in constant
-/// time; counted by [`crate::backend::fused_keys`] if `count`), else
-/// `None`. The one branch on the comparison is here: it is true for every
-/// key, so it reveals nothing about K (`ct/declassify.txt`).
+/// The fused key's self-check: `k` if it and the caller's `cipher` agree
+/// on `E_K(0^128)` ([`crate::engine::agrees`], counted if `count`).
 fn agrees<C: crate::oracle::BlockCipher128>(k: AesKey, cipher: &C, count: bool) -> Option<AesKey> {
-    use subtle::ConstantTimeEq;
-    let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
-    let mut ours = k.encrypt_block(&[0; 16]);
-    let same = bool::from(theirs.ct_eq(&ours));
-    theirs.zeroize();
-    ours.zeroize();
-    if same && count {
-        crate::backend::count_fused_key();
-    }
-    same.then_some(k)
+    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), count).then_some(k)
 }
 
 /// The chains' shape and state for [`AesKey::xcbc_strided`].
