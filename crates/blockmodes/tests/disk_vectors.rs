@@ -147,7 +147,7 @@ fn ete_eme_aes_vectors() {
         .chain(common::load_independent("ete-eme-aes"))
         .collect();
     assert!(vs.len() >= 3 + 30);
-    common::on_each_backend_no_armv8(Some(vs.len() as u64), |_| {
+    common::on_each_backend(Some(vs.len() as u64), |_| {
         for v in &vs {
             ete_check(v);
         }
