@@ -16,9 +16,11 @@
 //! `KeyInit::new`): a mode keyed with `C` = [`crate::Aes128`],
 //! [`crate::Aes192`] or [`crate::Aes256`] on a CPU with AES-NI also expands
 //! the key for the engine, at the highest tier the CPU runs (see
-//! `aesni::key_for`), lowered by the cap below. Any other cipher, a cipher
-//! handed over already keyed (`from_cipher`, which has no key bytes), or a
-//! CPU without AES-NI keeps the generic path. Every tier computes the same
+//! `aesni::key_for`, `armv8::key_for`), lowered by the cap below. Any
+//! other cipher, a cipher handed over already keyed (`from_cipher`, which
+//! has no key bytes), or a CPU without AES-NI (x86-64) or the ARMv8 AES
+//! instructions (aarch64) keeps the generic path; on aarch64 so do the
+//! modes not yet on the `armv8` tier (all but OCB 1.0, PMAC and XEX). Every tier computes the same
 //! function; the tests run every vector on each tier the CPU has.
 //!
 //! # The cap: `BLOCKMODES_CPU`
@@ -100,6 +102,7 @@ impl Tier {
     /// use blockmodes::backend::Tier;
     /// assert_eq!(Tier::Vaes256.name(), "vaes256");
     /// assert_eq!(Tier::parse(" AESNI "), Some(Tier::AesNi));
+    /// assert_eq!(Tier::parse("armv8"), Some(Tier::Armv8));
     /// assert_eq!(Tier::parse("avx2"), None);
     /// ```
     pub const fn name(self) -> &'static str {

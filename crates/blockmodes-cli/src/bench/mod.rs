@@ -50,8 +50,11 @@ mod xcbc;
 
 /// `--cpu`'s value: a tier name (`generic`, `armv8`, `aesni`, `vaes256`, `vaes512`).
 pub fn parse_tier(s: &str) -> Result<blockmodes::backend::Tier, String> {
-    blockmodes::backend::Tier::parse(s)
-        .ok_or_else(|| format!("unknown tier `{s}`; known: generic, armv8 (aarch64), aesni, vaes256, vaes512 (x86-64)"))
+    blockmodes::backend::Tier::parse(s).ok_or_else(|| {
+        format!(
+            "unknown tier `{s}`; known: generic, armv8 (aarch64), aesni, vaes256, vaes512 (x86-64)"
+        )
+    })
 }
 
 /// The header line that names the tier every row (ECB too) runs on.

@@ -134,8 +134,16 @@ unsafe fn kernel<
             }};
         }
         while n - i >= BATCH {
+            // A model-only build (`--cfg blockmodes_mca`, `tools/mca/armv8.sh`)
+            // marks the steady-state loop for llvm-mca (the assembly printer
+            // writes the markers as `//` comments, which the script turns
+            // into the `#` ones llvm-mca 16 reads on aarch64).
+            #[cfg(blockmodes_mca)]
+            core::arch::asm!("# LLVM-MCA-BEGIN", options(nomem, nostack, preserves_flags));
             go!(8);
             i += BATCH;
+            #[cfg(blockmodes_mca)]
+            core::arch::asm!("# LLVM-MCA-END", options(nomem, nostack, preserves_flags));
         }
         match n - i {
             0 => {}
@@ -179,6 +187,20 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
             }
         } else if SRC == SRC_GRAY {
             let Some(t) = job.gray else { return };
+            let abs = job.first.wrapping_add(i as u64);
+            let j = (abs & 63) as usize;
+            // (The model-only build, never run, takes this branch always, so
+            // that the marked loop is the steady state: the step below
+            // comes once per 64 blocks.)
+            if cfg!(blockmodes_mca) || (abs >> 6 == walk.q && j + V <= 64) {
+                // The batch lies in the current group: no step, no branch.
+                for (v, zv) in z.iter_mut().enumerate() {
+                    let low = vld1q_u8(t.low.0[j + v].as_ptr());
+                    *zv = veorq_u8(walk.w, low);
+                }
+                return;
+            }
+            // Into the next group (once per 64 blocks): block by block.
             for (v, zv) in z.iter_mut().enumerate() {
                 let abs = job.first.wrapping_add((i + v) as u64);
                 let g = abs >> 6;
