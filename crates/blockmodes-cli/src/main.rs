@@ -243,7 +243,7 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
         /// Print the modes bench knows and exit.
         #[arg(long)]
         list: bool,
-        /// Cap the AES tier (generic, aesni, vaes256, vaes512), as the
+        /// Cap the AES tier (generic, armv8, aesni, vaes256, vaes512), as the
         /// environment variable BLOCKMODES_CPU does: lowers, never raises.
         #[arg(long, value_name = "TIER", value_parser = bench::parse_tier)]
         cpu: Option<blockmodes::backend::Tier>,

@@ -1,12 +1,13 @@
 //! Which AES the modes run: the `aes` crate through the generic path, or
-//! this crate's own x86-64 engine (`aesni`) with the mode's work fused into
-//! the rounds, at one of its tiers.
+//! this crate's own engine with the mode's work fused into the rounds, at
+//! one of its tiers: x86-64's (`aesni`) or ARMv8's (`armv8`).
 //!
 //! # Tiers
 //!
 //! | [`Tier`] | name | what runs |
 //! | --- | --- | --- |
 //! | [`Tier::Generic`] | `generic` | the `aes` crate behind the `cipher` traits |
+//! | [`Tier::Armv8`] | `armv8` | aarch64: the engine on the ARMv8 Crypto Extensions (`AESE`/`AESMC`), one block per NEON register |
 //! | [`Tier::AesNi`] | `aesni` | the engine on AES-NI + PCLMULQDQ, one block per xmm register |
 //! | [`Tier::Vaes256`] | `vaes256` | VAES + VPCLMULQDQ + AVX2: two blocks per ymm register (no AVX-512) |
 //! | [`Tier::Vaes512`] | `vaes512` | VAES + AVX-512F/BW: four blocks per zmm register |
@@ -15,15 +16,17 @@
 //! `KeyInit::new`): a mode keyed with `C` = [`crate::Aes128`],
 //! [`crate::Aes192`] or [`crate::Aes256`] on a CPU with AES-NI also expands
 //! the key for the engine, at the highest tier the CPU runs (see
-//! `aesni::key_for`), lowered by the cap below. Any other cipher, a cipher
-//! handed over already keyed (`from_cipher`, which has no key bytes), or a
-//! CPU without AES-NI keeps the generic path. Every tier computes the same
+//! `aesni::key_for`, `armv8::key_for`), lowered by the cap below. Any
+//! other cipher, a cipher handed over already keyed (`from_cipher`, which
+//! has no key bytes), or a CPU without AES-NI (x86-64) or the ARMv8 AES
+//! instructions (aarch64) keeps the generic path; on aarch64 so do the
+//! modes not yet on the `armv8` tier (all but OCB 1.0, PMAC and XEX). Every tier computes the same
 //! function; the tests run every vector on each tier the CPU has.
 //!
 //! # The cap: `BLOCKMODES_CPU`
 //!
 //! With the `std` feature, the environment variable
-//! `BLOCKMODES_CPU=generic|aesni|vaes256|vaes512` caps the tier of every
+//! `BLOCKMODES_CPU=generic|armv8|aesni|vaes256|vaes512` caps the tier of every
 //! key set up in the process: it lowers the tier and never raises it (as
 //! OpenSSL's `OPENSSL_ia32cap` does), so a CPU without VAES stays on
 //! `aesni` even with `BLOCKMODES_CPU=vaes512`. It is read once, at the first
@@ -37,6 +40,11 @@
 //! there is no environment and the CPU decides.
 //!
 //! [`set_cap`] lowers the same cap from code (`blockmodes bench --cpu`).
+//!
+//! The tiers are ordered `generic < armv8 < aesni < vaes256 < vaes512`; a
+//! CPU runs `generic` and its own architecture's tiers only. So on aarch64
+//! every x86 name leaves `armv8` running (a cap never raises), and on
+//! x86-64 `armv8` caps at `generic`.
 //!
 //! The cap governs the engine's tiers only: the `aes` crate on the generic
 //! path, and StE's AVX-512 swap (`disk/simd.rs`, used by StE's fixed-tweak
@@ -57,6 +65,9 @@ use core::cell::Cell;
 pub enum Tier {
     /// The `aes` crate behind the `cipher` traits.
     Generic,
+    /// aarch64: the ARMv8 Crypto Extensions (`aes`) and NEON, one block
+    /// per register.
+    Armv8,
     /// AES-NI and PCLMULQDQ: one block per xmm register.
     AesNi,
     /// VAES, VPCLMULQDQ and AVX2: two blocks per ymm register.
@@ -67,7 +78,22 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, lowest first.
-    pub const ALL: [Tier; 4] = [Tier::Generic, Tier::AesNi, Tier::Vaes256, Tier::Vaes512];
+    pub const ALL: [Tier; 5] = [
+        Tier::Generic,
+        Tier::Armv8,
+        Tier::AesNi,
+        Tier::Vaes256,
+        Tier::Vaes512,
+    ];
+
+    /// The tiers this architecture has, lowest first (`generic` and its
+    /// own).
+    #[cfg(target_arch = "aarch64")]
+    const ARCH: &'static [Tier] = &[Tier::Generic, Tier::Armv8];
+    #[cfg(target_arch = "x86_64")]
+    const ARCH: &'static [Tier] = &[Tier::Generic, Tier::AesNi, Tier::Vaes256, Tier::Vaes512];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    const ARCH: &'static [Tier] = &[Tier::Generic];
 
     /// The tier's name, as `BLOCKMODES_CPU` and `blockmodes bench --cpu`
     /// spell it.
@@ -76,11 +102,13 @@ impl Tier {
     /// use blockmodes::backend::Tier;
     /// assert_eq!(Tier::Vaes256.name(), "vaes256");
     /// assert_eq!(Tier::parse(" AESNI "), Some(Tier::AesNi));
+    /// assert_eq!(Tier::parse("armv8"), Some(Tier::Armv8));
     /// assert_eq!(Tier::parse("avx2"), None);
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Tier::Generic => "generic",
+            Tier::Armv8 => "armv8",
             Tier::AesNi => "aesni",
             Tier::Vaes256 => "vaes256",
             Tier::Vaes512 => "vaes512",
@@ -102,6 +130,10 @@ impl Tier {
         if let Some(level) = crate::aesni::detect() {
             return level.tier();
         }
+        #[cfg(target_arch = "aarch64")]
+        if crate::armv8::detect() {
+            return Tier::Armv8;
+        }
         Tier::Generic
     }
 
@@ -111,6 +143,7 @@ impl Tier {
         let forced = match forced() {
             Backend::Auto => Tier::Vaes512,
             Backend::Generic => Tier::Generic,
+            Backend::Armv8 => Tier::Armv8,
             Backend::AesNi => Tier::AesNi,
             Backend::Vaes256 => Tier::Vaes256,
             Backend::Vaes512 => Tier::Vaes512,
@@ -133,6 +166,8 @@ pub enum Backend {
     Auto,
     /// The generic path (the `aes` crate behind the `cipher` traits).
     Generic,
+    /// The engine on the ARMv8 Crypto Extensions (aarch64).
+    Armv8,
     /// The engine on AES-NI alone (one block per xmm register), even where
     /// the CPU has VAES.
     AesNi,
@@ -147,6 +182,7 @@ impl From<Tier> for Backend {
     fn from(t: Tier) -> Backend {
         match t {
             Tier::Generic => Backend::Generic,
+            Tier::Armv8 => Backend::Armv8,
             Tier::AesNi => Backend::AesNi,
             Tier::Vaes256 => Backend::Vaes256,
             Tier::Vaes512 => Backend::Vaes512,
@@ -162,7 +198,7 @@ std::thread_local! {
 
 /// The cap [`set_cap`] lowered (a [`Tier`] as its index in [`Tier::ALL`]).
 #[cfg(feature = "std")]
-static SET_CAP: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(3);
+static SET_CAP: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(4);
 
 /// `BLOCKMODES_CPU`, read once.
 #[cfg(feature = "std")]
@@ -212,7 +248,7 @@ pub fn fused_keys() -> u64 {
 }
 
 /// Count a key set up for the fused path.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) fn count_fused_key() {
     #[cfg(feature = "std")]
     FUSED_KEYS.with(|c| c.set(c.get().wrapping_add(1)));
@@ -242,18 +278,30 @@ fn forced() -> Backend {
 
 /// The tiers this CPU runs under the cap, lowest first, each as the
 /// [`Backend`] that forces it: always [`Backend::Generic`]; then
-/// [`Backend::AesNi`], [`Backend::Vaes256`], [`Backend::Vaes512`] as the
-/// CPU has them (the tests run every vector on each).
+/// [`Backend::AesNi`], [`Backend::Vaes256`], [`Backend::Vaes512`] (x86-64)
+/// or [`Backend::Armv8`] (aarch64) as the CPU has them (the tests run
+/// every vector on each).
 #[doc(hidden)]
 pub fn available() -> &'static [Backend] {
-    const ALL: [Backend; 4] = [
+    #[cfg(target_arch = "aarch64")]
+    const ALL: &[Backend] = &[Backend::Generic, Backend::Armv8];
+    #[cfg(target_arch = "x86_64")]
+    const ALL: &[Backend] = &[
         Backend::Generic,
         Backend::AesNi,
         Backend::Vaes256,
         Backend::Vaes512,
     ];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    const ALL: &[Backend] = &[Backend::Generic];
+    &ALL[..arch_count()]
+}
+
+/// How many of [`Tier::ARCH`] this CPU runs under the cap (at least one:
+/// `generic`).
+fn arch_count() -> usize {
     let top = Tier::cpu().min(cap());
-    &ALL[..=top as usize]
+    Tier::ARCH.iter().take_while(|&&t| t <= top).count()
 }
 
 /// The tiers [`available`] lists, by name, space-separated (for the tests'
@@ -264,8 +312,7 @@ pub fn available() -> &'static [Backend] {
 /// ```
 #[cfg(feature = "alloc")]
 pub fn tier_names() -> alloc::string::String {
-    let top = Tier::cpu().min(cap());
-    let names: alloc::vec::Vec<&str> = Tier::ALL[..=top as usize]
+    let names: alloc::vec::Vec<&str> = Tier::ARCH[..arch_count()]
         .iter()
         .map(|t| t.name())
         .collect();
@@ -290,6 +337,8 @@ pub struct Ecb<C> {
     cipher: C,
     #[cfg(target_arch = "x86_64")]
     fused: Option<crate::aesni::AesKey>,
+    #[cfg(target_arch = "aarch64")]
+    fused: Option<crate::armv8::AesKey>,
 }
 
 impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
@@ -300,17 +349,19 @@ impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
         Ok(Self {
             #[cfg(target_arch = "x86_64")]
             fused: crate::aesni::key_for(key, &cipher),
+            #[cfg(target_arch = "aarch64")]
+            fused: crate::armv8::key_for(key, &cipher),
             cipher,
         })
     }
 
     /// Encipher `blocks` in place.
     pub fn encrypt_blocks(&self, blocks: &mut [crate::Block]) {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             k.ecb(
-                crate::aesni::Dir::Encrypt,
-                crate::aesni::Io::InPlace(blocks),
+                crate::engine::Dir::Encrypt,
+                crate::engine::Io::InPlace(blocks),
             );
             return;
         }
@@ -319,7 +370,7 @@ impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
 
     /// The tier this key runs on.
     pub fn tier(&self) -> Tier {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.level().tier();
         }

@@ -76,6 +76,8 @@ pub mod __fuzz;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 mod arith;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod armv8;
 // The tiers, the cap and `force`: public for blockmodes' own crates with
 // the `internals` feature (the cap for users is `BLOCKMODES_CPU`).
 #[cfg(feature = "internals")]
@@ -85,6 +87,7 @@ pub mod backend;
 #[allow(dead_code)]
 mod backend;
 mod disk;
+mod engine;
 mod gligor_donescu;
 
 pub mod cwc;

@@ -48,10 +48,13 @@ pub mod peers;
 mod pmac;
 mod xcbc;
 
-/// `--cpu`'s value: a tier name (`generic`, `aesni`, `vaes256`, `vaes512`).
+/// `--cpu`'s value: a tier name (`generic`, `armv8`, `aesni`, `vaes256`, `vaes512`).
 pub fn parse_tier(s: &str) -> Result<blockmodes::backend::Tier, String> {
-    blockmodes::backend::Tier::parse(s)
-        .ok_or_else(|| format!("unknown tier `{s}`; known: generic, aesni, vaes256, vaes512"))
+    blockmodes::backend::Tier::parse(s).ok_or_else(|| {
+        format!(
+            "unknown tier `{s}`; known: generic, armv8 (aarch64), aesni, vaes256, vaes512 (x86-64)"
+        )
+    })
 }
 
 /// The header line that names the tier every row (ECB too) runs on.

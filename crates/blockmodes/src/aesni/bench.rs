@@ -16,6 +16,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use cipher::array::Array;
 use cipher::{BlockCipherEncrypt, KeyInit};
 
 use super::*;

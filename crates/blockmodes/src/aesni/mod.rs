@@ -154,15 +154,12 @@ pub(crate) use wide::SteXex;
 
 use lane::Lane;
 
-use cipher::array::Array;
-use cipher::consts::U16;
-use cipher::inout::InOutBuf;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
-
-/// Most units of one [`AesKey::xex_units`] call.
-pub(crate) const XEX_UNITS: usize = 64;
+use crate::arith::gf128::{Block, xor};
+#[cfg(feature = "alloc")]
+use crate::engine::append_with;
+pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets, XEX_UNITS};
 
 /// Runs of fewer blocks than this go to the AES-NI back end even where the
 /// key's is VAES-512: one block per xmm register has the lower latency.
@@ -249,23 +246,14 @@ pub(crate) fn detect() -> Option<Level> {
 /// the probe checks the key bytes and the cipher agree.
 pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
     use crate::backend::Tier;
-    use core::any::TypeId;
     let max = match Tier::current() {
-        Tier::Generic => return None,
+        // (`armv8` is below every x86 tier: as a cap it means `generic` here.)
+        Tier::Generic | Tier::Armv8 => return None,
         Tier::AesNi => Level::AesNi,
         Tier::Vaes256 => Level::Vaes256,
         Tier::Vaes512 => Level::Vaes512,
     };
-    let id = TypeId::of::<C>();
-    let len = if id == TypeId::of::<aes::Aes128>() {
-        16
-    } else if id == TypeId::of::<aes::Aes192>() {
-        24
-    } else if id == TypeId::of::<aes::Aes256>() {
-        32
-    } else {
-        return None;
-    };
+    let len = crate::engine::aes_key_len::<C>()?;
     if key.len() != len {
         return None;
     }
@@ -288,100 +276,10 @@ pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     agrees(AesKey::with_level(key, first.level)?, cipher, false)
 }
 
-/// The fused key's self-check: `k` if it and the caller's `cipher` (built
-/// from the same key bytes) agree on `E_K(0^128)` (compared in constant
-/// time; counted by [`crate::backend::fused_keys`] if `count`), else
-/// `None`. The one branch on the comparison is here: it is true for every
-/// key, so it reveals nothing about K (`ct/declassify.txt`).
+/// The fused key's self-check: `k` if it and the caller's `cipher` agree
+/// on `E_K(0^128)` ([`crate::engine::agrees`], counted if `count`).
 fn agrees<C: crate::oracle::BlockCipher128>(k: AesKey, cipher: &C, count: bool) -> Option<AesKey> {
-    use subtle::ConstantTimeEq;
-    let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
-    let mut ours = k.encrypt_block(&[0; 16]);
-    let same = bool::from(theirs.ct_eq(&ours));
-    theirs.zeroize();
-    ours.zeroize();
-    if same && count {
-        crate::backend::count_fused_key();
-    }
-    same.then_some(k)
-}
-
-/// Encipher or decipher.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Dir {
-    /// `E_K`.
-    Encrypt,
-    /// `E_K^-1`.
-    Decrypt,
-}
-
-/// Where the blocks come from and go to. Every operation processes
-/// `min` of the lengths involved.
-pub(crate) enum Io<'i, 'o> {
-    /// One buffer, overwritten.
-    InPlace(&'o mut [Block]),
-    /// Input and output buffers (distinct: the borrow rules guarantee it).
-    B2b(&'i [Block], &'o mut [Block]),
-    /// An `inout` buffer: one buffer in place, or two disjoint ones.
-    InOut(InOutBuf<'i, 'o, Array<u8, U16>>),
-    /// Input blocks and `n` blocks of a `Vec`'s spare capacity
-    /// (uninitialised; only [`append_blocks`] makes one).
-    #[cfg(feature = "alloc")]
-    Spare(&'i [Block], *mut Block),
-}
-
-impl Io<'_, '_> {
-    /// `(input, output, blocks)`: pointers valid for `blocks` blocks each,
-    /// equal or pointing to disjoint memory.
-    fn raw(self) -> (*const Block, *mut Block, usize) {
-        match self {
-            Io::InPlace(buf) => {
-                let n = buf.len();
-                let p = buf.as_mut_ptr();
-                (p.cast_const(), p, n)
-            }
-            Io::B2b(input, out) => {
-                let n = input.len().min(out.len());
-                (input.as_ptr(), out.as_mut_ptr(), n)
-            }
-            Io::InOut(buf) => {
-                let n = buf.len();
-                let (i, o) = buf.into_raw();
-                // `Array<u8, U16>` is `repr(transparent)` over `[u8; 16]`.
-                (i.cast::<Block>(), o.cast::<Block>(), n)
-            }
-            #[cfg(feature = "alloc")]
-            Io::Spare(input, dst) => (input.as_ptr(), dst, input.len()),
-        }
-    }
-}
-
-/// Run `kernel` from `input` into `out`'s spare capacity (`Io::Spare`, or
-/// raw byte pointers) and append the `len` bytes it wrote: the
-/// `Vec`-returning calls of OCB 1.0 and CWC write their output once, with
-/// no zero fill before it and no copy after it.
-///
-/// Every kernel of this module reads only its input pointer and stores
-/// every byte of its output (`vaes.rs`, `xmm.rs`, `ctr.rs`, `cwc.rs`: loads
-/// from `src`, stores to `dst`, never a load from `dst`), so the spare
-/// capacity is never read before it is written and no reference to it is
-/// made; the bytes become part of `out` only after `kernel` returns, and
-/// only as many as it reports written.
-#[cfg(feature = "alloc")]
-fn append_with<R>(
-    out: &mut alloc::vec::Vec<u8>,
-    len: usize,
-    kernel: impl FnOnce(*mut u8) -> (R, usize),
-) -> R {
-    out.reserve(len);
-    let dst = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
-    let (r, written) = kernel(dst);
-    let written = written.min(len);
-    // SAFETY: `reserve` made room for `len >= written` bytes past
-    // `out.len()`; `kernel` hands `dst` only to this module's kernels,
-    // which store each of the `written` bytes it reports (see above).
-    unsafe { out.set_len(out.len() + written) };
-    r
+    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), count).then_some(k)
 }
 
 /// The chains' shape and state for [`AesKey::xcbc_strided`].
@@ -474,99 +372,6 @@ impl ChainIo<'_, '_> {
         }
     }
 }
-
-/// The per-key tables of Gray-code offsets `Z[i] = gamma_i L xor R`
-/// (OCB 1.0, PMAC), laid out for the kernels; built from a [`GrayBatch`]
-/// and zeroized on drop.
-///
-/// For `i = 64q + j` (`j < 64`), `Z[i] = W_q xor gamma_j L` with
-/// `W_q = Z[64q]`, and `W_{q+1} = W_q xor gamma_63 L xor L(6 + ntz(q + 1))`.
-#[derive(Clone)]
-pub(crate) struct GrayTable {
-    /// `gamma_{j mod 64} L` for `j < 68`: four blocks from any `j < 64` are
-    /// one load (the ones past 63 wrap into the next group, whose base the
-    /// kernel blends in).
-    low: Aligned<[Block; 68]>,
-    /// `gamma_63 L xor L(6 + k)`: `W_{q+1} xor W_q` when `ntz(q + 1) = k`.
-    step: [Block; 58],
-    /// `L(b) = L x^b` for `b < 64`, to compute a group base from scratch.
-    batch_l: [Block; 64],
-}
-
-impl GrayTable {
-    /// The tables of `batch` (`L` and `gamma_j L`).
-    pub(crate) fn new(batch: &GrayBatch) -> Self {
-        let mut low = Aligned([[0u8; 16]; 68]);
-        for (j, g) in low.0.iter_mut().enumerate() {
-            *g = batch.low()[j % 64];
-        }
-        let mut step = [[0u8; 16]; 58];
-        for (k, s) in step.iter_mut().enumerate() {
-            *s = xor(&batch.low()[63], batch.offsets().l(6 + k as u32));
-        }
-        let mut batch_l = [[0u8; 16]; 64];
-        for (i, l) in batch_l.iter_mut().enumerate() {
-            *l = *batch.offsets().l(i as u32);
-        }
-        Self { low, step, batch_l }
-    }
-
-    /// `gamma_i L` (xor of `L(b)` for the bits `b` of the Gray code of `i`),
-    /// one xor per set bit (the loop runs on the index, which is public).
-    fn gamma(&self, i: u64) -> Block {
-        let mut g = i ^ (i >> 1);
-        let mut acc = [0u8; 16];
-        while g != 0 {
-            xor_in_place(&mut acc, &self.batch_l[g.trailing_zeros() as usize]);
-            g &= g - 1;
-        }
-        acc
-    }
-
-    /// The offset `Z[i] = gamma_i L xor r`.
-    pub(crate) fn offset(&self, r: &Block, i: u64) -> Block {
-        let base = if i >> 6 == 0 {
-            *r
-        } else {
-            xor(r, &self.gamma(i & !63))
-        };
-        xor(&base, &self.low.0[(i & 63) as usize])
-    }
-
-    /// The step from `W_{q-1}` to `W_q`.
-    #[inline(always)]
-    fn step(&self, q: u64) -> &Block {
-        &self.step[(ntz(q) as usize).min(57)]
-    }
-}
-
-impl Drop for GrayTable {
-    fn drop(&mut self) {
-        self.low.0.zeroize();
-        self.step.zeroize();
-        self.batch_l.zeroize();
-    }
-}
-
-/// Where the offsets `Z[t]` of the blocks come from.
-pub(crate) enum Offsets<'a> {
-    /// `Z[t] = z[t]` (the block count is at most `z.len()`).
-    Slice(&'a [Block]),
-    /// `Z[t] = gamma_{first + t} L xor r`.
-    Gray {
-        /// The tables of `L`.
-        table: &'a GrayTable,
-        /// The index `i` of the first block.
-        first: u64,
-        /// `R` (OCB 1.0: `E_K(N xor L)`; PMAC: zero).
-        r: &'a Block,
-    },
-}
-
-/// Cache-line alignment.
-#[derive(Clone)]
-#[repr(C, align(64))]
-struct Aligned<T>(T);
 
 /// Round keys: 10, 12 or 14 rounds; entry 0 is xored before the first
 /// round, entry `rounds` is the last round's key (for the inverse cipher,

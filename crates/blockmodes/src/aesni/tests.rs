@@ -4,6 +4,8 @@
 //! `aes` crate with the definitions of the fused loops written out block
 //! by block (`Z[i] = Z[i-1] xor L(ntz(i))` from `gf128::GrayOffsets`).
 
+use cipher::array::Array;
+use cipher::inout::InOutBuf;
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 
 use super::*;

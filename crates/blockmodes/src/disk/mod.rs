@@ -29,5 +29,5 @@ pub mod tweakable;
 pub(crate) mod units;
 pub mod wide;
 pub mod xex;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod xex_fused;

@@ -32,8 +32,8 @@ use crate::disk::units::{
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-#[cfg(target_arch = "x86_64")]
-use crate::aesni::Dir;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::engine::Dir;
 
 /// The largest data unit of the sector interface (the spec's 16..2048 bytes).
 const MAX_UNIT_LEN: usize = 2048;
@@ -83,8 +83,8 @@ pub struct Xex<C> {
     simd: Option<Avx512>,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
     /// AES-NI (`crate::backend`).
-    #[cfg(target_arch = "x86_64")]
-    fused: Option<crate::aesni::AesKey>,
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fused: Option<crate::engine::AesKey>,
 }
 
 impl<C: BlockCipher128> Xex<C> {
@@ -93,7 +93,7 @@ impl<C: BlockCipher128> Xex<C> {
         Self {
             cipher,
             simd: Avx512::detect(),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
         }
     }
@@ -103,9 +103,9 @@ impl<C: BlockCipher128> Xex<C> {
     fn from_key(cipher: C, key: &[u8]) -> Self {
         #[allow(unused_mut)]
         let mut xex = Self::from_cipher(cipher);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
-            xex.fused = crate::aesni::key_for(key, &xex.cipher);
+            xex.fused = crate::engine::key_for(key, &xex.cipher);
         }
         let _ = key;
         xex
@@ -113,13 +113,13 @@ impl<C: BlockCipher128> Xex<C> {
 
     /// The fused kernels' key, if this XEX runs on them.
     #[cfg(target_arch = "x86_64")]
-    pub(super) fn fused_key(&self) -> Option<&crate::aesni::AesKey> {
+    pub(super) fn fused_key(&self) -> Option<&crate::engine::AesKey> {
         self.fused.as_ref()
     }
 
     /// `E_K(block)`.
     fn e(&self, block: &Block) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.encrypt_block(block);
         }
@@ -193,7 +193,7 @@ impl<C: BlockCipher128> Xex<C> {
     /// ```
     pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             super::xex_fused::run(k, self.simd, Dir::Encrypt, &first, blocks);
             first.zeroize();
@@ -239,7 +239,7 @@ impl<C: BlockCipher128> Xex<C> {
         let blocks = unit_blocks(unit_len, MAX_UNIT_LEN, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             let dir = if P::DECRYPT {
                 Dir::Decrypt
@@ -332,7 +332,7 @@ impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             super::xex_fused::run(k, self.simd, Dir::Decrypt, &first, blocks);
             first.zeroize();
@@ -492,7 +492,7 @@ impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
     fn decrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
         let mut delta = self.delta(tweak)?;
         let x = xor(block, &delta);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             *block = xor(&k.decrypt_block(&x), &delta);
             delta.zeroize();

@@ -6,10 +6,10 @@
 //! kernel of `disk::simd` where present), then one kernel call enciphers
 //! the group with `Δ` folded into the first and last round keys.
 
-use crate::aesni::{AesKey, Dir, Io, Offsets, XEX_UNITS};
 use crate::arith::gf128::{Block, double_be};
 use crate::disk::simd::Avx512;
 use crate::disk::units::{MAX_GROUP, group_units, wipe};
+use crate::engine::{AesKey, Dir, Io, Offsets, XEX_UNITS};
 
 use super::xex::{Scratch, powers_be};
 

@@ -14,8 +14,8 @@ use alloc::vec::Vec;
 #[cfg(feature = "alloc")]
 use super::head_len;
 use super::{BlockBuf, copy_prefix, copy_tail, wipe, zero_after};
-use crate::aesni::{AesKey, Dir, GrayTable, Io};
 use crate::arith::gf128::{Block, GrayBatch, xor, xor_in_place};
+use crate::engine::{AesKey, Dir, GrayTable, Io};
 
 /// The expanded key and its offset tables.
 #[derive(Clone)]
@@ -164,7 +164,7 @@ impl Fused {
     /// `Z[i] = gamma_i L xor R`; returns the xor of their plaintext blocks.
     #[cfg(feature = "alloc")]
     pub(super) fn blocks(&self, dir: Dir, first: u64, r: &Block, io: &mut impl BlockBuf) -> Block {
-        let off = crate::aesni::Offsets::Gray {
+        let off = crate::engine::Offsets::Gray {
             table: &self.table,
             first,
             r,

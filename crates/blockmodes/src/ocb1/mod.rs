@@ -46,7 +46,7 @@ use crate::arith::gf128::{Block, GrayBatch, GrayCursor, GrayOffsets, half_be, xo
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod fused;
 #[cfg(feature = "alloc")]
 mod online;
@@ -165,7 +165,7 @@ where
     batch: GrayBatch,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
     /// AES-NI (`crate::backend`).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fused: Option<fused::Fused>,
     _tag: PhantomData<(T, P)>,
 }
@@ -197,7 +197,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
             cipher,
             l_inv,
             batch,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
             _tag: PhantomData,
         }
@@ -209,10 +209,10 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     fn from_key(cipher: C, key: &[u8]) -> Self {
         #[allow(unused_mut)]
         let mut ocb = Self::from_cipher(cipher);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             ocb.fused =
-                crate::aesni::key_for(key, &ocb.cipher).map(|k| fused::Fused::new(k, &ocb.batch));
+                crate::engine::key_for(key, &ocb.cipher).map(|k| fused::Fused::new(k, &ocb.batch));
         }
         let _ = key;
         ocb
@@ -243,11 +243,11 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
         // The fused kernels write `C` straight into the new `Vec`'s
         // capacity (no zero fill first: the Vec call runs at the in-place
         // call's speed); other ciphers fill a zeroed `Vec`.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             let mut out = Vec::with_capacity(total);
             let keys = (self.batch.offsets().l(0), &self.l_inv, &nonce);
-            let full = f.append(crate::aesni::Dir::Encrypt, keys, msg, &mut out);
+            let full = f.append(crate::engine::Dir::Encrypt, keys, msg, &mut out);
             out.extend_from_slice(&full[..T::USIZE]);
             return Ok(out);
         }
@@ -283,7 +283,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// OCB.Enc of figure 2 on `io`; returns the full 16-byte tag
     /// `E_K(Checksum xor Z[m])`.
     fn seal(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             return f.seal(self.batch.offsets().l(0), &self.l_inv, nonce, io);
         }
@@ -382,13 +382,13 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
                     got: ciphertext_and_tag.len(),
                 })?;
         let (ct, tag) = ciphertext_and_tag.split_at(ct_len);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             // `M` written straight into the new `Vec` (as in
             // `encrypt_to_vec`), wiped if the tag does not verify.
             let mut out = Vec::with_capacity(ct_len);
             let keys = (self.batch.offsets().l(0), &self.l_inv, &nonce);
-            let mut full = f.append(crate::aesni::Dir::Decrypt, keys, ct, &mut out);
+            let mut full = f.append(crate::engine::Dir::Decrypt, keys, ct, &mut out);
             let ok = bool::from(crate::tag::tag_matches(&full, tag));
             wipe(&mut full);
             if ok {
@@ -467,7 +467,7 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// OCB.Dec of figure 2 on `io`, up to the tag: writes `M` and returns the
     /// full 16-byte tag `T'` it recomputes. The caller compares and wipes.
     fn open(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             return f.open(self.batch.offsets().l(0), &self.l_inv, nonce, io);
         }
@@ -500,7 +500,7 @@ impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Ocb1<C, T, P> {
             cipher: self.cipher.clone(),
             l_inv: self.l_inv,
             batch: self.batch.clone(),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: self.fused.clone(),
             _tag: PhantomData,
         }
@@ -678,7 +678,7 @@ trait BlockBuf {
     /// Output final block.
     fn tail_out(&mut self) -> &mut [u8];
     /// Blocks 1 .. m-1, input and output.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>>;
 }
 
@@ -719,7 +719,7 @@ impl BlockBuf for Io<'_, '_> {
     fn tail_out(&mut self) -> &mut [u8] {
         self.tail.get_out()
     }
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>> {
         self.blocks.reborrow()
     }

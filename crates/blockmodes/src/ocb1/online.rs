@@ -21,9 +21,9 @@ use super::{
     BlockBuf, BlockWork, Ocb1, Tag, TagPolicy, TagSize, check_nonce, copy_prefix, copy_tail,
     truncate_tag, wipe, zero_after,
 };
-#[cfg(target_arch = "x86_64")]
-use crate::aesni::Dir;
 use crate::arith::gf128::{Block, GrayCursor, xor, xor_in_place};
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::engine::Dir;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec};
 
@@ -137,7 +137,7 @@ impl BlockBuf for Pair<'_, '_> {
     fn tail_out(&mut self) -> &mut [u8] {
         &mut []
     }
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>> {
         self.0.reborrow()
     }
@@ -269,7 +269,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1Encryptor<'_, C, T, P> 
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
         let ocb = self.ocb;
         self.state.update(input, out, |io, base, cursor, _r| {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             if let Some(f) = &ocb.fused {
                 return f.blocks(Dir::Encrypt, base + 1, _r, io);
             }
@@ -394,7 +394,7 @@ impl<'a, C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1Decryptor<'a, C,
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
         let ocb = self.ocb;
         self.state.update(input, out, |io, base, cursor, _r| {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             if let Some(f) = &ocb.fused {
                 return f.blocks(Dir::Decrypt, base + 1, _r, io);
             }

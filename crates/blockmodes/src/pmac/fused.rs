@@ -3,8 +3,8 @@
 //! kernel call, the offsets generated in registers and folded into the
 //! first round key, nothing stored; the tag `E_K(X[m])` is one block.
 
-use crate::aesni::{AesKey, GrayTable, Offsets};
 use crate::arith::gf128::{Block, GrayBatch, xor};
+use crate::engine::{AesKey, GrayTable, Offsets};
 
 /// The expanded key and its offset tables.
 #[derive(Clone)]

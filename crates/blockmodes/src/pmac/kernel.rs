@@ -15,7 +15,7 @@ pub(super) fn full_tag<C: BlockCipher128>(
     let mut tail = last_term(keys, last);
     let mut x = xor(sigma, &tail);
     let y = match keys.fused() {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         Some(f) => f.encrypt_block(&x),
         _ => oracle::encrypt_block(cipher, &x),
     };
@@ -92,7 +92,7 @@ pub(super) fn sigma_of<C: BlockCipher128>(
     head: Option<&Block>,
     body: &[Block],
 ) -> Block {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if let Some(f) = keys.fused() {
         return f.sigma(first, head, body);
     }
@@ -234,7 +234,7 @@ pub(super) struct Keys {
     pub(super) offsets: GrayBatch,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
     /// AES-NI (`crate::backend`).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fused: Option<super::fused::Fused>,
 }
 
@@ -244,7 +244,7 @@ impl Keys {
         let keys = Self {
             l_inv: half_be(&l),
             offsets: GrayBatch::new(GrayOffsets::new(&l)),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
         };
         l.zeroize();
@@ -256,9 +256,9 @@ impl Keys {
     pub(super) fn with_key<C: BlockCipher128>(cipher: &C, key: &[u8]) -> Self {
         #[allow(unused_mut)]
         let mut keys = Self::new(cipher);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
-            keys.fused = crate::aesni::key_for(key, cipher)
+            keys.fused = crate::engine::key_for(key, cipher)
                 .map(|k| super::fused::Fused::new(k, &keys.offsets));
         }
         let _ = key;
@@ -266,14 +266,14 @@ impl Keys {
     }
 
     /// The fused kernels, if this key uses them.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     #[inline(always)]
     pub(super) fn fused(&self) -> Option<&super::fused::Fused> {
         self.fused.as_ref()
     }
 
     /// No fused kernels off x86-64.
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     #[inline(always)]
     pub(super) fn fused(&self) -> Option<&core::convert::Infallible> {
         None

@@ -43,7 +43,7 @@ use crate::arith::gf128::{Block, GrayBatch, GrayOffsets, half_be, xor, xor_in_pl
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, ParWork};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod fused;
 
 use crate::tag::Safe;
@@ -505,7 +505,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     /// The untruncated `E_K(X[m])` of a whole message.
     fn full_tag_of(&self, msg: &[u8]) -> Block {
         let (body, last) = split_message(msg);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = self.keys.fused() {
             let mut tail = kernel::last_term(&self.keys, last);
             let tag = f.short_tag(body, &tail);

@@ -1,0 +1,311 @@
+//! The whitened loop on the ARMv8 Crypto Extensions: ECB, `E(in xor Z) xor
+//! Z` with or without the sum of the plaintext side, and PMAC's Σ, with the
+//! offsets from a slice (XEX) or the Gray-code tables (OCB 1.0, PMAC).
+//! Eight blocks in flight per batch, the remainder as one batch of as many
+//! as it has (never padded, nothing past the blocks read or written).
+//!
+//! Per block, on top of ECB's rounds: one xor for the first key operand
+//! (`Z xor K0`), one for the last xor's (`K[Nr] xor Z`), the Gray-code
+//! table's load and xor, and one xor into the sum if any.
+
+use core::arch::aarch64::*;
+
+use super::GrayTable;
+use crate::arith::gf128::Block;
+
+/// Blocks per full batch.
+const BATCH: usize = 8;
+
+/// What a kernel computes around the rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// `out = E(in)`.
+    Ecb,
+    /// `out = E(in xor Z) xor Z`.
+    Whiten,
+    /// As `Whiten`, plus the xor of the plaintext side.
+    WhitenSum,
+    /// The xor of `E(in xor Z)`, encryption only, nothing stored.
+    Sigma,
+}
+
+/// Offsets: none (ECB), a slice, Gray code.
+pub(super) const SRC_NONE: u8 = 0;
+pub(super) const SRC_SLICE: u8 = 1;
+pub(super) const SRC_GRAY: u8 = 2;
+
+/// Sum: none, the inputs, the cipher outputs.
+pub(super) const SUM_NONE: u8 = 0;
+pub(super) const SUM_IN: u8 = 1;
+pub(super) const SUM_OUT: u8 = 2;
+
+/// One call's parameters, for the kernels.
+pub(super) struct Job<'a> {
+    /// Round keys of the direction.
+    pub(super) keys: &'a [Block; 15],
+    pub(super) src: *const Block,
+    /// Null when nothing is stored ([`Shape::Sigma`]).
+    pub(super) dst: *mut Block,
+    /// Blocks: `src`, `dst` (unless null) and `z` (for a slice) hold at
+    /// least this many.
+    pub(super) n: usize,
+    pub(super) src_kind: u8,
+    pub(super) z: *const Block,
+    pub(super) gray: Option<&'a GrayTable>,
+    /// Index of the first block (Gray code).
+    pub(super) first: u64,
+    /// `W_q` for `q = first >> 6` (Gray code).
+    pub(super) w: Block,
+}
+
+impl Drop for Job<'_> {
+    fn drop(&mut self) {
+        self.w = [0; 16];
+        core::hint::black_box(&self.w);
+    }
+}
+
+/// The kernel for one shape, compiled with the AES instructions.
+///
+/// # Safety
+/// The CPU must have AES (and NEON). `job.src`, `job.dst` (if `STORE`) and
+/// `job.z` (for a slice of offsets) valid for `job.n` blocks; `src` and
+/// `dst` equal or disjoint; `job.gray` set for [`SRC_GRAY`].
+#[target_feature(enable = "aes,neon")]
+pub(super) unsafe fn entry<
+    const NR: usize,
+    const DEC: bool,
+    const SRC: u8,
+    const POST: bool,
+    const SUM: u8,
+    const STORE: bool,
+>(
+    job: &Job<'_>,
+) -> Block {
+    // SAFETY: this function has the features; `job` is the caller's.
+    unsafe { kernel::<NR, DEC, SRC, POST, SUM, STORE>(job) }
+}
+
+/// The Gray-code walk: `w` is `W_q`, the offset of block `64q`.
+struct Walk {
+    w: uint8x16_t,
+    q: u64,
+}
+
+/// The loop over batches.
+///
+/// # Safety
+/// As [`entry`], from a function with its features.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn kernel<
+    const NR: usize,
+    const DEC: bool,
+    const SRC: u8,
+    const POST: bool,
+    const SUM: u8,
+    const STORE: bool,
+>(
+    job: &Job<'_>,
+) -> Block {
+    // SAFETY: the caller's: the CPU has the features; pointer accesses are
+    // justified where they are.
+    unsafe {
+        let mut k = [vdupq_n_u8(0); 15];
+        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
+            *kr = vld1q_u8(b.as_ptr());
+        }
+        let mut walk = Walk {
+            w: vld1q_u8(job.w.as_ptr()),
+            q: job.first >> 6,
+        };
+        let mut acc = vdupq_n_u8(0);
+        let n = job.n;
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal) => {{
+                let mut z = [vdupq_n_u8(0); $v];
+                offsets::<$v, SRC>(job, &mut walk, i, &mut z);
+                // SAFETY: the batch's blocks i .. i + $v are below n; `dst`
+                // is only written when STORE (then valid), `wrapping_add`
+                // keeps a null one harmless.
+                let (src, dst) = (job.src.add(i), job.dst.wrapping_add(i));
+                batch::<$v, NR, DEC, SRC, POST, SUM, STORE>(&k, src, dst, &z, &mut acc);
+            }};
+        }
+        while n - i >= BATCH {
+            // A model-only build (`--cfg blockmodes_mca`, `tools/mca/armv8.sh`)
+            // marks the steady-state loop for llvm-mca (the assembly printer
+            // writes the markers as `//` comments, which the script turns
+            // into the `#` ones llvm-mca 16 reads on aarch64).
+            #[cfg(blockmodes_mca)]
+            core::arch::asm!("# LLVM-MCA-BEGIN", options(nomem, nostack, preserves_flags));
+            go!(8);
+            i += BATCH;
+            #[cfg(blockmodes_mca)]
+            core::arch::asm!("# LLVM-MCA-END", options(nomem, nostack, preserves_flags));
+        }
+        match n - i {
+            0 => {}
+            1 => go!(1),
+            2 => go!(2),
+            3 => go!(3),
+            4 => go!(4),
+            5 => go!(5),
+            6 => go!(6),
+            _ => go!(7),
+        }
+        if SUM == SUM_OUT && !POST && !STORE && n % 2 == 1 {
+            // Σ's last xor, K[Nr] of every block, folded: n copies xor to
+            // K[Nr] for odd n, zero for even.
+            acc = veorq_u8(acc, k[NR]);
+        }
+        let mut out = [0u8; 16];
+        vst1q_u8(out.as_mut_ptr(), acc);
+        out
+    }
+}
+
+/// The offsets `Z` of the batch's `V` blocks from block `i` on (zero
+/// without offsets).
+///
+/// # Safety
+/// As [`kernel`]: `job.z` holds `job.n` blocks for a slice, `i + V <= n`.
+#[inline(always)]
+unsafe fn offsets<const V: usize, const SRC: u8>(
+    job: &Job<'_>,
+    walk: &mut Walk,
+    i: usize,
+    z: &mut [uint8x16_t; V],
+) {
+    // SAFETY: the caller's; each access as noted.
+    unsafe {
+        if SRC == SRC_SLICE {
+            for (v, zv) in z.iter_mut().enumerate() {
+                // SAFETY: block i + v < n, which `job.z` holds.
+                *zv = vld1q_u8(job.z.add(i + v).cast());
+            }
+        } else if SRC == SRC_GRAY {
+            let Some(t) = job.gray else { return };
+            let abs = job.first.wrapping_add(i as u64);
+            let j = (abs & 63) as usize;
+            // (The model-only build, never run, takes this branch always, so
+            // that the marked loop is the steady state: the step below
+            // comes once per 64 blocks.)
+            if cfg!(blockmodes_mca) || (abs >> 6 == walk.q && j + V <= 64) {
+                // The batch lies in the current group: no step, no branch.
+                for (v, zv) in z.iter_mut().enumerate() {
+                    let low = vld1q_u8(t.low.0[j + v].as_ptr());
+                    *zv = veorq_u8(walk.w, low);
+                }
+                return;
+            }
+            // Into the next group (once per 64 blocks): block by block.
+            for (v, zv) in z.iter_mut().enumerate() {
+                let abs = job.first.wrapping_add((i + v) as u64);
+                let g = abs >> 6;
+                if g != walk.q {
+                    // The next group (blocks run in order): W_g = W_{g-1} xor step.
+                    walk.w = veorq_u8(walk.w, vld1q_u8(t.step(g).as_ptr()));
+                    walk.q = g;
+                }
+                // Z = W_g xor gamma_j L, j = abs mod 64 (`low` has 68 entries).
+                let low = vld1q_u8(t.low.0[(abs & 63) as usize].as_ptr());
+                *zv = veorq_u8(walk.w, low);
+            }
+        }
+    }
+}
+
+/// One round of encryption (`AESMC(AESE(s, k))`) or decryption
+/// (`AESIMC(AESD(s, k))`): a macro, not an `inline(always)` function (the
+/// intrinsics inline only into a function with the `aes` feature, and a
+/// helper with `#[target_feature]` could not be `inline(always)`).
+macro_rules! round {
+    ($dec:expr, $s:expr, $k:expr) => {
+        if $dec {
+            vaesimcq_u8(vaesdq_u8($s, $k))
+        } else {
+            vaesmcq_u8(vaeseq_u8($s, $k))
+        }
+    };
+}
+
+/// The last round without its key xor: `AESE(s, k)` (or `AESD`).
+macro_rules! last {
+    ($dec:expr, $s:expr, $k:expr) => {
+        if $dec {
+            vaesdq_u8($s, $k)
+        } else {
+            vaeseq_u8($s, $k)
+        }
+    };
+}
+
+/// One batch of `V` blocks: loads, whitening in the first key operand and
+/// the last xor, rounds, sum, stores.
+///
+/// # Safety
+/// From a function with the AES features; `src` (and `dst` if STORE)
+/// valid for `V` blocks, equal or disjoint.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn batch<
+    const V: usize,
+    const NR: usize,
+    const DEC: bool,
+    const SRC: u8,
+    const POST: bool,
+    const SUM: u8,
+    const STORE: bool,
+>(
+    k: &[uint8x16_t; 15],
+    src: *const Block,
+    dst: *mut Block,
+    z: &[uint8x16_t; V],
+    acc: &mut uint8x16_t,
+) {
+    // SAFETY: the caller's: the features; `src` valid for V blocks
+    // (loads), `dst` for V blocks when STORE (stores after every load).
+    unsafe {
+        let mut x = [vdupq_n_u8(0); V];
+        for v in 0..V {
+            let m = vld1q_u8(src.add(v).cast());
+            if SUM == SUM_IN {
+                *acc = veorq_u8(*acc, m);
+            }
+            // The first round with key operand Z xor K0 (ECB: K0).
+            let k0 = if SRC != SRC_NONE {
+                veorq_u8(z[v], k[0])
+            } else {
+                k[0]
+            };
+            x[v] = round!(DEC, m, k0);
+        }
+        // A counted loop: the rounds of the batch's blocks interleaved.
+        #[allow(clippy::needless_range_loop)]
+        for r in 1..NR - 1 {
+            let kr = k[r];
+            for xv in x.iter_mut() {
+                *xv = round!(DEC, *xv, kr);
+            }
+        }
+        for v in 0..V {
+            let s = last!(DEC, x[v], k[NR - 1]);
+            // K[Nr] xor Z, or K[Nr] (Σ: folded once per call, `kernel`).
+            let y = if POST {
+                veorq_u8(s, veorq_u8(z[v], k[NR]))
+            } else if SUM == SUM_OUT && !STORE {
+                s
+            } else {
+                veorq_u8(s, k[NR])
+            };
+            if SUM == SUM_OUT {
+                *acc = veorq_u8(*acc, y);
+            }
+            if STORE {
+                vst1q_u8(dst.add(v).cast(), y);
+            }
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! blockmodes' own AES on aarch64 (the ARMv8 Crypto Extensions): the key
+//! schedule, ECB and the modes' offset-whitened loops with the whitening
+//! folded into the first and last rounds — the `armv8` tier of
+//! `crate::backend`, the aarch64 counterpart of `crate::aesni`.
+//!
+//! # The rounds, and where the whitening folds
+//!
+//! `AESE(s, k)` is `ShiftRows(SubBytes(s xor k))`: the round key is xored
+//! *before* the S-boxes, unlike x86's `aesenc` (after MixColumns). A round
+//! is `AESMC(AESE(s, K[r]))` (a pair the big cores fuse), and a block is
+//!
+//! ```text
+//! s = AESE(x, K0); s = AESMC(s); ...; s = AESE(s, K[Nr-1]); y = s xor K[Nr]
+//! ```
+//!
+//! so for `C = E_K(M xor Z) xor Z` (XEX, OCB 1.0, PMAC's terms) the first
+//! `AESE`'s key operand is `Z xor K0` (the state is `M` as loaded) and the
+//! last step is one xor with `K[Nr] xor Z`: two vector xors per block on
+//! top of ECB's rounds. Decryption is the same shape with `AESD`/`AESIMC`
+//! and the equivalent inverse cipher's keys (FIPS-197 section 5.3.5:
+//! `InvMixColumns` of round keys 1 .. Nr-1, in reverse order), as
+//! `aesni`'s. A sum of inputs (OCB's Checksum) or outputs (its Checksum
+//! when decrypting, PMAC's Σ) is one xor per block; Σ's `K[Nr]` is folded
+//! once per call (the xor of n copies is `K[Nr]` or zero).
+//!
+//! # Interface
+//!
+//! [`AesKey`] (AES-128/192/256 round keys, zeroized on drop) offers the
+//! subset of `aesni::AesKey` the modes on this tier call, with the same
+//! names and contracts: [`AesKey::ecb`], [`AesKey::whiten`],
+//! [`AesKey::sigma`], [`AesKey::ocb_blocks`] (and `_append`),
+//! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`]; the x86-only
+//! shapes answer "not here" ([`AesKey::xex_units`] false,
+//! [`AesKey::sigma_tag`] `None`) and the caller takes the general one.
+//! The loop is eight blocks in flight (eight independent `AESE`/`AESMC`
+//! chains hide the instructions' latency), a remainder as one batch of as
+//! many blocks as it has; the offsets come from a slice (XEX) or the
+//! Gray-code tables ([`GrayTable`]: `Z[64q + j] = W_q xor gamma_j L`, one
+//! load and one xor per block).
+//!
+//! The CPU is checked once, at key setup ([`detect`], `cpufeatures`:
+//! Linux's `getauxval`, macOS's `sysctl`, no `std` needed).
+//!
+//! # Why `unsafe`
+//!
+//! * The kernels are compiled with `#[target_feature(enable =
+//!   "aes,neon")]`; calling them is `unsafe` because the CPU must have
+//!   AES: an [`AesKey`] exists only after [`detect`] found it.
+//! * Vector loads and stores take raw pointers: the safe methods compute
+//!   the block count as the minimum of every slice's length ([`Io::raw`],
+//!   the offsets' slice), and the kernels touch only blocks below it.
+//!
+//! No branch or memory index depends on a key, a block or an offset: only
+//! on lengths and block indices (which are public).
+#![allow(unsafe_code)]
+// Shapes used by the tests only so far (ECB's decryption, `Io::B2b`).
+#![cfg_attr(not(test), allow(dead_code))]
+
+mod kernel;
+mod schedule;
+#[cfg(test)]
+mod tests;
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::arith::gf128::{Block, xor};
+#[cfg(feature = "alloc")]
+use crate::engine::append_with;
+pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets};
+
+use kernel::{Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT};
+
+cpufeatures::new!(cpu_aes, "aes");
+
+/// Whether this CPU has the ARMv8 AES instructions (checked once, cached
+/// by `cpufeatures`; NEON is part of every aarch64 target Rust builds for).
+pub(crate) fn detect() -> bool {
+    cpu_aes::get()
+}
+
+/// The engine's one level on aarch64 (the tier `armv8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Level {
+    /// `AESE`/`AESMC` on NEON registers, one block each.
+    Armv8,
+}
+
+impl Level {
+    /// The tier this level is.
+    pub(crate) fn tier(self) -> crate::backend::Tier {
+        crate::backend::Tier::Armv8
+    }
+}
+
+/// The fused kernels' key for a mode keyed with the cipher `C` and the key
+/// bytes `key`: as `aesni::key_for` (one of the `aes` crate's AES types,
+/// its key length, the cap and `backend::force` allowing `armv8`, and the
+/// engine and `C` agreeing on `E_K(0^128)`).
+pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
+    if crate::backend::Tier::current() < crate::backend::Tier::Armv8 {
+        return None;
+    }
+    if crate::engine::aes_key_len::<C>()? != key.len() {
+        return None;
+    }
+    let k = AesKey::new(key)?;
+    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), true).then_some(k)
+}
+
+/// Round keys (entry 0 the first `AESE`'s, entry `rounds` the last xor's),
+/// cache-line aligned.
+#[derive(Clone)]
+struct RoundKeys(Aligned<[Block; 15]>);
+
+/// An AES-128, -192 or -256 key expanded for the ARMv8 kernels, on a CPU
+/// that runs them. Zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct AesKey {
+    enc: RoundKeys,
+    dec: RoundKeys,
+    /// 10, 12 or 14.
+    rounds: usize,
+}
+
+impl AesKey {
+    /// Expand a 16-, 24- or 32-byte key; `None` for any other length or if
+    /// this CPU has no AES instructions.
+    pub(crate) fn new(key: &[u8]) -> Option<Self> {
+        if !detect() {
+            return None;
+        }
+        let rounds = match key.len() {
+            16 => 10,
+            24 => 12,
+            32 => 14,
+            _ => return None,
+        };
+        let mut k = Self {
+            enc: RoundKeys(Aligned([[0; 16]; 15])),
+            dec: RoundKeys(Aligned([[0; 16]; 15])),
+            rounds,
+        };
+        // SAFETY: `detect` found the AES instructions (NEON is baseline).
+        unsafe { schedule::expand(key, &mut k.enc.0.0, &mut k.dec.0.0) };
+        Some(k)
+    }
+
+    /// The level this key runs on.
+    pub(crate) fn level(&self) -> Level {
+        Level::Armv8
+    }
+
+    /// The round keys of `dir` (the inverse cipher's for decryption).
+    fn keys(&self, dir: Dir) -> &[Block; 15] {
+        match dir {
+            Dir::Encrypt => &self.enc.0.0,
+            Dir::Decrypt => &self.dec.0.0,
+        }
+    }
+
+    /// `E_K(block)`.
+    pub(crate) fn encrypt_block(&self, block: &Block) -> Block {
+        let mut b = *block;
+        self.ecb(Dir::Encrypt, Io::InPlace(core::slice::from_mut(&mut b)));
+        b
+    }
+
+    /// `E_K^-1(block)`.
+    pub(crate) fn decrypt_block(&self, block: &Block) -> Block {
+        let mut b = *block;
+        self.ecb(Dir::Decrypt, Io::InPlace(core::slice::from_mut(&mut b)));
+        b
+    }
+
+    /// ECB: every block through `E_K` (or `E_K^-1`).
+    pub(crate) fn ecb(&self, dir: Dir, io: Io<'_, '_>) {
+        let (src, dst, n) = io.raw();
+        let job = self.job(dir, src, dst, n, None);
+        self.run(dir, kernel::Shape::Ecb, &job);
+    }
+
+    /// `out[t] = E_K(in[t] xor Z[t]) xor Z[t]` (or with `E_K^-1`) for every
+    /// block; returns the xor of the plaintext side (the inputs when
+    /// encrypting, the outputs when decrypting) if `sum`, else zero.
+    pub(crate) fn whiten(
+        &self,
+        dir: Dir,
+        offsets: Offsets<'_>,
+        sum: bool,
+        io: Io<'_, '_>,
+    ) -> Block {
+        let (src, dst, n) = io.raw();
+        let shape = if sum {
+            kernel::Shape::WhitenSum
+        } else {
+            kernel::Shape::Whiten
+        };
+        let job = self.job(dir, src, dst, n, Some(&offsets));
+        self.run(dir, shape, &job)
+    }
+
+    /// `E_K(in[0] xor Z[0]) xor E_K(in[1] xor Z[1]) xor ...` (PMAC's Σ);
+    /// nothing is stored.
+    pub(crate) fn sigma(&self, offsets: Offsets<'_>, input: &[Block]) -> Block {
+        let job = self.job(
+            Dir::Encrypt,
+            input.as_ptr(),
+            core::ptr::null_mut(),
+            input.len(),
+            Some(&offsets),
+        );
+        self.run(Dir::Encrypt, kernel::Shape::Sigma, &job)
+    }
+
+    /// PMAC's short-message tag in one function: not on this tier (`None`:
+    /// the caller takes [`sigma`](Self::sigma)).
+    pub(crate) fn sigma_tag(&self, _table: &GrayTable, _in: &[Block], _x: &Block) -> Option<Block> {
+        None
+    }
+
+    /// XEX over whole data units with the deltas made in registers: not on
+    /// this tier (false, nothing done: the caller uses [`Offsets::Slice`]).
+    pub(crate) fn xex_units(&self, _dir: Dir, _first: u128, _m: usize, _io: Io<'_, '_>) -> bool {
+        false
+    }
+
+    /// OCB 1.0's full blocks from index 1 (`ocb1/fused.rs`), as
+    /// `aesni::AesKey::ocb_blocks`: `out[t] = E_K(in[t] xor Z[1 + t]) xor
+    /// Z[1 + t]` (or `E_K^-1`), returning the xor of the plaintext blocks,
+    /// and `*y = E_K(*y)`.
+    pub(crate) fn ocb_blocks(
+        &self,
+        dir: Dir,
+        table: &GrayTable,
+        r: &Block,
+        io: Io<'_, '_>,
+        y: &mut Block,
+    ) -> Block {
+        let off = Offsets::Gray { table, first: 1, r };
+        let sum = self.whiten(dir, off, true, io);
+        *y = self.encrypt_block(y);
+        sum
+    }
+
+    /// As [`ocb_blocks`](Self::ocb_blocks) from `input` onto the end of
+    /// `out` (`16 * input.len()` bytes appended, written once).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ocb_blocks_append(
+        &self,
+        dir: Dir,
+        table: &GrayTable,
+        r: &Block,
+        input: &[Block],
+        out: &mut alloc::vec::Vec<u8>,
+        y: &mut Block,
+    ) -> Block {
+        let len = 16 * input.len();
+        append_with(out, len, |dst| {
+            let io = Io::Spare(input, dst.cast::<Block>());
+            (self.ocb_blocks(dir, table, r, io, y), len)
+        })
+    }
+
+    fn job<'a>(
+        &'a self,
+        dir: Dir,
+        src: *const Block,
+        dst: *mut Block,
+        mut n: usize,
+        offsets: Option<&Offsets<'a>>,
+    ) -> Job<'a> {
+        let mut job = Job {
+            keys: self.keys(dir),
+            src,
+            dst,
+            n: 0,
+            src_kind: SRC_NONE,
+            z: core::ptr::null(),
+            gray: None,
+            first: 0,
+            w: [0; 16],
+        };
+        match offsets {
+            None => {}
+            Some(Offsets::Slice(z)) => {
+                n = n.min(z.len());
+                job.src_kind = SRC_SLICE;
+                job.z = z.as_ptr();
+            }
+            Some(Offsets::Gray { table, first, r }) => {
+                job.src_kind = SRC_GRAY;
+                job.gray = Some(table);
+                job.first = *first;
+                // W_q = Z[64q] = gamma_{64q} L xor R for the first block's group.
+                let q = first >> 6;
+                job.w = if q == 0 {
+                    **r
+                } else {
+                    xor(r, &table.gamma(q << 6))
+                };
+            }
+        }
+        job.n = n;
+        job
+    }
+
+    /// Dispatch to the round count and the shape.
+    fn run(&self, dir: Dir, shape: kernel::Shape, job: &Job<'_>) -> Block {
+        if job.n == 0 {
+            return [0; 16];
+        }
+        use kernel::Shape;
+        macro_rules! go {
+            ($nr:literal) => {
+                // SAFETY: an `AesKey` exists only where `detect` found the
+                // AES instructions; `job`'s pointers cover `job.n` blocks
+                // (`Io::raw`, `job`), `dst` unless the shape is `Sigma`.
+                unsafe {
+                    match (dir, shape, job.src_kind) {
+                        (Dir::Encrypt, Shape::Ecb, _) => {
+                            kernel::entry::<$nr, false, SRC_NONE, false, SUM_NONE, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::Ecb, _) => {
+                            kernel::entry::<$nr, true, SRC_NONE, false, SUM_NONE, true>(job)
+                        }
+                        (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
+                            kernel::entry::<$nr, false, SRC_SLICE, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Encrypt, Shape::Whiten, _) => {
+                            kernel::entry::<$nr, false, SRC_GRAY, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::Whiten, SRC_SLICE) => {
+                            kernel::entry::<$nr, true, SRC_SLICE, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::Whiten, _) => {
+                            kernel::entry::<$nr, true, SRC_GRAY, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) => {
+                            kernel::entry::<$nr, false, SRC_SLICE, true, SUM_IN, true>(job)
+                        }
+                        (Dir::Encrypt, Shape::WhitenSum, _) => {
+                            kernel::entry::<$nr, false, SRC_GRAY, true, SUM_IN, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) => {
+                            kernel::entry::<$nr, true, SRC_SLICE, true, SUM_OUT, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::WhitenSum, _) => {
+                            kernel::entry::<$nr, true, SRC_GRAY, true, SUM_OUT, true>(job)
+                        }
+                        (_, Shape::Sigma, SRC_SLICE) => {
+                            kernel::entry::<$nr, false, SRC_SLICE, false, SUM_OUT, false>(job)
+                        }
+                        (_, Shape::Sigma, _) => {
+                            kernel::entry::<$nr, false, SRC_GRAY, false, SUM_OUT, false>(job)
+                        }
+                    }
+                }
+            };
+        }
+        match self.rounds {
+            10 => go!(10),
+            12 => go!(12),
+            _ => go!(14),
+        }
+    }
+}
+
+impl Drop for AesKey {
+    fn drop(&mut self) {
+        self.enc.0.0.zeroize();
+        self.dec.0.0.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for AesKey {}
+
+impl core::fmt::Debug for AesKey {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AesKey")
+            .field("rounds", &self.rounds)
+            .finish_non_exhaustive()
+    }
+}
