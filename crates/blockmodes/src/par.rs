@@ -28,7 +28,7 @@ use crate::arith::gf128::{Block, xor_in_place};
 /// MAC's Σ).
 pub(crate) fn xor_pieces(pieces: usize, work: impl Fn(usize) -> Block + Sync) -> Block {
     let next = AtomicUsize::new(0);
-    let total = Mutex::new([0u8; 16]);
+    let mut total = Mutex::new([0u8; 16]);
     // Take pieces until none is left; fold this thread's xor into `total`.
     let take = || {
         let mut acc = [0u8; 16];
@@ -41,8 +41,8 @@ pub(crate) fn xor_pieces(pieces: usize, work: impl Fn(usize) -> Block + Sync) ->
             xor_in_place(&mut acc, &part);
             wipe(&mut part);
         }
-        // A poisoned lock means another thread's `work` panicked, which
-        // the scope re-raises on this thread anyway: add to it regardless.
+        // The lock is never held while `work` runs, so it cannot be
+        // poisoned; `into_inner` keeps this path free of a panic anyway.
         let mut t = total.lock().unwrap_or_else(|p| p.into_inner());
         xor_in_place(&mut t, &acc);
         wipe(&mut acc);
@@ -56,9 +56,10 @@ pub(crate) fn xor_pieces(pieces: usize, work: impl Fn(usize) -> Block + Sync) ->
         }
         take();
     });
-    let mut t = total.into_inner().unwrap_or_else(|p| p.into_inner());
-    let sum = t;
-    wipe(&mut t);
+    // Read and wiped in place (moving it out would leave the bytes behind).
+    let t = total.get_mut().unwrap_or_else(|p| p.into_inner());
+    let sum = *t;
+    wipe(t);
     sum
 }
 
