@@ -1,8 +1,8 @@
 """blockmodes.files reads and writes the CLI's key files and sealed files
 (docs/file-format.md): round trips in Python, and interoperation with the
-real ``blockmodes`` binary both ways when one is built (``.ci/run`` builds
-target/release/blockmodes before the Python tests; BLOCKMODES_CLI names
-another)."""
+real ``blockmodes`` binary both ways when one is built (target/release or,
+as ``.ci/run`` leaves it before the Python tests, target/debug;
+BLOCKMODES_CLI names another)."""
 
 from __future__ import annotations
 

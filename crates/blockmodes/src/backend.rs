@@ -128,7 +128,7 @@ impl Tier {
     pub fn cpu() -> Tier {
         #[cfg(target_arch = "x86_64")]
         if let Some(level) = crate::aesni::detect() {
-            return level.tier();
+            return tier_of(level);
         }
         #[cfg(target_arch = "aarch64")]
         if crate::armv8::detect() {
@@ -193,7 +193,6 @@ impl From<Tier> for Backend {
 #[cfg(feature = "std")]
 std::thread_local! {
     static FORCED: Cell<Backend> = const { Cell::new(Backend::Auto) };
-    static FUSED_KEYS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The cap [`set_cap`] lowered (a [`Tier`] as its index in [`Tier::ALL`]).
@@ -242,16 +241,63 @@ pub fn set_cap(tier: Tier) {
 #[doc(hidden)]
 pub fn fused_keys() -> u64 {
     #[cfg(feature = "std")]
-    return FUSED_KEYS.with(Cell::get);
+    return crate::engine::FUSED_KEYS.with(Cell::get);
     #[cfg(not(feature = "std"))]
     0
 }
 
-/// Count a key set up for the fused path.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub(crate) fn count_fused_key() {
-    #[cfg(feature = "std")]
-    FUSED_KEYS.with(|c| c.set(c.get().wrapping_add(1)));
+/// The engine's expanded key on this architecture (the modes hold an
+/// `Option` of it beside their cipher; [`key_for`] makes one).
+#[cfg(target_arch = "x86_64")]
+pub(crate) use crate::aesni::AesKey;
+#[cfg(target_arch = "aarch64")]
+pub(crate) use crate::armv8::AesKey;
+
+/// The engine's key for a mode keyed with the cipher `C` and the key bytes
+/// `key`, on the highest tier that this CPU runs and that the cap
+/// ([`cap`]) and [`force`] allow on this thread; `None` (the mode keeps
+/// `C`) on `generic`, or where `C` is not one of the `aes` crate's AES
+/// types or the two disagree (`aesni::key_for`, `armv8::key_for`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
+    use crate::aesni::Level;
+    let max = match Tier::current() {
+        // (`armv8` is below every x86 tier: as a cap it means `generic` here.)
+        Tier::Generic | Tier::Armv8 => return None,
+        Tier::AesNi => Level::AesNi,
+        Tier::Vaes256 => Level::Vaes256,
+        Tier::Vaes512 => Level::Vaes512,
+    };
+    crate::aesni::key_for(key, cipher, max)
+}
+
+/// As on x86-64: the ARMv8 engine's key unless the tier allowed is
+/// `generic`.
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
+    if Tier::current() < Tier::Armv8 {
+        return None;
+    }
+    crate::armv8::key_for(key, cipher)
+}
+
+/// The tier an engine key's level is.
+#[cfg(target_arch = "x86_64")]
+fn tier_of(level: crate::aesni::Level) -> Tier {
+    use crate::aesni::Level;
+    match level {
+        Level::AesNi => Tier::AesNi,
+        Level::Vaes256 => Tier::Vaes256,
+        Level::Vaes512 => Tier::Vaes512,
+    }
+}
+
+/// The tier an engine key's level is.
+#[cfg(target_arch = "aarch64")]
+fn tier_of(level: crate::armv8::Level) -> Tier {
+    match level {
+        crate::armv8::Level::Armv8 => Tier::Armv8,
+    }
 }
 
 /// Make keys set up afterwards on this thread use `backend` (where the CPU
@@ -335,10 +381,8 @@ pub fn tier_names() -> alloc::string::String {
 #[doc(hidden)]
 pub struct Ecb<C> {
     cipher: C,
-    #[cfg(target_arch = "x86_64")]
-    fused: Option<crate::aesni::AesKey>,
-    #[cfg(target_arch = "aarch64")]
-    fused: Option<crate::armv8::AesKey>,
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fused: Option<AesKey>,
 }
 
 impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
@@ -347,10 +391,8 @@ impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
     pub fn new_from_slice(key: &[u8]) -> Result<Self, cipher::InvalidLength> {
         let cipher = C::new_from_slice(key)?;
         Ok(Self {
-            #[cfg(target_arch = "x86_64")]
-            fused: crate::aesni::key_for(key, &cipher),
-            #[cfg(target_arch = "aarch64")]
-            fused: crate::armv8::key_for(key, &cipher),
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            fused: key_for(key, &cipher),
             cipher,
         })
     }
@@ -372,7 +414,7 @@ impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
     pub fn tier(&self) -> Tier {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
-            return k.level().tier();
+            return tier_of(k.level());
         }
         Tier::Generic
     }

@@ -18,12 +18,6 @@ use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
 
-/// The engine's expanded key and its key setup on this architecture.
-#[cfg(target_arch = "x86_64")]
-pub(crate) use crate::aesni::{AesKey, key_for};
-#[cfg(target_arch = "aarch64")]
-pub(crate) use crate::armv8::{AesKey, key_for};
-
 /// Most units of one `AesKey::xex_units` call.
 pub(crate) const XEX_UNITS: usize = 64;
 
@@ -218,8 +212,7 @@ pub(crate) fn aes_key_len<C: 'static>() -> Option<usize> {
 
 /// The fused key's self-check: whether the caller's `cipher` (built from
 /// the same key bytes) gives `ours`, the engine's `E_K(0^128)` (compared
-/// in constant time; counted by [`crate::backend::fused_keys`] if
-/// `count`). The one branch on the comparison is here: it is true for
+/// in constant time; counted in [`FUSED_KEYS`] if `count`). The one branch on the comparison is here: it is true for
 /// every key, so it reveals nothing about K (`ct/declassify.txt`).
 pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
     cipher: &C,
@@ -231,11 +224,18 @@ pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
     let same = bool::from(theirs.ct_eq(&ours));
     theirs.zeroize();
     ours.zeroize();
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[cfg(feature = "std")]
     if same && count {
-        crate::backend::count_fused_key();
+        FUSED_KEYS.with(|c| c.set(c.get().wrapping_add(1)));
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(not(feature = "std"))]
     let _ = count;
     same
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    /// How many keys set up on this thread took the engine
+    /// ([`crate::backend::fused_keys`] reads it).
+    pub(crate) static FUSED_KEYS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 }

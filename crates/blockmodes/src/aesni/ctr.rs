@@ -63,7 +63,7 @@ pub(super) struct CtrJob<'a> {
 /// `tostr(x, 128)` as a vector, from general registers.
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(super) fn vec_be(x: u128) -> __m128i {
+pub(crate) fn vec_be(x: u128) -> __m128i {
     // bytes 0..8 are the high half, big-endian: as the low little-endian
     // lane, the high half byte-swapped
     let hi = ((x >> 64) as u64).swap_bytes();

@@ -64,7 +64,7 @@
 //!   counter in the last four bytes (CWC-CTR), any number of bytes, the
 //!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
 //!   given as an integer (no store-to-load round trip);
-//! * [`AesKey::ctr32_hash`] (`cwc.rs`, VAES-512 with AVX-512 IFMA): CWC-CTR
+//! * `AesKey::ctr32_hash` (`cwc/ctr_hash.rs`, beside its mode; VAES-512 with AVX-512 IFMA): CWC-CTR
 //!   and CWC-HASH in one pass, the hash's multiply-adds (`cwc::hash::ifma`)
 //!   interleaved with the AES rounds, fed from the registers the rounds
 //!   leave the ciphertext in.
@@ -95,7 +95,7 @@
 //! lanes; AES-NI takes the generic path). Still one width each: XCBC's
 //! serial chain
 //! (`xmm_chain.rs`, one block in flight by nature), the one-pass CWC
-//! (`cwc.rs`, VAES-512 with IFMA), `ocb_mid` (`vaes.rs`, VAES-512).
+//! (`cwc/ctr_hash.rs`, VAES-512 with IFMA), `ocb_mid` (`vaes.rs`, VAES-512).
 //! XEX's units are lane-generic (`xex_units.rs`, VAES-256 and VAES-512).
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
@@ -113,9 +113,9 @@
 //!   the block count as the minimum of every slice's length, and the
 //!   kernels touch only blocks below that count (masked loads and stores
 //!   for a partial register, which do not access the masked-out lanes).
-//!   The counter-mode kernels (`ctr.rs`, `cwc.rs`) take byte lengths and
+//!   The counter-mode kernels (`ctr.rs`, `cwc/ctr_hash.rs`) take byte lengths and
 //!   mask the last register to the bytes below them.
-//! * The one-pass CWC kernel (`cwc.rs`) is also compiled for AVX-512 IFMA
+//! * The one-pass CWC kernel (`cwc/ctr_hash.rs`) is also compiled for AVX-512 IFMA
 //!   and VBMI, which its argument `cwc::hash::ifma::Powers` proves (it is
 //!   built only after that CPU check); it calls that module's safe
 //!   `Stream` functions for the hash.
@@ -130,14 +130,13 @@
 #[cfg(all(test, feature = "std"))]
 mod bench;
 mod chains;
-mod ctr;
-mod cwc;
+pub(crate) mod ctr;
 mod gd;
 mod kernel;
 mod lane;
-mod schedule;
+pub(crate) mod schedule;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod vaes;
 mod wide;
 mod wide_kernel;
@@ -179,17 +178,6 @@ pub(crate) enum Level {
     Vaes256,
     /// AVX-512F and VAES: four blocks per zmm register.
     Vaes512,
-}
-
-impl Level {
-    /// The tier this level is.
-    pub(crate) fn tier(self) -> crate::backend::Tier {
-        match self {
-            Level::AesNi => crate::backend::Tier::AesNi,
-            Level::Vaes256 => crate::backend::Tier::Vaes256,
-            Level::Vaes512 => crate::backend::Tier::Vaes512,
-        }
-    }
 }
 
 cpufeatures::new!(cpu_aesni, "aes", "sse2");
@@ -236,23 +224,20 @@ pub(crate) fn detect() -> Option<Level> {
 /// key bytes `key`, if the fused path may replace `C`: `C` is one of the
 /// `aes` crate's [`crate::Aes128`], [`crate::Aes192`], [`crate::Aes256`]
 /// (a wrapper such as `oracle::Counting` is not, and keeps its calls), the
-/// key has its length, the CPU has AES-NI, the cap (`BLOCKMODES_CPU`) and
-/// [`crate::backend::force`] do not say `generic` on this thread, and, as a last check that both
+/// key has its length, the CPU has AES-NI, and, as a last check that both
 /// compute the same permutation, `C` and the expanded key agree on
-/// `E_K(0^128)` (one block at key setup, compared in constant time).
+/// `E_K(0^128)` (one block at key setup, compared in constant time). On
+/// the highest level the CPU runs up to `max` (the tier the cap and
+/// [`crate::backend::force`] allow: `backend::key_for` asks it).
 ///
 /// The type is recognised by its [`TypeId`](core::any::TypeId) (every
 /// mode's bound [`crate::oracle::BlockCipher128`] is `'static` for this);
 /// the probe checks the key bytes and the cipher agree.
-pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
-    use crate::backend::Tier;
-    let max = match Tier::current() {
-        // (`armv8` is below every x86 tier: as a cap it means `generic` here.)
-        Tier::Generic | Tier::Armv8 => return None,
-        Tier::AesNi => Level::AesNi,
-        Tier::Vaes256 => Level::Vaes256,
-        Tier::Vaes512 => Level::Vaes512,
-    };
+pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(
+    key: &[u8],
+    cipher: &C,
+    max: Level,
+) -> Option<AesKey> {
     let len = crate::engine::aes_key_len::<C>()?;
     if key.len() != len {
         return None;
@@ -460,6 +445,13 @@ impl AesKey {
     }
 
     /// The back end this key runs on.
+    /// The encryption round keys (entry `i` for round `i`, `0..=rounds`)
+    /// and the number of rounds, for a kernel that lives beside its mode
+    /// (CWC's one-pass kernel, `cwc/ctr_hash.rs`).
+    pub(crate) fn enc_round_keys(&self) -> (&[Block; 15], usize) {
+        (&self.enc.k.0, self.rounds)
+    }
+
     pub(crate) fn level(&self) -> Level {
         self.level
     }
@@ -900,27 +892,6 @@ impl AesKey {
         let len = input.len();
         append_with(out, len, |dst| {
             (self.ctr32_raw(cb, input.as_ptr(), dst, len, extra), len)
-        })
-    }
-
-    /// As [`ctr32_hash`](Self::ctr32_hash) from `input` onto the end of
-    /// `out` (`input.len()` bytes appended, written once: see
-    /// [`append_with`]); `None`, appending nothing, where `ctr32_hash` does
-    /// not run.
-    #[cfg(feature = "alloc")]
-    pub(crate) fn ctr32_hash_append(
-        &self,
-        cb: u128,
-        input: &[u8],
-        out: &mut alloc::vec::Vec<u8>,
-        pw: &crate::cwc::hash::ifma::Powers,
-        s: u128,
-    ) -> Option<u128> {
-        let len = input.len();
-        append_with(out, len, |dst| {
-            let r = self.ctr32_hash_raw(cb, input.as_ptr(), dst, len, pw, s);
-            let written = if r.is_some() { len } else { 0 };
-            (r, written)
         })
     }
 

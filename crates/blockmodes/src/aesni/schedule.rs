@@ -67,7 +67,7 @@ pub(super) unsafe fn expand(key: &[u8], enc: &mut [Block; 15], dec: &mut [Block;
 /// A block as a vector (a safe load: two 64-bit halves).
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(super) fn load(b: &Block) -> __m128i {
+pub(crate) fn load(b: &Block) -> __m128i {
     let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
     let hi = u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]);
     _mm_set_epi64x(hi as i64, lo as i64)

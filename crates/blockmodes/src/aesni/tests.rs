@@ -99,23 +99,23 @@ fn bad_key_lengths_are_refused() {
 }
 
 /// splitmix64: a small deterministic generator for keys and data (the
-/// backend's unit tests share it: `ctr.rs`, `cwc.rs`).
-pub(super) struct Rng(pub(super) u64);
+/// backend's unit tests share it: `ctr.rs`, CWC's `ctr_hash.rs`).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    pub(super) fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    pub(super) fn fill(&mut self, buf: &mut [u8]) {
+    pub(crate) fn fill(&mut self, buf: &mut [u8]) {
         for b in buf {
             *b = self.next() as u8;
         }
     }
-    pub(super) fn bytes(&mut self, n: usize) -> Vec<u8> {
+    pub(crate) fn bytes(&mut self, n: usize) -> Vec<u8> {
         let mut v = vec![0u8; n];
         self.fill(&mut v);
         v

@@ -85,21 +85,12 @@ pub(crate) enum Level {
     Armv8,
 }
 
-impl Level {
-    /// The tier this level is.
-    pub(crate) fn tier(self) -> crate::backend::Tier {
-        crate::backend::Tier::Armv8
-    }
-}
-
 /// The fused kernels' key for a mode keyed with the cipher `C` and the key
 /// bytes `key`: as `aesni::key_for` (one of the `aes` crate's AES types,
-/// its key length, the cap and `backend::force` allowing `armv8`, and the
-/// engine and `C` agreeing on `E_K(0^128)`).
+/// its key length, and the engine and `C` agreeing on `E_K(0^128)`;
+/// `backend::key_for` has checked that the cap and `backend::force` allow
+/// `armv8`).
 pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) -> Option<AesKey> {
-    if crate::backend::Tier::current() < crate::backend::Tier::Armv8 {
-        return None;
-    }
     if crate::engine::aes_key_len::<C>()? != key.len() {
         return None;
     }

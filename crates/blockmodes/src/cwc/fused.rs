@@ -5,7 +5,7 @@
 //! registers or the first-level cache: the message is read once.
 //!
 //! * With the hash on AVX-512 IFMA and the key on VAES-512, the whole
-//!   message goes through `AesKey::ctr32_hash` (`aesni/cwc.rs`): one loop
+//!   message goes through `AesKey::ctr32_hash` (`cwc/ctr_hash.rs`): one loop
 //!   that hashes each 192 bytes of ciphertext from the registers the last
 //!   AES round left them in, between the rounds of the next 192 bytes (the
 //!   AES rounds and the multiply-adds issue on different ports; run one

@@ -25,7 +25,7 @@
 //! on this crate's own AES kernels (`crate::backend`): counter blocks made
 //! in registers, and with VAES-512 and AVX-512 IFMA one pass that enciphers
 //! the message and hashes its ciphertext from the registers, the AES rounds
-//! interleaved with the hash's multiply-adds (`fused.rs`, `aesni/cwc.rs`).
+//! interleaved with the hash's multiply-adds (`fused.rs`, `cwc/ctr_hash.rs`).
 //! Otherwise encryption enciphers the CTR blocks in batches of the cipher's
 //! parallel width (`encrypt_par`), in segments of 16 KiB, and hashes each
 //! segment of ciphertext right after it is written, while it is still in
@@ -87,6 +87,8 @@
 
 #[cfg(all(test, target_arch = "x86_64", feature = "std"))]
 mod bench;
+#[cfg(target_arch = "x86_64")]
+mod ctr_hash;
 #[cfg(target_arch = "x86_64")]
 mod fused;
 pub mod hash;
@@ -266,7 +268,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// from the fused key's `E_K(110^126)`.
     fn from_key(cipher: C, key: &[u8]) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if let Some(k) = crate::aesni::key_for(key, &cipher) {
+        if let Some(k) = crate::backend::key_for(key, &cipher) {
             let f = fused::Fused::new(k);
             let mut z = f.encrypt_block(&hash::HASH_KEY_INPUT);
             let hash = CwcHash::from_key_block(&z);

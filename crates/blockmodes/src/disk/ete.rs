@@ -75,7 +75,7 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     /// The fused AES kernels (EME over StE[XEX-AES-128] keyed from key
     /// bytes on a CPU with AES-NI: [`EtE::new_from_slice`]).
     #[cfg(target_arch = "x86_64")]
-    fused: Option<super::eme_fused::Ete>,
+    fused: Option<super::eme::fused::Ete>,
 }
 
 /// The paper's J = EtE[EME, StE[XEX-AES-128]] with γ1 = t0, γ2 = t1.
@@ -209,7 +209,7 @@ where
             if let Some(aes) = xex.fused_key() {
                 let mut d1 = xex.delta(&XexTweak::T0)?;
                 let mut d2 = xex.delta(&XexTweak::T1)?;
-                j.fused = super::eme_fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
+                j.fused = super::eme::fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
                 d1.zeroize();
                 d2.zeroize();
             }

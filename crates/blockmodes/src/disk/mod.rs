@@ -16,10 +16,6 @@
 
 pub mod eme;
 pub mod eme2;
-#[cfg(target_arch = "x86_64")]
-mod eme2_fused;
-#[cfg(target_arch = "x86_64")]
-mod eme_fused;
 pub mod ete;
 pub(crate) mod fixed;
 pub mod sector;
@@ -29,5 +25,3 @@ pub mod tweakable;
 pub(crate) mod units;
 pub mod wide;
 pub mod xex;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod xex_fused;

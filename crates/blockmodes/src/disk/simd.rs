@@ -4,7 +4,7 @@
 //! # What it does, and for whom
 //!
 //! * [`Clmul::mul_le`]: `a·b` in GF(2^128), LE, by four `pclmulqdq`: the
-//!   middle of EME on the engine (`eme_fused::times_sum`: `M·(x + ... +
+//!   middle of EME on the engine (`eme::fused::times_sum`: `M·(x + ... +
 //!   x^(m-1))`, once per unit of EME2 and of EME / EtE where the kernel
 //!   does not take the middle). The portable alternative, m - 2 doublings,
 //!   made EME2-AES 3-5x slower on every tier.
@@ -16,7 +16,7 @@
 //!   per-lane shift counts); then each vector steps by `x^8` (two byte
 //!   shifts, one `vpclmulqdq`, one xor), two independent chains. Blocks
 //!   are byte-reversed in and out (`vpshufb`). For XEX on the engine where
-//!   its kernel does not make the deltas itself (`xex_fused`: runs of
+//!   its kernel does not make the deltas itself (`xex::fused`: runs of
 //!   blocks, `Xex::encrypt_blocks`; units outside `AesKey::xex_units`):
 //!   1.5-1.7x the portable `powers_x_be` there.
 //! * [`Avx512::swap_xor`]: StE's constant-time swap of K and H fused with a

@@ -60,7 +60,7 @@ impl<C: BlockCipher128> Keys<C> {
     fn with_fused(self, key: &[u8]) -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            let fused = crate::aesni::key_for(key, &self.f);
+            let fused = crate::backend::key_for(key, &self.f);
             Self { fused, ..self }
         }
         #[cfg(not(target_arch = "x86_64"))]

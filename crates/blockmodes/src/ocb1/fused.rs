@@ -15,7 +15,8 @@ use alloc::vec::Vec;
 use super::head_len;
 use super::{BlockBuf, copy_prefix, copy_tail, wipe, zero_after};
 use crate::arith::gf128::{Block, GrayBatch, xor, xor_in_place};
-use crate::engine::{AesKey, Dir, GrayTable, Io};
+use crate::backend::AesKey;
+use crate::engine::{Dir, GrayTable, Io};
 
 /// The expanded key and its offset tables.
 #[derive(Clone)]

@@ -212,7 +212,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             ocb.fused =
-                crate::engine::key_for(key, &ocb.cipher).map(|k| fused::Fused::new(k, &ocb.batch));
+                crate::backend::key_for(key, &ocb.cipher).map(|k| fused::Fused::new(k, &ocb.batch));
         }
         let _ = key;
         ocb

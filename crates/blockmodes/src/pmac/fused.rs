@@ -4,7 +4,8 @@
 //! first round key, nothing stored; the tag `E_K(X[m])` is one block.
 
 use crate::arith::gf128::{Block, GrayBatch, xor};
-use crate::engine::{AesKey, GrayTable, Offsets};
+use crate::backend::AesKey;
+use crate::engine::{GrayTable, Offsets};
 
 /// The expanded key and its offset tables.
 #[derive(Clone)]

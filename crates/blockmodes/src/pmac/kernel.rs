@@ -258,7 +258,7 @@ impl Keys {
         let mut keys = Self::new(cipher);
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
-            keys.fused = crate::engine::key_for(key, cipher)
+            keys.fused = crate::backend::key_for(key, cipher)
                 .map(|k| super::fused::Fused::new(k, &keys.offsets));
         }
         let _ = key;

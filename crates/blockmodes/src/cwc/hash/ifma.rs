@@ -31,7 +31,7 @@
 //!   bytes past the end are neither read nor accessed, and the zero padding
 //!   of `A||0*` / `sigma||0*` comes from the masked-off lanes.
 //! * [`Stream`] is the same arithmetic fed from registers, for the fused
-//!   CWC kernel (`aesni/cwc.rs`, which holds the `unsafe` of that loop):
+//!   CWC kernel (`cwc/ctr_hash.rs`, which holds the `unsafe` of that loop):
 //!   192 bytes of ciphertext at a time as three registers, double groups of
 //!   128 chunks (one scalar step per 1536 bytes), the last group's powers
 //!   from `K^c` for its `c` chunks. Its methods are safe functions compiled
@@ -206,7 +206,7 @@ fn absorb_avx512(pw: &Powers, s: u128, data: &[u8]) -> u128 {
 }
 
 /// CWC-HASH fed from registers instead of memory: the fused CWC kernel
-/// (`aesni/cwc.rs`) hands over each 192 bytes of sigma as the three
+/// (`cwc/ctr_hash.rs`) hands over each 192 bytes of sigma as the three
 /// registers its last AES round produced, while its next rounds run. Whole
 /// groups only: double groups of 128 chunks (1536 bytes: one scalar step
 /// per double group, `S <- S K^128 + G`, half the per-group work of

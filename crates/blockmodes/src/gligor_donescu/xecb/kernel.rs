@@ -33,7 +33,7 @@ impl<C: BlockCipher128> Prf<C> {
         let mut prf = Self::from_cipher(f);
         #[cfg(target_arch = "x86_64")]
         {
-            prf.fused = crate::aesni::key_for(key, &prf.f);
+            prf.fused = crate::backend::key_for(key, &prf.f);
         }
         let _ = key;
         prf

@@ -17,7 +17,7 @@
 //! `MP`s of a whole group of units in one batched call. The powers
 //! `2^(i-1)·M` of a group are made by [`powers_x_le`] before its second
 //! pass, which also gives their sum (for CCC_1). With AES keyed from bytes
-//! on a CPU with AES-NI the engine runs EME (`eme_fused.rs`).
+//! on a CPU with AES-NI the engine runs EME (`fused.rs` beside it).
 
 use cipher::KeyInit;
 use zeroize::Zeroize;
@@ -32,7 +32,11 @@ use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
 #[cfg(target_arch = "x86_64")]
-use {super::eme_fused::Cipher, crate::aesni::Dir};
+use {crate::aesni::Dir, fused::Cipher};
+
+/// EME (and EtE's and EME2's shared parts) on the engine (x86-64).
+#[cfg(target_arch = "x86_64")]
+pub(super) mod fused;
 
 /// Most blocks in a unit.
 const MAX_BLOCKS: usize = 128;
@@ -98,7 +102,7 @@ impl<C: BlockCipher128> Eme<C> {
         let mut eme = Self::from_cipher(oracle::cipher_from_key(key)?);
         #[cfg(target_arch = "x86_64")]
         {
-            eme.fused = crate::aesni::key_for(key, &eme.cipher);
+            eme.fused = crate::backend::key_for(key, &eme.cipher);
         }
         Ok(eme)
     }
@@ -127,7 +131,7 @@ impl<C: BlockCipher128> Eme<C> {
             return false;
         };
         let m = blocks.len();
-        super::eme_fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |_| *tweak);
+        fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |_| *tweak);
         true
     }
 
@@ -150,7 +154,7 @@ impl<C: BlockCipher128> Eme<C> {
             } else {
                 Dir::Encrypt
             };
-            super::eme_fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |s| {
+            fused::units(Cipher::Aes(k), &self.l, dir, m, blocks, |s| {
                 (first_unit + s as u128).to_le_bytes()
             });
             return Ok(());

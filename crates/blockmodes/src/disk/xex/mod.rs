@@ -11,7 +11,7 @@
 //! block-cipher call per block plus one for N. The deltas of a batch are
 //! computed with [`crate::arith::gf128::powers_x_be`] and xored in one vectorised
 //! pass on each side of the backend's parallel call. With AES keyed from
-//! bytes on a CPU with AES-NI the engine runs XEX (`xex_fused.rs`); where
+//! bytes on a CPU with AES-NI the engine runs XEX (`fused.rs` beside it); where
 //! its kernel does not make the deltas itself (runs of blocks), an AVX-512
 //! kernel of `disk::simd` makes them where the CPU has it ([`Xex::portable`]
 //! turns it off, for comparison).
@@ -34,6 +34,11 @@ use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::engine::Dir;
+
+/// XEX on the engine: whole units through one kernel call (x86-64,
+/// aarch64).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod fused;
 
 /// The largest data unit of the sector interface (the spec's 16..2048 bytes).
 const MAX_UNIT_LEN: usize = 2048;
@@ -84,7 +89,7 @@ pub struct Xex<C> {
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
     /// AES-NI (`crate::backend`).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<crate::engine::AesKey>,
+    fused: Option<crate::backend::AesKey>,
 }
 
 impl<C: BlockCipher128> Xex<C> {
@@ -105,7 +110,7 @@ impl<C: BlockCipher128> Xex<C> {
         let mut xex = Self::from_cipher(cipher);
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
-            xex.fused = crate::engine::key_for(key, &xex.cipher);
+            xex.fused = crate::backend::key_for(key, &xex.cipher);
         }
         let _ = key;
         xex
@@ -113,7 +118,7 @@ impl<C: BlockCipher128> Xex<C> {
 
     /// The fused kernels' key, if this XEX runs on them.
     #[cfg(target_arch = "x86_64")]
-    pub(super) fn fused_key(&self) -> Option<&crate::engine::AesKey> {
+    pub(super) fn fused_key(&self) -> Option<&crate::backend::AesKey> {
         self.fused.as_ref()
     }
 
@@ -195,7 +200,7 @@ impl<C: BlockCipher128> Xex<C> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
-            super::xex_fused::run(k, self.simd, Dir::Encrypt, &first, blocks);
+            fused::run(k, self.simd, Dir::Encrypt, &first, blocks);
             first.zeroize();
             return Ok(());
         }
@@ -246,11 +251,11 @@ impl<C: BlockCipher128> Xex<C> {
             } else {
                 Dir::Encrypt
             };
-            if super::xex_fused::units_in_kernel(k, dir, first_unit, m, blocks) {
+            if fused::units_in_kernel(k, dir, first_unit, m, blocks) {
                 return Ok(());
             }
             with_scratch(&SCRATCH, |scratch| {
-                super::xex_fused::units(k, self.simd, dir, first_unit, m, blocks, scratch)
+                fused::units(k, self.simd, dir, first_unit, m, blocks, scratch)
             });
             return Ok(());
         }
@@ -334,7 +339,7 @@ impl<C: BlockCipher128Dec> Xex<C> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
-            super::xex_fused::run(k, self.simd, Dir::Decrypt, &first, blocks);
+            fused::run(k, self.simd, Dir::Decrypt, &first, blocks);
             first.zeroize();
             return Ok(());
         }

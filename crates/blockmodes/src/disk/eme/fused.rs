@@ -29,7 +29,7 @@ use crate::arith::gf128::{Block, double_le, xor};
 use crate::disk::simd::Clmul;
 use crate::disk::units::wipe;
 
-use super::eme::x_sums;
+use super::x_sums;
 
 /// EME's block cipher G on the fused kernels.
 #[derive(Clone, Copy)]
@@ -104,7 +104,7 @@ impl Cipher<'_> {
 /// `m (x + x^2 + ... + x^(count - 1))` (LE): one carry-less multiplication
 /// by the precomputed sum where the CPU has PCLMULQDQ (`clmul`), else by
 /// Horner's rule (count - 1 doublings, 3-5x slower for EME2).
-pub(super) fn times_sum(clmul: Option<Clmul>, m: &Block, count: usize) -> Block {
+pub(in crate::disk) fn times_sum(clmul: Option<Clmul>, m: &Block, count: usize) -> Block {
     if let Some(clmul) = clmul {
         return clmul.mul_le(m, &x_sums()[count - 1]);
     }
@@ -233,7 +233,7 @@ fn kernel_units(
 /// key) and EME's table `L_j` over `F(K, γ2, .)`, a copy kept per key (it
 /// is secret: wiped on drop). Built only by `EteEmeAes128::new_from_slice`
 /// (`crate::ete`) from a StE whose XEX runs on the fused kernels.
-pub(super) struct Ete {
+pub(in crate::disk) struct Ete {
     ste: SteXex,
     l: [Block; 128],
 }
@@ -242,7 +242,7 @@ impl Ete {
     /// The fused EtE of the StE `f` (whose inner XEX has the fused key `key`),
     /// with `Δ_1`, `Δ_2` of the tweaks γ1 and γ2 and EME's table `l`; `None`
     /// where the kernels cannot run it.
-    pub(super) fn new(
+    pub(in crate::disk) fn new(
         key: &AesKey,
         (k, h): (&Block, &Block),
         (d1, d2): (&Block, &Block),
@@ -255,7 +255,7 @@ impl Ete {
     }
 
     /// Whole units of `m` blocks (1 ..= 128), unit s under `tweak(s)`.
-    pub(super) fn units(
+    pub(in crate::disk) fn units(
         &self,
         dir: Dir,
         m: usize,

@@ -23,7 +23,7 @@ use crate::arith::gf128::{Block, double_le, powers_x_le, xor};
 use crate::disk::simd::Clmul;
 use crate::disk::units::wipe;
 
-use super::eme_fused::times_sum;
+use crate::disk::eme::fused::times_sum;
 
 /// Blocks per run (a fresh mixing value every 128 blocks).
 const RUN: usize = 128;
@@ -63,7 +63,7 @@ pub(super) fn t_star(key: &AesKey, k_ad: &Block, ad: &[u8]) -> Block {
             if c.len() < 16 {
                 // A padded last block takes one more doubling.
                 *db = double_le(db);
-                *ab = super::eme2::pad(c);
+                *ab = super::pad(c);
             } else {
                 ab.copy_from_slice(c);
             }
@@ -123,7 +123,7 @@ pub(super) fn eme2(key: &AesKey, l: &Table, dir: Dir, t_star: &Block, data: &mut
     if tail.is_empty() {
         *mc = g(key, dir, mp);
     } else {
-        *mp = xor(mp, &super::eme2::pad(tail));
+        *mp = xor(mp, &super::pad(tail));
         *mm = g(key, dir, mp);
         *mc = g(key, dir, mm);
     }
@@ -160,7 +160,7 @@ pub(super) fn eme2(key: &AesKey, l: &Table, dir: Dir, t_star: &Block, data: &mut
         for (c, k) in tail.iter_mut().zip(mm.iter()) {
             *c ^= k;
         }
-        *ccc_sum = xor(ccc_sum, &super::eme2::pad(tail));
+        *ccc_sum = xor(ccc_sum, &super::pad(tail));
     }
     if let Some(run) = run0 {
         run[0] = xor(&xor(ccc_sum, t_star), m1);

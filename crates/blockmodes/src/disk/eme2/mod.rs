@@ -31,7 +31,7 @@
 //! runs on the fused AES kernels (`crate::backend`): EME's two passes, run
 //! by run of 128 blocks, with `2^i K_ECB` from a per-key table of the first
 //! 256 blocks and the powers of each run's mixing value made in registers
-//! (see `eme2_fused.rs`).
+//! (see `fused.rs` beside it).
 
 use cipher::{KeyInit, KeySizeUser, typenum::Unsigned};
 use zeroize::Zeroize;
@@ -44,6 +44,10 @@ use crate::disk::units::{
 use crate::disk::wide::WideBlockCipher;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
+
+/// EME2 on the engine (x86-64).
+#[cfg(target_arch = "x86_64")]
+mod fused;
 
 /// EME2 over the block cipher `C`.
 ///
@@ -76,7 +80,7 @@ pub struct Eme2<C> {
 #[cfg(target_arch = "x86_64")]
 struct Fused {
     key: crate::aesni::AesKey,
-    l: super::eme2_fused::Table,
+    l: fused::Table,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -131,9 +135,9 @@ impl<C: BlockCipher128> Eme2<C> {
         );
         #[cfg(target_arch = "x86_64")]
         {
-            e.fused = crate::aesni::key_for(k_aes, &e.cipher).map(|key| Fused {
+            e.fused = crate::backend::key_for(k_aes, &e.cipher).map(|key| Fused {
                 key,
-                l: super::eme2_fused::table(&e.k_ecb),
+                l: fused::table(&e.k_ecb),
             });
         }
         Ok(e)
@@ -159,8 +163,8 @@ impl<C: BlockCipher128> Eme2<C> {
         let Some(f) = &self.fused else {
             return false;
         };
-        let mut t_star = super::eme2_fused::t_star(&f.key, &self.k_ad, ad);
-        super::eme2_fused::eme2(&f.key, &f.l, dir, &t_star, data);
+        let mut t_star = fused::t_star(&f.key, &self.k_ad, ad);
+        fused::eme2(&f.key, &f.l, dir, &t_star, data);
         t_star.zeroize();
         true
     }

@@ -1,5 +1,5 @@
 //! CWC-CTR and CWC-HASH in one pass (VAES-512 with AVX-512 IFMA): the
-//! counter-mode kernel of `ctr.rs` whose AES rounds run interleaved with
+//! counter-mode kernel of the engine (`aesni/ctr.rs`) whose AES rounds run interleaved with
 //! the hash's multiply-adds over the ciphertext it produced one step
 //! before, taken from registers (never reloaded from memory).
 //!
@@ -27,16 +27,31 @@
 //! written, and the keystream past it is zeroed before it is hashed). The
 //! whole message is one pass: no tail runs on its own.
 
+//!
+//! # Why unsafe
+//!
+//! The engine's kernel beside its mode (it was `aesni/cwc.rs`): AES rounds
+//! and IFMA multiply-adds on zmm registers (`core::arch` intrinsics under
+//! `#[target_feature]`, callable only where `AesKey::level` is VAES-512 and
+//! a `Powers` proves IFMA and VBMI), and vector loads and stores through
+//! raw pointers inside the caller's input and output (full 64-byte ones
+//! inside the message, masked ones at its end). Each block has its SAFETY
+//! comment.
+
+#![allow(unsafe_code)]
+
 use core::arch::x86_64::*;
 
 use cipher::inout::InOutBuf;
 
-use super::ctr::vec_be;
-use super::schedule::load;
-use super::{AesKey, Level};
+use super::hash::CHUNK_BYTES;
+use super::hash::ifma::{DOUBLE_CHUNKS, Powers, Stream};
+use crate::aesni::ctr::vec_be;
+use crate::aesni::schedule::load;
+use crate::aesni::{AesKey, Level};
 use crate::arith::gf128::Block;
-use crate::cwc::hash::CHUNK_BYTES;
-use crate::cwc::hash::ifma::{DOUBLE_CHUNKS, Powers, Stream};
+#[cfg(feature = "alloc")]
+use crate::engine::append_with;
 
 /// Registers (of four blocks) per step: three, whose 192 bytes the hash
 /// takes in one call (16 chunks).
@@ -72,7 +87,7 @@ impl AesKey {
 
     /// [`ctr32_hash`](Self::ctr32_hash) on `len` bytes at `src` into `dst`
     /// (equal, or disjoint; `dst` may be uninitialised: only stored to).
-    pub(super) fn ctr32_hash_raw(
+    pub(crate) fn ctr32_hash_raw(
         &self,
         cb: u128,
         src: *const u8,
@@ -81,24 +96,45 @@ impl AesKey {
         pw: &Powers,
         s: u128,
     ) -> Option<u128> {
-        if self.level != Level::Vaes512 {
+        if self.level() != Level::Vaes512 {
             return None;
         }
         if len == 0 {
             return Some(s);
         }
-        let keys = &self.enc.k.0;
+        let (keys, rounds) = self.enc_round_keys();
         // SAFETY: the key's level is Vaes512, so `detect` found AVX-512F,
         // AVX-512BW, VAES and VPCLMULQDQ; a `Powers` exists only where its
         // constructor found AVX-512F, BW, IFMA and VBMI. `src` and `dst`
         // hold `len` bytes (equal or disjoint: from one `InOutBuf`, or
         // input and spare capacity).
         Some(unsafe {
-            match self.rounds {
+            match rounds {
                 10 => kernel::<10>(keys, cb, src, dst, len, pw, s),
                 12 => kernel::<12>(keys, cb, src, dst, len, pw, s),
                 _ => kernel::<14>(keys, cb, src, dst, len, pw, s),
             }
+        })
+    }
+
+    /// As [`ctr32_hash`](Self::ctr32_hash) from `input` onto the end of
+    /// `out` (`input.len()` bytes appended, written once: see
+    /// [`append_with`]); `None`, appending nothing, where `ctr32_hash` does
+    /// not run.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ctr32_hash_append(
+        &self,
+        cb: u128,
+        input: &[u8],
+        out: &mut alloc::vec::Vec<u8>,
+        pw: &Powers,
+        s: u128,
+    ) -> Option<u128> {
+        let len = input.len();
+        append_with(out, len, |dst| {
+            let r = self.ctr32_hash_raw(cb, input.as_ptr(), dst, len, pw, s);
+            let written = if r.is_some() { len } else { 0 };
+            (r, written)
         })
     }
 }
@@ -380,7 +416,7 @@ mod tests {
 
     #[test]
     fn one_pass_matches_ctr_and_the_portable_hash() {
-        if super::super::detect() != Some(Level::Vaes512) {
+        if crate::aesni::detect() != Some(Level::Vaes512) {
             eprintln!("no VAES-512: one-pass kernel not tested");
             return;
         }

@@ -7,11 +7,12 @@
 //! the group with `Δ` folded into the first and last round keys.
 
 use crate::arith::gf128::{Block, double_be};
+use crate::backend::AesKey;
 use crate::disk::simd::Avx512;
 use crate::disk::units::{MAX_GROUP, group_units, wipe};
-use crate::engine::{AesKey, Dir, Io, Offsets, XEX_UNITS};
+use crate::engine::{Dir, Io, Offsets, XEX_UNITS};
 
-use super::xex::{Scratch, powers_be};
+use super::{Scratch, powers_be};
 
 /// `blocks` (units of `m` blocks numbered from `first_unit`) through XEX in
 /// the direction `dir` with everything in the kernel (`AesKey::xex_units`:
