@@ -32,8 +32,8 @@
 
 use core::arch::x86_64::*;
 
-use super::gd::{XmmOff, YmmOff, ZmmOff, add128};
-use super::lane::Lane;
+use super::gd::{GdLane, XmmOff, YmmOff, ZmmOff, add128};
+use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::load;
 use crate::arith::gf128::Block;
 
@@ -79,7 +79,7 @@ const TILE: usize = 2;
 /// blocks and `job.dst[l]` for `job.n + job.check` blocks, the outputs
 /// disjoint from each other and from the inputs.
 #[inline(always)]
-pub(super) unsafe fn run<L: Lane, const NR: usize, const V: usize>(job: &mut ChainsJob<'_>) {
+pub(super) unsafe fn run<L: ChainLane, const NR: usize, const V: usize>(job: &mut ChainsJob<'_>) {
     // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
     // are justified where they are.
     unsafe {
@@ -163,7 +163,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize, const V: usize>(job: &mut Cha
 /// # Safety
 /// As [`run`].
 #[inline(always)]
-unsafe fn round<L: Lane, const NR: usize, const V: usize>(
+unsafe fn round<L: ChainLane, const NR: usize, const V: usize>(
     k: &[L; 15],
     z: &mut [L; V],
     sum: &mut [L; V],
@@ -212,7 +212,7 @@ unsafe fn round<L: Lane, const NR: usize, const V: usize>(
 /// # Safety
 /// As [`run`].
 #[inline(always)]
-unsafe fn fresh<L: Lane, const NR: usize, const V: usize>(
+unsafe fn fresh<L: ChainLane, const NR: usize, const V: usize>(
     keys: &[Block; 15],
     c: u128,
     z: &mut [L; V],
@@ -246,7 +246,7 @@ unsafe fn fresh<L: Lane, const NR: usize, const V: usize>(
 }
 
 // ---- The gathers, scatters and offsets in each lane's form
-// (`Lane::gather`, `Lane::gather2`, `Lane::scatter`, `Lane::chain_off`).
+// (`ChainLane::gather`, `ChainLane::gather2`, `ChainLane::scatter`, `ChainLane::chain_off`).
 // Every `unsafe` method below needs its lane's tier's features (the
 // caller's: each is called from that tier's entries, inlined).
 
@@ -468,4 +468,103 @@ pub(super) unsafe fn zmm_scatter(dst: &[*mut Block], t: usize, lanes: usize, y: 
         // SAFETY: as above.
         unsafe { _mm_storeu_si128(dst[3].add(t).cast(), b) };
     }
+}
+
+/// pXCBC's chains on a lane: the gathers and scatters of the chains'
+/// blocks, their offsets, and the tier's `#[target_feature]` entry to
+/// [`run`].
+pub(super) trait ChainLane: GdLane {
+    /// The offsets `first (r0 + l)` of the pair of registers whose first
+    /// block is chain `c0` (chain `c0 + j` in its block j), stepping by
+    /// `r0 + l` (applied by [`GdLane::gd_pair`]).
+    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> Self::GdOff;
+    /// Block t of the first `lanes` (`1 ..= BLOCKS`) chains of `src`
+    /// (block j from `src[j]`, the others zero); `src[j]` valid for `t + 1`
+    /// blocks.
+    unsafe fn gather(src: &[*const Block], t: usize, lanes: usize) -> Self;
+    /// As [`gather`](Self::gather) for blocks t and t + 1 (round r's in
+    /// register r); `src[j]` valid for `t + 2` blocks.
+    unsafe fn gather2(src: &[*const Block], t: usize, lanes: usize) -> [Self; 2];
+    /// Block j of `y` to block t of `dst[j]`, j < `lanes` (`1 ..= BLOCKS`);
+    /// `dst[j]` valid for `t + 1` blocks.
+    unsafe fn scatter(dst: &[*mut Block], t: usize, lanes: usize, y: Self);
+    /// The tier's entry to pXCBC's chains ([`run`], `V` registers).
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` as [`run`] says.
+    unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob<'_>);
+}
+
+/// The tier's entry to [`run`] (features `$f`).
+macro_rules! chains_entry {
+    ($f:literal) => {
+        #[target_feature(enable = $f)]
+        unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob<'_>) {
+            // SAFETY: this function has the tier's features; `job` is the
+            // caller's.
+            unsafe { run::<Self, NR, V>(job) }
+        }
+    };
+}
+
+// SAFETY (every `unsafe` block of the three impls): the caller's guarantees
+// (the tier's features; pointers valid as each method says).
+impl ChainLane for Xmm {
+    #[inline(always)]
+    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> XmmOff {
+        xmm_chain_off(r0, first, c0)
+    }
+    #[inline(always)]
+    unsafe fn gather(src: &[*const Block], t: usize, _lanes: usize) -> Self {
+        unsafe { Self::load(src[0].add(t)) }
+    }
+    #[inline(always)]
+    unsafe fn gather2(src: &[*const Block], t: usize, _lanes: usize) -> [Self; 2] {
+        unsafe { [Self::load(src[0].add(t)), Self::load(src[0].add(t + 1))] }
+    }
+    #[inline(always)]
+    unsafe fn scatter(dst: &[*mut Block], t: usize, _lanes: usize, y: Self) {
+        unsafe { Self::store(dst[0].add(t), y) }
+    }
+    chains_entry!("aes,sse2");
+}
+
+impl ChainLane for Ymm {
+    #[inline(always)]
+    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> YmmOff {
+        unsafe { ymm_chain_off(r0, first, c0) }
+    }
+    #[inline(always)]
+    unsafe fn gather(src: &[*const Block], t: usize, lanes: usize) -> Self {
+        unsafe { Ymm(ymm_gather(src, t, lanes)) }
+    }
+    #[inline(always)]
+    unsafe fn gather2(src: &[*const Block], t: usize, lanes: usize) -> [Self; 2] {
+        unsafe { ymm_gather2(src, t, lanes).map(Ymm) }
+    }
+    #[inline(always)]
+    unsafe fn scatter(dst: &[*mut Block], t: usize, lanes: usize, y: Self) {
+        unsafe { ymm_scatter(dst, t, lanes, y.0) }
+    }
+    chains_entry!("avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq");
+}
+
+impl ChainLane for Zmm {
+    #[inline(always)]
+    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> ZmmOff {
+        unsafe { zmm_chain_off(r0, first, c0) }
+    }
+    #[inline(always)]
+    unsafe fn gather(src: &[*const Block], t: usize, lanes: usize) -> Self {
+        unsafe { Zmm(zmm_gather(src, t, lanes)) }
+    }
+    #[inline(always)]
+    unsafe fn gather2(src: &[*const Block], t: usize, lanes: usize) -> [Self; 2] {
+        unsafe { zmm_gather2(src, t, lanes).map(Zmm) }
+    }
+    #[inline(always)]
+    unsafe fn scatter(dst: &[*mut Block], t: usize, lanes: usize, y: Self) {
+        unsafe { zmm_scatter(dst, t, lanes, y.0) }
+    }
+    chains_entry!("avx512f,avx512bw,vaes,vpclmulqdq");
 }

@@ -181,7 +181,7 @@ const REGS: usize = 8;
 /// for `job.len >= 1` bytes, equal or disjoint; `job.extra` only with
 /// [`super::lane::Xmm`].
 #[inline(always)]
-pub(super) unsafe fn run<L: Lane, const NR: usize>(job: &CtrJob<'_>, out: &mut Block) {
+pub(super) unsafe fn run<L: CtrLane, const NR: usize>(job: &CtrJob<'_>, out: &mut Block) {
     // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
     // are justified where they are.
     unsafe {
@@ -247,7 +247,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize>(job: &CtrJob<'_>, out: &mut B
 /// # Safety
 /// As [`run`]; `src` and `dst` valid for `16 BLOCKS (V - 1) + last` bytes.
 #[inline(always)]
-unsafe fn batch<L: Lane, const V: usize, const NR: usize, const EX: bool>(
+unsafe fn batch<L: CtrLane, const V: usize, const NR: usize, const EX: bool>(
     k: &[L; 15],
     ctr: &mut L::Ctr,
     src: *const u8,
@@ -434,6 +434,106 @@ impl ZmmCtr {
                 swap,
                 k0,
             }
+        }
+    }
+}
+
+/// CTR32 on a lane: the counter blocks' state, the keystream's xor into
+/// the data, and the tier's `#[target_feature]` entry to [`run`].
+pub(super) trait CtrLane: Lane {
+    /// The state that makes each next register's counter blocks.
+    type Ctr: Copy;
+    /// Counter blocks from `cb` (a big-endian integer; the last four bytes
+    /// a big-endian counter, increased mod 2^32 per block), `K0` folded in.
+    unsafe fn ctr_start(cb: u128, k0: Self) -> Self::Ctr;
+    /// The next register's counter blocks xor `K0`.
+    unsafe fn ctr_next(c: &mut Self::Ctr) -> Self;
+    /// `dst = src xor ks` for `len` bytes (`1 ..= 16 BLOCKS`), nothing past
+    /// them read or written; `src` and `dst` equal or disjoint.
+    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize);
+    /// The tier's entry to counter mode ([`run`]).
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` as [`run`] says.
+    unsafe fn ctr<const NR: usize>(job: &CtrJob<'_>, out: &mut Block);
+}
+
+/// [`CtrLane`]'s counter blocks and entry for the lane `$t` (counter state
+/// `$ctr`, features `$f`).
+macro_rules! ctr_lane {
+    ($t:ident, $ctr:ty, $f:literal) => {
+        type Ctr = $ctr;
+        #[inline(always)]
+        unsafe fn ctr_start(cb: u128, k0: Self) -> $ctr {
+            unsafe { <$ctr>::new(cb, k0.0) }
+        }
+        #[inline(always)]
+        unsafe fn ctr_next(c: &mut $ctr) -> Self {
+            unsafe { $t(c.next()) }
+        }
+        #[target_feature(enable = $f)]
+        unsafe fn ctr<const NR: usize>(job: &CtrJob<'_>, out: &mut Block) {
+            // SAFETY: this function has the tier's features; `job` is the
+            // caller's.
+            unsafe { run::<Self, NR>(job, out) }
+        }
+    };
+}
+
+// SAFETY (every `unsafe` block of the three impls): the caller's guarantees
+// (the tier's features; pointers valid as each method says).
+impl CtrLane for Xmm {
+    ctr_lane!(Xmm, XmmCtr, "aes,sse2");
+    #[inline(always)]
+    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize) {
+        unsafe {
+            if len >= 16 {
+                Self::store(dst.cast(), Self::xor(Self::load(src.cast()), ks));
+            } else {
+                xor_partial(src, dst, ks.0, len);
+            }
+        }
+    }
+}
+
+impl CtrLane for Ymm {
+    ctr_lane!(Ymm, YmmCtr, "avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq");
+    #[inline(always)]
+    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize) {
+        // Whole blocks by 16-byte loads and stores, a partial one byte by
+        // byte.
+        unsafe {
+            if len >= 32 {
+                Self::store(dst.cast(), Self::xor(Self::load(src.cast()), ks));
+                return;
+            }
+            let (lo, hi) = (
+                _mm256_castsi256_si128(ks.0),
+                _mm256_extracti128_si256::<1>(ks.0),
+            );
+            let (ks, src, dst, len) = if len >= 16 {
+                let m = _mm_loadu_si128(src.cast());
+                _mm_storeu_si128(dst.cast(), _mm_xor_si128(m, lo));
+                (hi, src.add(16), dst.add(16), len - 16)
+            } else {
+                (lo, src, dst, len)
+            };
+            if len > 0 {
+                xor_partial(src, dst, ks, len);
+            }
+        }
+    }
+}
+
+impl CtrLane for Zmm {
+    ctr_lane!(Zmm, ZmmCtr, "avx512f,avx512bw,vaes,vpclmulqdq");
+    #[inline(always)]
+    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize) {
+        // Byte-masked: the bytes from `len` on are not accessed.
+        let mask = if len >= 64 { !0u64 } else { (1u64 << len) - 1 };
+        unsafe {
+            let m = _mm512_maskz_loadu_epi8(mask, src.cast());
+            _mm512_mask_storeu_epi8(dst.cast(), mask, _mm512_xor_si512(m, ks.0));
         }
     }
 }

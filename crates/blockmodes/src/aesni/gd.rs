@@ -30,7 +30,7 @@
 use core::arch::x86_64::*;
 
 use super::GdJob;
-use super::lane::Lane;
+use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
 use crate::arith::gf128::Block;
 
@@ -51,7 +51,7 @@ struct Tail {
 impl Tail {
     /// A full register.
     #[inline(always)]
-    fn full<L: Lane>() -> Self {
+    fn full<L: GdLane>() -> Self {
         Tail {
             from_src: L::BLOCKS,
             insert: None,
@@ -71,7 +71,7 @@ impl Tail {
 /// `DEC`) for `job.n_out` blocks, `job.check` (unless null) for one; `src`
 /// and `dst` equal or disjoint; `job.n >= 1`.
 #[inline(always)]
-pub(super) unsafe fn run<L: Lane, const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block {
+pub(super) unsafe fn run<L: GdLane, const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block {
     // SAFETY: the caller's: the CPU has `L`'s features; pointer accesses
     // are justified where they are.
     unsafe {
@@ -173,7 +173,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize, const DEC: bool>(job: &GdJob<
 /// As [`run`]; `src` valid for the blocks below `end` (rounded down to a
 /// whole batch), at least one batch.
 #[inline(always)]
-unsafe fn bulk_sum<L: Lane, const NR: usize>(
+unsafe fn bulk_sum<L: GdLane, const NR: usize>(
     k: &[L; 15],
     src: *const Block,
     end: usize,
@@ -229,7 +229,7 @@ unsafe fn bulk_sum<L: Lane, const NR: usize>(
 /// down to a whole batch), at least one batch.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn bulk_dec<L: Lane, const NR: usize>(
+unsafe fn bulk_dec<L: GdLane, const NR: usize>(
     k: &[L; 15],
     src: *const Block,
     dst: *mut Block,
@@ -330,7 +330,7 @@ unsafe fn bulk_dec<L: Lane, const NR: usize>(
 /// # Safety
 /// As [`run`]; `src` valid for two registers.
 #[inline(always)]
-unsafe fn pair<L: Lane, const DEC: bool, const SEL: bool>(
+unsafe fn pair<L: GdLane, const DEC: bool, const SEL: bool>(
     src: *const Block,
     off: &mut L::GdOff,
 ) -> (L, L) {
@@ -349,7 +349,7 @@ unsafe fn pair<L: Lane, const DEC: bool, const SEL: bool>(
 /// As [`run`]; `src` valid for the first `V - 1` registers and the last
 /// one's `t.from_src` blocks.
 #[inline(always)]
-unsafe fn whiten<L: Lane, const V: usize, const NR: usize, const DEC: bool>(
+unsafe fn whiten<L: GdLane, const V: usize, const NR: usize, const DEC: bool>(
     k: &[L; 15],
     src: *const Block,
     t: &Tail,
@@ -410,7 +410,7 @@ unsafe fn whiten<L: Lane, const V: usize, const NR: usize, const DEC: bool>(
 /// As [`run`]; with `DEC`, `dst` valid for the first `V - 1` registers
 /// and the last one's `t.keep` blocks.
 #[inline(always)]
-unsafe fn last<L: Lane, const V: usize, const NR: usize, const DEC: bool>(
+unsafe fn last<L: GdLane, const V: usize, const NR: usize, const DEC: bool>(
     x: [L; V],
     kl: [L; V],
     dst: *mut Block,
@@ -465,7 +465,7 @@ unsafe fn last<L: Lane, const V: usize, const NR: usize, const DEC: bool>(
 /// As [`whiten`] and [`last`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn batch<L: Lane, const V: usize, const NR: usize, const DEC: bool>(
+unsafe fn batch<L: GdLane, const V: usize, const NR: usize, const DEC: bool>(
     k: &[L; 15],
     src: *const Block,
     dst: *mut Block,
@@ -881,3 +881,65 @@ fn sub128(alo: __m512i, ahi: __m512i, blo: __m512i, bhi: __m512i) -> (__m512i, _
         _mm512_mask_add_epi64(hi, borrow, hi, _mm512_set1_epi64(-1)),
     )
 }
+
+/// The Gligor–Donescu offsets on a lane: the lane's form of them and the
+/// tier's `#[target_feature]` entry to [`run`].
+pub(super) trait GdLane: Lane {
+    /// The offsets `i r0` of a pair of registers (`2 BLOCKS` blocks), in
+    /// the lane's form.
+    type GdOff: Copy;
+    /// The offsets of blocks `first .. first + 2 BLOCKS`, advancing by
+    /// `2 BLOCKS r0` per pair.
+    unsafe fn gd_start(first: u128, r0: u128) -> Self::GdOff;
+    /// The pair `(a, b)` (its blocks in order) plus the offsets (with `SUB`
+    /// minus them), mod 2^128 on big-endian blocks; the offsets advanced
+    /// to the next pair. `SEL`: the tier's advance for a loop whose
+    /// whitening does not wait (VAES-512's merge-masked `vpermq`).
+    unsafe fn gd_pair<const SUB: bool, const SEL: bool>(
+        a: Self,
+        b: Self,
+        off: &mut Self::GdOff,
+    ) -> (Self, Self);
+    /// Overwrite the offsets (they give r0 away).
+    unsafe fn gd_wipe(off: &mut Self::GdOff);
+    /// The tier's entry to the Gligor–Donescu kernel ([`run`]).
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` as [`run`] says.
+    unsafe fn gd<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block;
+}
+
+/// [`GdLane`] for the lane `$t` (offsets `$off`, features `$f`).
+macro_rules! gd_lane {
+    ($t:ident, $off:ty, $f:literal) => {
+        // SAFETY (every `unsafe` block): the caller's guarantees (the
+        // tier's features; `job` as `run` says).
+        impl GdLane for $t {
+            type GdOff = $off;
+            #[inline(always)]
+            unsafe fn gd_start(first: u128, r0: u128) -> $off {
+                unsafe { <$off>::new(first, r0) }
+            }
+            #[inline(always)]
+            unsafe fn gd_pair<const SUB: bool, const SEL: bool>(
+                a: Self,
+                b: Self,
+                off: &mut $off,
+            ) -> (Self, Self) {
+                let (x, y) = unsafe { off.apply::<SUB, SEL>(a.0, b.0) };
+                ($t(x), $t(y))
+            }
+            #[inline(always)]
+            unsafe fn gd_wipe(off: &mut $off) {
+                unsafe { off.wipe() }
+            }
+            #[target_feature(enable = $f)]
+            unsafe fn gd<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block {
+                unsafe { run::<Self, NR, DEC>(job) }
+            }
+        }
+    };
+}
+gd_lane!(Xmm, XmmOff, "aes,sse2");
+gd_lane!(Ymm, YmmOff, "avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq");
+gd_lane!(Zmm, ZmmOff, "avx512f,avx512bw,vaes,vpclmulqdq");

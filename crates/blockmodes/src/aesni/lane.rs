@@ -15,32 +15,21 @@
 //! its low xmm half (a 16-byte load, zero-extended; a 16-byte store), so no
 //! byte past the message is read or written and nothing is padded.
 //!
-//! Beside the whitened loop's operations, the other kernel families' (the
-//! Gligor–Donescu offsets, CTR32's counter blocks, pXCBC's gathers and
-//! scatters, the wide-block passes' powers and StE's swap), the stateful
-//! ones as associated types whose form is the tier's own (`gd.rs`,
-//! `ctr.rs`, `chains.rs`, `wide_kernel.rs` hold them), and one
-//! `#[target_feature]` entry per tier and family ([`family_entries`]).
+//! The other kernel families' own operations and `#[target_feature]`
+//! entries are traits beside each family, implemented for the three lanes
+//! there: `gd::GdLane` (the Gligor–Donescu offsets), `chains::ChainLane`
+//! (pXCBC's gathers and scatters), `ctr::CtrLane` (CTR32's counter
+//! blocks), `wide_kernel::WideLane` (the wide-block passes' powers and
+//! StE's swap); the lanes know none of them (no import cycle).
 //!
 //! Every method is `unsafe` and `#[inline(always)]`, without
 //! `#[target_feature]` (which would forbid `inline(always)`): each is called
 //! only from its tier's `#[target_feature]` entries (`kernel::Entry`),
 //! into which it is inlined; so the CPU has the tier's features wherever
-//! one runs. Pointer arguments: as each method says. The ECB/whitened loop
-//! and XEX's units (`kernel.rs`, `xex_units.rs`) use the lanes and not the
-//! other way; the other families' entries (`family_entries!`) still name
-//! their jobs and forms here (`gd.rs`, `ctr.rs`, `chains.rs`,
-//! `wide_kernel.rs`), an import cycle left to move beside the entries of
-//! `kernel::Entry`.
+//! one runs. Pointer arguments: as each method says.
 
 use core::arch::x86_64::*;
 
-use super::GdJob;
-use super::chains::ChainsJob;
-use super::ctr::{CtrJob, XmmCtr, YmmCtr, ZmmCtr, xor_partial};
-use super::gd::{XmmOff, YmmOff, ZmmOff};
-use super::wide::WideJob;
-use super::wide_kernel::{XmmPow, XmmSwap, YmmPow, YmmSwap, ZmmPow, ZmmSwap};
 use crate::arith::gf128::Block;
 
 /// A vector register of `BLOCKS` AES blocks.
@@ -132,8 +121,8 @@ pub(super) trait Lane: Copy {
         unreachable!("XEX units run on the wide lanes only")
     }
 
-    // ---- The other kernel families (`gd.rs`, ...): their operations and
-    // the tier's `#[target_feature]` entries ([`family_entries`]).
+    // ---- Operations the other kernel families (`gd.rs`, `chains.rs`)
+    // share; each family's own are its trait (`gd::GdLane`, ...).
 
     /// `[prev's last block, cur's blocks 0 .. BLOCKS - 1]`: each block's
     /// predecessor.
@@ -142,199 +131,6 @@ pub(super) trait Lane: Copy {
     unsafe fn insert(v: Self, i: usize, b: __m128i) -> Self;
     /// Block `i` (`< BLOCKS`, public) of `v`.
     unsafe fn pick(v: Self, i: usize) -> __m128i;
-
-    /// The Gligor–Donescu offsets `i r0` of a pair of registers (`2
-    /// BLOCKS` blocks), in the lane's form (`gd.rs`).
-    type GdOff: Copy;
-    /// The offsets of blocks `first .. first + 2 BLOCKS`, advancing by
-    /// `2 BLOCKS r0` per pair.
-    unsafe fn gd_start(first: u128, r0: u128) -> Self::GdOff;
-    /// The pair `(a, b)` (its blocks in order) plus the offsets (with `SUB`
-    /// minus them), mod 2^128 on big-endian blocks; the offsets advanced
-    /// to the next pair. `SEL`: the tier's advance for a loop whose
-    /// whitening does not wait (VAES-512's merge-masked `vpermq`).
-    unsafe fn gd_pair<const SUB: bool, const SEL: bool>(
-        a: Self,
-        b: Self,
-        off: &mut Self::GdOff,
-    ) -> (Self, Self);
-    /// Overwrite the offsets (they give r0 away).
-    unsafe fn gd_wipe(off: &mut Self::GdOff);
-
-    /// CTR32's counter blocks (`ctr.rs`): the state that makes each next
-    /// register's.
-    type Ctr: Copy;
-    /// Counter blocks from `cb` (a big-endian integer; the last four bytes
-    /// a big-endian counter, increased mod 2^32 per block), `K0` folded in.
-    unsafe fn ctr_start(cb: u128, k0: Self) -> Self::Ctr;
-    /// The next register's counter blocks xor `K0`.
-    unsafe fn ctr_next(c: &mut Self::Ctr) -> Self;
-    /// `dst = src xor ks` for `len` bytes (`1 ..= 16 BLOCKS`), nothing past
-    /// them read or written; `src` and `dst` equal or disjoint.
-    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize);
-
-    /// The wide-block passes' powers `M x^j` (LE) of a batch
-    /// (`wide_kernel.rs`).
-    type Pow: Copy;
-    /// The powers from `M x^0` on.
-    unsafe fn pow_start(m: __m128i) -> Self::Pow;
-    /// Register `v`'s powers in the current batch; called once per
-    /// register, in order.
-    unsafe fn pow_reg(p: &mut Self::Pow, v: usize) -> Self;
-    /// On to the next batch (after a full one).
-    unsafe fn pow_step(p: &mut Self::Pow);
-    /// StE's swap of K and H on values carrying a constant (EtE).
-    type Swap: Copy;
-    /// The swap of `K` and `H` on values that carry `c`.
-    unsafe fn swap_new(k: __m128i, h: __m128i, c: Self) -> Self::Swap;
-    /// `out xor K xor H` in the blocks where `probe` is `K xor c` or `H
-    /// xor c`, `out` elsewhere (no branch, no table index).
-    unsafe fn swap_apply(s: &Self::Swap, probe: Self, out: Self) -> Self;
-
-    /// pXCBC's chains (`chains.rs`): the offsets `first (r0 + l)` of the
-    /// pair of registers whose first block is chain `c0` (chain `c0 + j`
-    /// in its block j), stepping by `r0 + l` (applied by [`gd_pair`](Self::gd_pair)).
-    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> Self::GdOff;
-    /// Block t of the first `lanes` (`1 ..= BLOCKS`) chains of `src`
-    /// (block j from `src[j]`, the others zero); `src[j]` valid for `t + 1`
-    /// blocks.
-    unsafe fn gather(src: &[*const Block], t: usize, lanes: usize) -> Self;
-    /// As [`gather`](Self::gather) for blocks t and t + 1 (round r's in
-    /// register r); `src[j]` valid for `t + 2` blocks.
-    unsafe fn gather2(src: &[*const Block], t: usize, lanes: usize) -> [Self; 2];
-    /// Block j of `y` to block t of `dst[j]`, j < `lanes` (`1 ..= BLOCKS`);
-    /// `dst[j]` valid for `t + 1` blocks.
-    unsafe fn scatter(dst: &[*mut Block], t: usize, lanes: usize, y: Self);
-
-    /// The tier's entry to the Gligor–Donescu kernel (`gd::run`).
-    ///
-    /// # Safety
-    /// The CPU has the tier's features; `job` as `gd::run` says.
-    unsafe fn gd<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block;
-    /// The tier's entry to counter mode (`ctr::run`).
-    ///
-    /// # Safety
-    /// The CPU has the tier's features; `job` as `ctr::run` says.
-    unsafe fn ctr<const NR: usize>(job: &CtrJob<'_>, out: &mut Block);
-    /// The tier's entry to pXCBC's chains (`chains::run`, `V` registers).
-    ///
-    /// # Safety
-    /// The CPU has the tier's features; `job` as `chains::run` says.
-    unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob<'_>);
-    /// The tier's entry to the wide-block passes (`wide_kernel::kernel`).
-    ///
-    /// # Safety
-    /// The CPU has the tier's features; `job` as `wide_kernel::dispatch`
-    /// says.
-    unsafe fn wide<const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
-        job: &WideJob<'_>,
-    ) -> __m128i;
-    /// The tier's entry to the wide-block passes over consecutive units
-    /// (`wide_kernel::units`).
-    ///
-    /// # Safety
-    /// The CPU has the tier's features; `job` and `tweaks` as
-    /// `wide_kernel::units` says.
-    unsafe fn wide_units<const NR: usize, const DEC: bool, const STE: bool>(
-        job: &WideJob<'_>,
-        tweaks: &[Block],
-    );
-}
-
-/// The tier's `#[target_feature]` entries of the other kernel families:
-/// [`Lane::gd`], [`Lane::ctr`], [`Lane::chains`], [`Lane::wide`],
-/// [`Lane::wide_units`].
-macro_rules! family_entries {
-    ($features:literal) => {
-        #[target_feature(enable = $features)]
-        unsafe fn gd<const NR: usize, const DEC: bool>(job: &GdJob<'_>) -> Block {
-            // SAFETY: this function has the tier's features; `job` is the
-            // caller's.
-            unsafe { super::gd::run::<Self, NR, DEC>(job) }
-        }
-        #[target_feature(enable = $features)]
-        unsafe fn ctr<const NR: usize>(job: &CtrJob<'_>, out: &mut Block) {
-            // SAFETY: as above.
-            unsafe { super::ctr::run::<Self, NR>(job, out) }
-        }
-        #[target_feature(enable = $features)]
-        unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob<'_>) {
-            // SAFETY: as above.
-            unsafe { super::chains::run::<Self, NR, V>(job) }
-        }
-        #[target_feature(enable = $features)]
-        unsafe fn wide<const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
-            job: &WideJob<'_>,
-        ) -> __m128i {
-            // SAFETY: as above.
-            unsafe { super::wide_kernel::kernel::<Self, NR, DEC, LAST, STE>(job) }
-        }
-        #[target_feature(enable = $features)]
-        unsafe fn wide_units<const NR: usize, const DEC: bool, const STE: bool>(
-            job: &WideJob<'_>,
-            tweaks: &[Block],
-        ) {
-            // SAFETY: as above.
-            unsafe { super::wide_kernel::units::<Self, NR, DEC, STE>(job, tweaks) }
-        }
-    };
-}
-
-/// The other families' operations that a lane's form types carry out
-/// (`gd.rs`, `ctr.rs`, `wide_kernel.rs`): `$t` the lane, then its
-/// offsets, counter blocks, powers and swap.
-macro_rules! family_forms {
-    ($t:ident, $off:ty, $ctr:ty, $pow:ty, $swap:ty) => {
-        type GdOff = $off;
-        #[inline(always)]
-        unsafe fn gd_start(first: u128, r0: u128) -> $off {
-            unsafe { <$off>::new(first, r0) }
-        }
-        #[inline(always)]
-        unsafe fn gd_pair<const SUB: bool, const SEL: bool>(
-            a: Self,
-            b: Self,
-            off: &mut $off,
-        ) -> (Self, Self) {
-            let (x, y) = unsafe { off.apply::<SUB, SEL>(a.0, b.0) };
-            ($t(x), $t(y))
-        }
-        #[inline(always)]
-        unsafe fn gd_wipe(off: &mut $off) {
-            unsafe { off.wipe() }
-        }
-        type Ctr = $ctr;
-        #[inline(always)]
-        unsafe fn ctr_start(cb: u128, k0: Self) -> $ctr {
-            unsafe { <$ctr>::new(cb, k0.0) }
-        }
-        #[inline(always)]
-        unsafe fn ctr_next(c: &mut $ctr) -> Self {
-            unsafe { $t(c.next()) }
-        }
-        type Pow = $pow;
-        #[inline(always)]
-        unsafe fn pow_start(m: __m128i) -> $pow {
-            unsafe { <$pow>::new(m) }
-        }
-        #[inline(always)]
-        unsafe fn pow_reg(p: &mut $pow, v: usize) -> Self {
-            unsafe { $t(p.reg(v)) }
-        }
-        #[inline(always)]
-        unsafe fn pow_step(p: &mut $pow) {
-            unsafe { p.step() }
-        }
-        type Swap = $swap;
-        #[inline(always)]
-        unsafe fn swap_new(k: __m128i, h: __m128i, c: Self) -> $swap {
-            unsafe { <$swap>::new(k, h, c.0) }
-        }
-        #[inline(always)]
-        unsafe fn swap_apply(s: &$swap, probe: Self, out: Self) -> Self {
-            unsafe { $t(s.apply(probe.0, out.0)) }
-        }
-    };
 }
 
 /// The operations that are one intrinsic each: `$t` the lane's type, then
@@ -380,12 +176,12 @@ macro_rules! one_to_one {
 /// One block per xmm register (AES-NI).
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(super) struct Xmm(__m128i);
+pub(super) struct Xmm(pub(super) __m128i);
 
 /// Two blocks per ymm register (VAES-256: VAES, AVX2).
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(super) struct Ymm(__m256i);
+pub(super) struct Ymm(pub(super) __m256i);
 
 /// Four blocks per zmm register (VAES-512: VAES, AVX-512F/BW).
 #[derive(Clone, Copy)]
@@ -454,34 +250,6 @@ impl Lane for Xmm {
     unsafe fn pick(v: Self, _i: usize) -> __m128i {
         v.0
     }
-    #[inline(always)]
-    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize) {
-        unsafe {
-            if len >= 16 {
-                Self::store(dst.cast(), Self::xor(Self::load(src.cast()), ks));
-            } else {
-                xor_partial(src, dst, ks.0, len);
-            }
-        }
-    }
-    #[inline(always)]
-    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> XmmOff {
-        super::chains::xmm_chain_off(r0, first, c0)
-    }
-    #[inline(always)]
-    unsafe fn gather(src: &[*const Block], t: usize, _lanes: usize) -> Self {
-        unsafe { Self::load(src[0].add(t)) }
-    }
-    #[inline(always)]
-    unsafe fn gather2(src: &[*const Block], t: usize, _lanes: usize) -> [Self; 2] {
-        unsafe { [Self::load(src[0].add(t)), Self::load(src[0].add(t + 1))] }
-    }
-    #[inline(always)]
-    unsafe fn scatter(dst: &[*mut Block], t: usize, _lanes: usize, y: Self) {
-        unsafe { Self::store(dst[0].add(t), y) }
-    }
-    family_forms!(Xmm, XmmOff, XmmCtr, XmmPow, XmmSwap);
-    family_entries!("aes,sse2");
 }
 
 impl Lane for Ymm {
@@ -586,49 +354,6 @@ impl Lane for Ymm {
         }
     }
     #[inline(always)]
-    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize) {
-        // Whole blocks by 16-byte loads and stores, a partial one byte by
-        // byte.
-        unsafe {
-            if len >= 32 {
-                Self::store(dst.cast(), Self::xor(Self::load(src.cast()), ks));
-                return;
-            }
-            let (lo, hi) = (
-                _mm256_castsi256_si128(ks.0),
-                _mm256_extracti128_si256::<1>(ks.0),
-            );
-            let (ks, src, dst, len) = if len >= 16 {
-                let m = _mm_loadu_si128(src.cast());
-                _mm_storeu_si128(dst.cast(), _mm_xor_si128(m, lo));
-                (hi, src.add(16), dst.add(16), len - 16)
-            } else {
-                (lo, src, dst, len)
-            };
-            if len > 0 {
-                xor_partial(src, dst, ks, len);
-            }
-        }
-    }
-    #[inline(always)]
-    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> YmmOff {
-        unsafe { super::chains::ymm_chain_off(r0, first, c0) }
-    }
-    #[inline(always)]
-    unsafe fn gather(src: &[*const Block], t: usize, lanes: usize) -> Self {
-        unsafe { Ymm(super::chains::ymm_gather(src, t, lanes)) }
-    }
-    #[inline(always)]
-    unsafe fn gather2(src: &[*const Block], t: usize, lanes: usize) -> [Self; 2] {
-        unsafe { super::chains::ymm_gather2(src, t, lanes).map(Ymm) }
-    }
-    #[inline(always)]
-    unsafe fn scatter(dst: &[*mut Block], t: usize, lanes: usize, y: Self) {
-        unsafe { super::chains::ymm_scatter(dst, t, lanes, y.0) }
-    }
-    family_forms!(Ymm, YmmOff, YmmCtr, YmmPow, YmmSwap);
-    family_entries!("avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq");
-    #[inline(always)]
     unsafe fn shuffle(a: Self, idx: Self) -> Self {
         unsafe { Ymm(_mm256_shuffle_epi8(a.0, idx.0)) }
     }
@@ -708,7 +433,7 @@ impl Lane for Zmm {
     }
     #[inline(always)]
     unsafe fn fold(v: Self) -> __m128i {
-        unsafe { super::vaes::xor_lanes(v.0) }
+        unsafe { xor_lanes(v.0) }
     }
     #[inline(always)]
     unsafe fn shuffle(a: Self, idx: Self) -> Self {
@@ -776,37 +501,27 @@ impl Lane for Zmm {
         let m = (0b11u32 << (2 * i)) as u8;
         unsafe { _mm512_castsi512_si128(_mm512_maskz_compress_epi64(m, v.0)) }
     }
-    #[inline(always)]
-    unsafe fn xor_bytes(src: *const u8, dst: *mut u8, ks: Self, len: usize) {
-        // Byte-masked: the bytes from `len` on are not accessed.
-        let mask = if len >= 64 { !0u64 } else { (1u64 << len) - 1 };
-        unsafe {
-            let m = _mm512_maskz_loadu_epi8(mask, src.cast());
-            _mm512_mask_storeu_epi8(dst.cast(), mask, _mm512_xor_si512(m, ks.0));
-        }
-    }
-    #[inline(always)]
-    unsafe fn chain_off(r0: u128, first: u128, c0: u128) -> ZmmOff {
-        unsafe { super::chains::zmm_chain_off(r0, first, c0) }
-    }
-    #[inline(always)]
-    unsafe fn gather(src: &[*const Block], t: usize, lanes: usize) -> Self {
-        unsafe { Zmm(super::chains::zmm_gather(src, t, lanes)) }
-    }
-    #[inline(always)]
-    unsafe fn gather2(src: &[*const Block], t: usize, lanes: usize) -> [Self; 2] {
-        unsafe { super::chains::zmm_gather2(src, t, lanes).map(Zmm) }
-    }
-    #[inline(always)]
-    unsafe fn scatter(dst: &[*mut Block], t: usize, lanes: usize, y: Self) {
-        unsafe { super::chains::zmm_scatter(dst, t, lanes, y.0) }
-    }
-    family_forms!(Zmm, ZmmOff, ZmmCtr, ZmmPow, ZmmSwap);
-    family_entries!("avx512f,avx512bw,vaes,vpclmulqdq");
 }
 
 /// The qword mask of a zmm register's first `n` blocks (`n <= 4`).
 #[inline(always)]
 fn zmask(n: usize) -> __mmask8 {
     (0xffu32 >> (8 - 2 * n.min(4))) as u8
+}
+
+/// The xor of a register's four blocks (an accumulator's lanes folded into
+/// one sum).
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn xor_lanes(v: __m512i) -> __m128i {
+    _mm_xor_si128(
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<0>(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+        ),
+        _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        ),
+    )
 }

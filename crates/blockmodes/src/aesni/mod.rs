@@ -151,7 +151,8 @@ pub(crate) use chains::CHAINS;
 pub(crate) const CHAIN_BATCH: usize = 4 * CHAINS;
 pub(crate) use wide::SteXex;
 
-use lane::Lane;
+use chains::ChainLane;
+use gd::GdLane;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

@@ -162,20 +162,3 @@ pub(super) unsafe fn ocb_mid<const NR: usize, const DEC: bool, const A: usize, c
         store(Zmm::fold(acc))
     }
 }
-
-/// The xor of a register's four blocks (an accumulator's lanes folded into
-/// one sum).
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub(super) fn xor_lanes(v: __m512i) -> __m128i {
-    _mm_xor_si128(
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<0>(v),
-            _mm512_extracti32x4_epi32::<1>(v),
-        ),
-        _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<2>(v),
-            _mm512_extracti32x4_epi32::<3>(v),
-        ),
-    )
-}

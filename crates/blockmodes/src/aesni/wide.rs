@@ -37,49 +37,9 @@
 //! [`XMM_BELOW`] blocks).
 
 use super::lane::{Xmm, Ymm, Zmm};
-use super::{AesKey, Dir, Io, Level, XMM_BELOW, wide_kernel};
+use super::wide_kernel::{self, Pass, WideJob};
+use super::{AesKey, Dir, Io, Level, XMM_BELOW};
 use crate::arith::gf128::{Block, xor};
-
-/// One pass's parameters, for the kernels. Blocks are passed by
-/// reference, not copied: a kernel's 16-byte loads of a block just copied
-/// field by field (in 8-byte moves) would wait for the stores to retire.
-pub(super) struct WideJob<'a> {
-    /// Round keys of the direction (entries 1 .. rounds - 1 are used; the
-    /// first and last are `k0`, `kl`).
-    pub(super) keys: &'a [Block; 15],
-    pub(super) src: *const Block,
-    pub(super) dst: *mut Block,
-    /// Blocks: `src`, `dst` and `l` hold at least this many.
-    pub(super) n: usize,
-    /// The caller's table `l[j]`.
-    pub(super) l: *const Block,
-    /// The last pass's base `M` of the powers `M x^j` (LE).
-    pub(super) m: &'a Block,
-    /// The main cipher's first and last round keys (EtE: Δ_wide folded in).
-    pub(super) k0: &'a Block,
-    pub(super) kl: &'a Block,
-    /// EtE's ECB layer's first and last round keys (Δ_ecb folded in).
-    pub(super) k0_ecb: &'a Block,
-    pub(super) kl_ecb: &'a Block,
-    /// EtE's swap: K and H.
-    pub(super) sk: &'a Block,
-    pub(super) sh: &'a Block,
-    /// The middle ([`Pass::FirstMid`]): the tweak T and `x + ... +
-    /// x^(n-1)`.
-    pub(super) tweak: &'a Block,
-    pub(super) s_m: &'a Block,
-}
-
-/// Which pass a kernel runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Pass {
-    /// The first pass; the sum of its outputs is returned.
-    First,
-    /// The first pass and the middle (in place); M is returned.
-    FirstMid,
-    /// The last pass.
-    Last,
-}
 
 /// A zero block, for the keys and swap points of a plain pass.
 static ZERO: Block = [0; 16];

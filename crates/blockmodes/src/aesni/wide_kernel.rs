@@ -19,12 +19,52 @@
 use core::arch::x86_64::*;
 
 use super::Dir;
-use super::lane::Lane;
+use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
 use super::vaes::{times_x, times_x_lanes, times_x8};
-use super::wide::{Pass, WideJob};
 use crate::arith::gf128::Block;
 use zeroize::Zeroize;
+
+/// One pass's parameters, for the kernels. Blocks are passed by
+/// reference, not copied: a kernel's 16-byte loads of a block just copied
+/// field by field (in 8-byte moves) would wait for the stores to retire.
+pub(super) struct WideJob<'a> {
+    /// Round keys of the direction (entries 1 .. rounds - 1 are used; the
+    /// first and last are `k0`, `kl`).
+    pub(super) keys: &'a [Block; 15],
+    pub(super) src: *const Block,
+    pub(super) dst: *mut Block,
+    /// Blocks: `src`, `dst` and `l` hold at least this many.
+    pub(super) n: usize,
+    /// The caller's table `l[j]`.
+    pub(super) l: *const Block,
+    /// The last pass's base `M` of the powers `M x^j` (LE).
+    pub(super) m: &'a Block,
+    /// The main cipher's first and last round keys (EtE: Δ_wide folded in).
+    pub(super) k0: &'a Block,
+    pub(super) kl: &'a Block,
+    /// EtE's ECB layer's first and last round keys (Δ_ecb folded in).
+    pub(super) k0_ecb: &'a Block,
+    pub(super) kl_ecb: &'a Block,
+    /// EtE's swap: K and H.
+    pub(super) sk: &'a Block,
+    pub(super) sh: &'a Block,
+    /// The middle ([`Pass::FirstMid`]): the tweak T and `x + ... +
+    /// x^(n-1)`.
+    pub(super) tweak: &'a Block,
+    pub(super) s_m: &'a Block,
+}
+
+/// Which pass a kernel runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// The first pass; the sum of its outputs is returned.
+    First,
+    /// The first pass and the middle (in place); M is returned.
+    FirstMid,
+    /// The last pass.
+    Last,
+}
 
 /// Registers per full batch.
 const REGS: usize = 8;
@@ -54,7 +94,7 @@ macro_rules! each_reg {
 /// The CPU must have `L`'s tier's features, and PCLMULQDQ for
 /// [`Pass::FirstMid`] (then in place); `job.src`, `job.dst` and `job.l`
 /// valid for `job.n >= 1` blocks, `src` and `dst` equal or disjoint.
-pub(super) unsafe fn dispatch<L: Lane, const NR: usize, const STE: bool>(
+pub(super) unsafe fn dispatch<L: WideLane, const NR: usize, const STE: bool>(
     dir: Dir,
     pass: Pass,
     job: &WideJob<'_>,
@@ -82,7 +122,7 @@ pub(super) unsafe fn dispatch<L: Lane, const NR: usize, const STE: bool>(
 ///
 /// # Safety
 /// As [`units`].
-pub(super) unsafe fn dispatch_units<L: Lane, const NR: usize, const STE: bool>(
+pub(super) unsafe fn dispatch_units<L: WideLane, const NR: usize, const STE: bool>(
     dir: Dir,
     job: &WideJob<'_>,
     tweaks: &[Block],
@@ -97,7 +137,7 @@ pub(super) unsafe fn dispatch_units<L: Lane, const NR: usize, const STE: bool>(
 }
 
 /// The constants of a pass, broadcast to every block of a register.
-struct Consts<L: Lane> {
+struct Consts<L: WideLane> {
     k0: L,
     kl: L,
     k0_ecb: L,
@@ -123,7 +163,7 @@ struct Consts<L: Lane> {
 /// As [`dispatch`] (without the PCLMULQDQ).
 #[inline(always)]
 pub(super) unsafe fn kernel<
-    L: Lane,
+    L: WideLane,
     const NR: usize,
     const DEC: bool,
     const LAST: bool,
@@ -150,7 +190,7 @@ pub(super) unsafe fn kernel<
 /// to `job.src`) valid for `tweaks.len() * job.n` blocks, `job.l` for
 /// `job.n >= 1`; `job.s_m` the sum for `job.n` blocks.
 #[inline(always)]
-pub(super) unsafe fn units<L: Lane, const NR: usize, const DEC: bool, const STE: bool>(
+pub(super) unsafe fn units<L: WideLane, const NR: usize, const DEC: bool, const STE: bool>(
     job: &WideJob<'_>,
     tweaks: &[Block],
 ) {
@@ -188,7 +228,7 @@ pub(super) unsafe fn units<L: Lane, const NR: usize, const DEC: bool, const STE:
 /// # Safety
 /// As [`kernel`].
 #[inline(always)]
-unsafe fn setup<L: Lane, const NR: usize>(job: &WideJob<'_>) -> ([L; 15], Consts<L>) {
+unsafe fn setup<L: WideLane, const NR: usize>(job: &WideJob<'_>) -> ([L; 15], Consts<L>) {
     // SAFETY: the caller's: the CPU has `L`'s features.
     unsafe {
         let mut k = [L::zero(); 15];
@@ -220,7 +260,7 @@ unsafe fn setup<L: Lane, const NR: usize>(job: &WideJob<'_>) -> ([L; 15], Consts
 /// # Safety
 /// As [`kernel`], with `src` and `dst` in place of the job's.
 #[inline(always)]
-unsafe fn pass<L: Lane, const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
+unsafe fn pass<L: WideLane, const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
     k: &[L; 15],
     c: &Consts<L>,
     job: &WideJob<'_>,
@@ -299,7 +339,7 @@ unsafe fn pass<L: Lane, const NR: usize, const DEC: bool, const LAST: bool, cons
 /// # Safety
 /// As [`kernel`]; `p` valid for the register's blocks (the last: `part`).
 #[inline(always)]
-unsafe fn load_reg<L: Lane, const V: usize>(p: *const Block, v: usize, part: usize) -> L {
+unsafe fn load_reg<L: WideLane, const V: usize>(p: *const Block, v: usize, part: usize) -> L {
     let p = p.wrapping_add(L::BLOCKS * v);
     // SAFETY: the caller's.
     unsafe {
@@ -316,7 +356,7 @@ unsafe fn load_reg<L: Lane, const V: usize>(p: *const Block, v: usize, part: usi
 /// # Safety
 /// As [`kernel`].
 #[inline(always)]
-unsafe fn rounds<L: Lane, const V: usize, const NR: usize, const DEC: bool>(
+unsafe fn rounds<L: WideLane, const V: usize, const NR: usize, const DEC: bool>(
     x: &mut [L; V],
     k: &[L; 15],
 ) {
@@ -342,7 +382,7 @@ unsafe fn rounds<L: Lane, const V: usize, const NR: usize, const DEC: bool>(
 /// # Safety
 /// As [`kernel`].
 #[inline(always)]
-unsafe fn last_round<L: Lane, const DEC: bool>(x: L, kl: L) -> L {
+unsafe fn last_round<L: WideLane, const DEC: bool>(x: L, kl: L) -> L {
     // SAFETY: the caller's.
     unsafe {
         if DEC {
@@ -361,7 +401,7 @@ unsafe fn last_round<L: Lane, const DEC: bool>(x: L, kl: L) -> L {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn batch<
-    L: Lane,
+    L: WideLane,
     const V: usize,
     const NR: usize,
     const DEC: bool,
@@ -850,3 +890,95 @@ impl ZmmSwap {
         _mm512_mask_xor_epi64(out, mk | mh, out, self.d)
     }
 }
+
+/// The wide-block passes on a lane: the powers `M x^j` (LE) of a batch,
+/// StE's swap, and the tier's `#[target_feature]` entries to [`kernel`]
+/// and [`units`].
+pub(super) trait WideLane: Lane {
+    /// The powers' state.
+    type Pow: Copy;
+    /// The powers from `M x^0` on.
+    unsafe fn pow_start(m: __m128i) -> Self::Pow;
+    /// Register `v`'s powers in the current batch; called once per
+    /// register, in order.
+    unsafe fn pow_reg(p: &mut Self::Pow, v: usize) -> Self;
+    /// On to the next batch (after a full one).
+    unsafe fn pow_step(p: &mut Self::Pow);
+    /// StE's swap of K and H on values carrying a constant (EtE).
+    type Swap: Copy;
+    /// The swap of `K` and `H` on values that carry `c`.
+    unsafe fn swap_new(k: __m128i, h: __m128i, c: Self) -> Self::Swap;
+    /// `out xor K xor H` in the blocks where `probe` is `K xor c` or `H
+    /// xor c`, `out` elsewhere (no branch, no table index).
+    unsafe fn swap_apply(s: &Self::Swap, probe: Self, out: Self) -> Self;
+    /// The tier's entry to one wide-block pass ([`kernel`]).
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` as [`dispatch`] says.
+    unsafe fn wide<const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
+        job: &WideJob<'_>,
+    ) -> __m128i;
+    /// The tier's entry to the passes over consecutive units ([`units`]).
+    ///
+    /// # Safety
+    /// The CPU has the tier's features; `job` and `tweaks` as [`units`]
+    /// says.
+    unsafe fn wide_units<const NR: usize, const DEC: bool, const STE: bool>(
+        job: &WideJob<'_>,
+        tweaks: &[Block],
+    );
+}
+
+/// [`WideLane`] for the lane `$t` (powers `$pow`, swap `$swap`, features
+/// `$f`).
+macro_rules! wide_lane {
+    ($t:ident, $pow:ty, $swap:ty, $f:literal) => {
+        // SAFETY (every `unsafe` block): the caller's guarantees (the
+        // tier's features; `job` as `dispatch` and `units` say).
+        impl WideLane for $t {
+            type Pow = $pow;
+            #[inline(always)]
+            unsafe fn pow_start(m: __m128i) -> $pow {
+                unsafe { <$pow>::new(m) }
+            }
+            #[inline(always)]
+            unsafe fn pow_reg(p: &mut $pow, v: usize) -> Self {
+                unsafe { $t(p.reg(v)) }
+            }
+            #[inline(always)]
+            unsafe fn pow_step(p: &mut $pow) {
+                unsafe { p.step() }
+            }
+            type Swap = $swap;
+            #[inline(always)]
+            unsafe fn swap_new(k: __m128i, h: __m128i, c: Self) -> $swap {
+                unsafe { <$swap>::new(k, h, c.0) }
+            }
+            #[inline(always)]
+            unsafe fn swap_apply(s: &$swap, probe: Self, out: Self) -> Self {
+                unsafe { $t(s.apply(probe.0, out.0)) }
+            }
+            #[target_feature(enable = $f)]
+            unsafe fn wide<const NR: usize, const DEC: bool, const LAST: bool, const STE: bool>(
+                job: &WideJob<'_>,
+            ) -> __m128i {
+                unsafe { kernel::<Self, NR, DEC, LAST, STE>(job) }
+            }
+            #[target_feature(enable = $f)]
+            unsafe fn wide_units<const NR: usize, const DEC: bool, const STE: bool>(
+                job: &WideJob<'_>,
+                tweaks: &[Block],
+            ) {
+                unsafe { units::<Self, NR, DEC, STE>(job, tweaks) }
+            }
+        }
+    };
+}
+wide_lane!(Xmm, XmmPow, XmmSwap, "aes,sse2");
+wide_lane!(
+    Ymm,
+    YmmPow,
+    YmmSwap,
+    "avx,avx2,aes,vaes,pclmulqdq,vpclmulqdq"
+);
+wide_lane!(Zmm, ZmmPow, ZmmSwap, "avx512f,avx512bw,vaes,vpclmulqdq");
