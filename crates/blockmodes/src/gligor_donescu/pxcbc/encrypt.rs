@@ -240,37 +240,15 @@ impl Group<'_, '_> {
         let j = |l: usize| (self.g + l) * s + a;
         let last = self.lanes - 1;
         let odd = [j(0) == 0, j(last) + count > padded];
-        // The copies exist only in the (at most two) calls that need them
-        // (an array of EDGE blocks zeroed in every call cost more than the
-        // copying), and take the message blocks in one copy: built block by
-        // block in 8-byte stores, the kernel's 16-byte loads of them
-        // stalled (store forwarding).
-        let fill = |l: usize| -> [Block; EDGE] {
-            let mut dst = [[0u8; 16]; EDGE];
-            let dst_n = &mut dst[..count];
-            // Stream blocks j .. j + count: 0 the length block, 1 ..= full
-            // the message's blocks, the padded block after them.
-            let j0 = j(l);
-            let mut k = 0;
-            if j0 == 0 {
-                dst_n[0] = self.stream.block(0);
-                k = 1;
-            }
-            let full_end = (self.stream.full + 1).min(j0 + count);
-            if j0 + k < full_end {
-                let n = full_end - (j0 + k);
-                dst_n[k..k + n].copy_from_slice(&msg[j0 + k - 1..j0 + k - 1 + n]);
-                k += n;
-            }
-            for x in &mut dst_n[k..] {
-                *x = self.stream.last;
-            }
-            dst
-        };
-        let mut edges = [None, None];
-        for (e, l) in [(0, 0), (1, last)] {
+        let mut edges = [[[0u8; 16]; EDGE]; 2];
+        // (A counted loop: the iterator adaptors' state went through the
+        // stack and stalled a 16-byte reload of 8-byte stores.)
+        for e in 0..2 {
             if odd[e] {
-                edges[e] = Some(fill(l));
+                let l = [0, last][e];
+                for (k, x) in edges[e][..count].iter_mut().enumerate() {
+                    *x = self.stream.block(j(l) + k);
+                }
             }
         }
         let lo = usize::from(odd[0]);
@@ -278,8 +256,8 @@ impl Group<'_, '_> {
         let io = crate::aesni::ChainIo {
             src: msg.get(j(lo).saturating_sub(1)..).unwrap_or(&[]),
             src_stride: s,
-            head: head.as_ref().map(|h| &h[..count]),
-            tail: tail.as_ref().map(|t| &t[..count]),
+            head: odd[0].then(|| &head[..count]),
+            tail: odd[1].then(|| &tail[..count]),
             dst: &mut body[a..],
             dst_stride: s + 1,
             lanes: self.lanes,
@@ -296,8 +274,10 @@ impl Group<'_, '_> {
         };
         let done = key.xcbc_strided(&mut chains, io);
         debug_assert!(done);
-        for e in edges.iter_mut().flatten() {
-            wipe(&mut e[..count]);
+        for e in 0..2 {
+            if odd[e] {
+                wipe(&mut edges[e][..count]);
+            }
         }
     }
 }
