@@ -5,11 +5,15 @@
 //! ([`GrayTable`]) that OCB 1.0 and PMAC hand to the kernels.
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
-//! wrote its spare capacity; see there).
+//! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
+//! capacity, is made there only, so every [`Io`] is valid whoever builds it.
 #![allow(unsafe_code)]
-// Off the engine's architectures nothing uses these; on them, some shapes
-// (`Io::B2b`) are used by the tests only so far.
-#![cfg_attr(not(test), allow(dead_code))]
+// Off the engine's architectures (i686, thumbv7em, ...) only the generic
+// path runs and nothing uses these.
+#![cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 
 use cipher::array::Array;
 use cipher::consts::U16;
@@ -36,13 +40,51 @@ pub(crate) enum Io<'i, 'o> {
     /// One buffer, overwritten.
     InPlace(&'o mut [Block]),
     /// Input and output buffers (distinct: the borrow rules guarantee it).
+    /// Used by the tests only so far.
+    #[cfg_attr(not(test), allow(dead_code))]
     B2b(&'i [Block], &'o mut [Block]),
     /// An `inout` buffer: one buffer in place, or two disjoint ones.
     InOut(InOutBuf<'i, 'o, Array<u8, U16>>),
-    /// Input blocks and `n` blocks of a `Vec`'s spare capacity
-    /// (uninitialised; only [`append_blocks`] makes one).
+    /// Input blocks and a `Vec`'s spare capacity (uninitialised, written
+    /// only), as [`append_with`] hands it out: as many blocks as both hold.
     #[cfg(feature = "alloc")]
-    Spare(&'i [Block], *mut Block),
+    Spare(&'i [Block], SpareOut<'o, Block>),
+}
+
+/// Room past the end of a `Vec` that [`append_with`] reserved: a pointer
+/// to `bytes` uninitialised bytes, writable, borrowed from the `Vec` for
+/// `'o`. Its fields are private and [`append_with`] is its only maker, so
+/// code outside this module cannot build one that points anywhere else
+/// (an [`Io::Spare`] from safe code is always valid); it is not `Copy` and
+/// cannot outlive the `kernel` call it is handed to.
+#[cfg(feature = "alloc")]
+pub(crate) struct SpareOut<'o, T = u8> {
+    ptr: *mut T,
+    bytes: usize,
+    _vec: core::marker::PhantomData<&'o mut [core::mem::MaybeUninit<u8>]>,
+}
+
+#[cfg(feature = "alloc")]
+impl<'o, T> SpareOut<'o, T> {
+    /// The same room, seen as `U`s (the length stays counted in bytes).
+    pub(crate) fn cast<U>(self) -> SpareOut<'o, U> {
+        SpareOut {
+            ptr: self.ptr.cast::<U>(),
+            bytes: self.bytes,
+            _vec: core::marker::PhantomData,
+        }
+    }
+
+    /// The start of the room (writable for [`len_bytes`](Self::len_bytes)
+    /// bytes, uninitialised: store before any load).
+    pub(crate) fn as_mut_ptr(&self) -> *mut T {
+        self.ptr
+    }
+
+    /// How many bytes the room holds.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.bytes
+    }
 }
 
 impl Io<'_, '_> {
@@ -66,35 +108,43 @@ impl Io<'_, '_> {
                 (i.cast::<Block>(), o.cast::<Block>(), n)
             }
             #[cfg(feature = "alloc")]
-            Io::Spare(input, dst) => (input.as_ptr(), dst, input.len()),
+            Io::Spare(input, dst) => {
+                let n = input.len().min(dst.len_bytes() / 16);
+                (input.as_ptr(), dst.as_mut_ptr(), n)
+            }
         }
     }
 }
 
-/// Run `kernel` from `input` into `out`'s spare capacity (`Io::Spare`, or
-/// raw byte pointers) and append the `len` bytes it wrote: the
-/// `Vec`-returning calls of OCB 1.0 and CWC write their output once, with
-/// no zero fill before it and no copy after it.
+/// Run `kernel` into `len` bytes of `out`'s spare capacity ([`SpareOut`]:
+/// into an `Io::Spare`, or as a raw byte pointer) and append the bytes it
+/// reports written: the `Vec`-returning calls of OCB 1.0 and CWC write
+/// their output once, with no zero fill before it and no copy after it.
 ///
-/// Every kernel of this module reads only its input pointer and stores
-/// every byte of its output (`vaes.rs`, `xmm.rs`, `ctr.rs`, `cwc.rs`: loads
-/// from `src`, stores to `dst`, never a load from `dst`), so the spare
-/// capacity is never read before it is written and no reference to it is
-/// made; the bytes become part of `out` only after `kernel` returns, and
-/// only as many as it reports written.
+/// The callers are the engines' `*_append` methods (`aesni`, `armv8`); each
+/// hands the room to a kernel that reads only its input pointer and stores
+/// every byte of its output (loads from `src`, stores to `dst`, never a
+/// load from `dst`), and reports as written exactly what that kernel
+/// stored. So the spare capacity is never read before it is written and no
+/// reference to it is made; the bytes become part of `out` only after
+/// `kernel` returns, and only as many as it reports written.
 #[cfg(feature = "alloc")]
 pub(crate) fn append_with<R>(
     out: &mut alloc::vec::Vec<u8>,
     len: usize,
-    kernel: impl FnOnce(*mut u8) -> (R, usize),
+    kernel: impl FnOnce(SpareOut<'_>) -> (R, usize),
 ) -> R {
     out.reserve(len);
-    let dst = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+    let dst = SpareOut {
+        ptr: out.spare_capacity_mut().as_mut_ptr().cast::<u8>(),
+        bytes: len,
+        _vec: core::marker::PhantomData,
+    };
     let (r, written) = kernel(dst);
     let written = written.min(len);
     // SAFETY: `reserve` made room for `len >= written` bytes past
-    // `out.len()`; `kernel` hands `dst` only to this module's kernels,
-    // which store each of the `written` bytes it reports (see above).
+    // `out.len()`; `kernel` hands `dst` only to the engines' kernels, which
+    // store each of the `written` bytes it reports (see above).
     unsafe { out.set_len(out.len() + written) };
     r
 }

@@ -63,6 +63,24 @@ pub(crate) fn xor_pieces(pieces: usize, work: impl Fn(usize) -> Block + Sync) ->
     sum
 }
 
+/// [`xor_pieces`] over `blocks` cut into pieces of `per` blocks (the last
+/// one shorter): `work(start, piece)` for each, `start` the index in
+/// `blocks` of the piece's first block.
+pub(crate) fn xor_slices(
+    blocks: &[Block],
+    per: usize,
+    work: impl Fn(usize, &[Block]) -> Block + Sync,
+) -> Block {
+    let per = per.max(1);
+    xor_pieces(blocks.len().div_ceil(per), |k| {
+        let start = k * per;
+        let piece = blocks
+            .get(start..)
+            .map_or(&[][..], |r| &r[..r.len().min(per)]);
+        work(start, piece)
+    })
+}
+
 /// Zero a partial sum (as `crate::oracle::scratch::wipe`: plain stores kept
 /// by a black box).
 fn wipe(b: &mut Block) {
@@ -85,6 +103,37 @@ mod tests {
                 xor_in_place(&mut want, &value(i));
             }
             assert_eq!(xor_pieces(pieces, value), want, "{pieces} pieces");
+        }
+    }
+
+    #[test]
+    fn slices_cover_every_block_once_with_their_start() {
+        let blocks: Vec<Block> = (0..100u128).map(|i| (i * 0x1_0001).to_le_bytes()).collect();
+        for (len, per) in [
+            (0usize, 4usize),
+            (1, 4),
+            (7, 4),
+            (8, 4),
+            (100, 7),
+            (100, 100),
+            (5, 0),
+        ] {
+            let blocks = &blocks[..len];
+            let mut want = [0u8; 16];
+            for b in blocks {
+                xor_in_place(&mut want, b);
+            }
+            let got = xor_slices(blocks, per, |start, piece| {
+                assert!(!piece.is_empty() && piece.len() <= per.max(1));
+                assert_eq!(piece, &blocks[start..start + piece.len()]);
+                assert!(start % per.max(1) == 0);
+                let mut acc = [0u8; 16];
+                for b in piece {
+                    xor_in_place(&mut acc, b);
+                }
+                acc
+            });
+            assert_eq!(got, want, "{len} blocks, pieces of {per}");
         }
     }
 }

@@ -1031,6 +1031,45 @@ fn eme_and_ete_fused_and_generic_agree_at_every_length() {
     }
 }
 
+/// Calls of 33 and 70 units, so that the fused units path
+/// (`eme_fused::kernel_units`, 32 units per kernel call) runs a full chunk
+/// and then a short one (33 = 32 + 1, 70 = 32 + 32 + 6), for sector-sized
+/// units (512 and 2048 bytes) and a short odd one (3 blocks), with unit
+/// numbers crossing a 64-bit carry inside the call: against the generic
+/// path, both directions, EME (each AES key size) and EtE, on every tier.
+#[test]
+fn eme_and_ete_units_past_one_kernel_chunk() {
+    use blockmodes::backend::{Backend, available};
+    let data = bytes(78, 70 * 2048);
+    for unit in [48usize, 512, 2048] {
+        for count in [33usize, 70] {
+            let d = &data[..count * unit];
+            let first = (1u128 << 64) - 40;
+            let tweak = key16(count as u64);
+            for key_len in [16usize, 24, 32] {
+                let key = bytes((unit * count + key_len) as u64, key_len);
+                let generic = eme_on(Backend::Generic, &key, (unit, first), (&tweak, 0), d);
+                assert_eq!(generic.len(), 2);
+                for &b in available() {
+                    let fused = eme_on(b, &key, (unit, first), (&tweak, 0), d);
+                    assert_eq!(
+                        fused,
+                        generic,
+                        "EME {b:?} AES-{} {count} units of {unit}",
+                        key_len * 8
+                    );
+                }
+            }
+            let key = key16((unit * count) as u64 + 5);
+            let generic = ete_on(Backend::Generic, &key, (unit, first), (&tweak, 0), d);
+            for &b in available() {
+                let fused = ete_on(b, &key, (unit, first), (&tweak, 0), d);
+                assert_eq!(fused, generic, "EtE {b:?} {count} units of {unit}");
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

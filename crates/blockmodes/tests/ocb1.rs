@@ -720,3 +720,140 @@ proptest! {
         });
     }
 }
+
+/// OCB 1.0 (16-byte tags) keyed from `key` with the keys set up on
+/// `backend` (checked: on the engine unless `backend` is the generic one).
+fn ocb_on<C: BlockCipher128Dec + KeyInit>(
+    backend: blockmodes::backend::Backend,
+    key: &[u8],
+) -> blockmodes::ocb1::Ocb1<C> {
+    use blockmodes::backend::{Backend, force, fused_keys};
+    let prev = force(backend);
+    let before = fused_keys();
+    let ocb = blockmodes::ocb1::Ocb1::<C>::new_from_slice(key).unwrap();
+    let fused = fused_keys() - before;
+    force(prev);
+    let want = u64::from(backend != Backend::Generic);
+    assert_eq!(fused, want, "{backend:?}: keys on the fused path");
+    ocb
+}
+
+/// The in-place calls (`encrypt_detached`/`decrypt_detached` on a slice,
+/// the `aead` in-place `InOutBuf` and `Vec` calls) at every length
+/// 0..=600 give what the out-of-place calls (`encrypt_to_vec`, `InOutBuf`
+/// over two buffers) give and what the generic path gives, on every tier,
+/// each AES key size.
+#[test]
+fn in_place_matches_out_of_place_and_generic() {
+    fn check<C: BlockCipher128Dec + KeyInit>(key: &[u8]) {
+        use blockmodes::backend::{Backend, available};
+        let nonce = [0x3cu8; 16];
+        let n = aead::Nonce::<Ocb1Aes128>::from(nonce);
+        let generic = ocb_on::<C>(Backend::Generic, key);
+        for &b in available() {
+            let ocb = ocb_on::<C>(b, key);
+            for len in 0..=600usize {
+                let msg = message(len, len as u8 ^ 0x5a);
+                let want = generic.encrypt_to_vec(&nonce, &msg).unwrap();
+                let sealed = ocb.encrypt_to_vec(&nonce, &msg).unwrap();
+                assert_eq!(sealed, want, "{b:?} to_vec, len {len}");
+                let (want_ct, want_tag) = want.split_at(len);
+
+                // Slice in place.
+                let mut buf = msg.clone();
+                let tag = ocb.encrypt_detached(&nonce, &mut buf).unwrap();
+                assert_eq!(buf, want_ct, "{b:?} encrypt_detached, len {len}");
+                assert_eq!(tag[..], want_tag[..], "{b:?} detached tag, len {len}");
+                ocb.decrypt_detached(&nonce, &mut buf, &tag).unwrap();
+                assert_eq!(buf, msg, "{b:?} decrypt_detached, len {len}");
+
+                // `aead`: in place through `InOutBuf`, then out of place.
+                let mut buf = msg.clone();
+                let tag = ocb
+                    .encrypt_inout_detached(&n, b"", (&mut buf[..]).into())
+                    .unwrap();
+                assert_eq!(buf, want_ct, "{b:?} inout in place, len {len}");
+                assert_eq!(tag[..], want_tag[..], "{b:?} inout tag, len {len}");
+                ocb.decrypt_inout_detached(&n, b"", (&mut buf[..]).into(), &tag)
+                    .unwrap();
+                assert_eq!(buf, msg, "{b:?} inout decrypt in place, len {len}");
+                let mut out = vec![0xa5u8; len];
+                let t2 = ocb
+                    .encrypt_inout_detached(&n, b"", InOutBuf::new(&msg, &mut out).unwrap())
+                    .unwrap();
+                assert_eq!(
+                    (&out[..], &t2[..]),
+                    (want_ct, want_tag),
+                    "{b:?} inout b2b, len {len}"
+                );
+                let mut back = vec![0x5au8; len];
+                ocb.decrypt_inout_detached(&n, b"", InOutBuf::new(&out, &mut back).unwrap(), &t2)
+                    .unwrap();
+                assert_eq!(back, msg, "{b:?} inout b2b decrypt, len {len}");
+
+                // `aead`: a `Vec` in place.
+                let mut v = msg.clone();
+                ocb.encrypt_in_place(&n, b"", &mut v).unwrap();
+                assert_eq!(v, want, "{b:?} Vec in place, len {len}");
+                ocb.decrypt_in_place(&n, b"", &mut v).unwrap();
+                assert_eq!(v, msg, "{b:?} Vec decrypt in place, len {len}");
+            }
+        }
+    }
+    check::<Aes128>(&[0x11; 16]);
+    check::<Aes192>(&[0x22; 24]);
+    check::<Aes256>(&[0x33; 32]);
+}
+
+/// A decryption under a wrong tag leaves every byte of its output zeroed:
+/// the buffer decrypted in place (slice, `InOutBuf`, `Vec`: the partial
+/// last block too) and a separate output, at every length 0..=80 and a few
+/// long ones, on every tier. (The ciphertexts are genuine; only the tag's
+/// last bit is changed, so everything but the tag check succeeds.)
+#[test]
+fn bad_tag_wipes_the_whole_output_on_every_tier() {
+    let key = [0x6bu8; 16];
+    let nonce = [0x0fu8; 16];
+    let n = aead::Nonce::<Ocb1Aes128>::from(nonce);
+    let mut lengths: Vec<usize> = (0..=80).collect();
+    lengths.extend([16 * 33 + 7, 16 * 64, 16 * 65 + 1, 4099]);
+    common::on_each_backend(Some(1), |b| {
+        let ocb = Ocb1Aes128::new_from_slice(&key).unwrap();
+        for &len in &lengths {
+            let msg = message(len, 0xc3);
+            let mut sealed = ocb.encrypt_to_vec(&nonce, &msg).unwrap();
+            sealed[len + 15] ^= 1;
+            let (ct, tag) = sealed.split_at(len);
+            let tag_arr = aead::Tag::<Ocb1Aes128>::try_from(tag).unwrap();
+            let zero = |v: &[u8]| v.iter().all(|&x| x == 0);
+
+            let mut buf = ct.to_vec();
+            let r = ocb.decrypt_detached(&nonce, &mut buf, tag);
+            assert_eq!(r, Err(Error::Authentication), "{b:?} len {len}");
+            assert!(zero(&buf), "{b:?} detached not wiped, len {len}");
+
+            let mut buf = ct.to_vec();
+            let r = ocb.decrypt_inout_detached(&n, b"", (&mut buf[..]).into(), &tag_arr);
+            assert!(r.is_err(), "{b:?} len {len}");
+            assert!(zero(&buf), "{b:?} inout in place not wiped, len {len}");
+
+            let mut out = vec![0xffu8; len];
+            let io = InOutBuf::new(ct, &mut out).unwrap();
+            assert!(ocb.decrypt_inout_detached(&n, b"", io, &tag_arr).is_err());
+            assert!(zero(&out), "{b:?} separate output not wiped, len {len}");
+
+            let mut v = sealed.clone();
+            assert!(ocb.decrypt_in_place(&n, b"", &mut v).is_err());
+            assert!(
+                zero(&v[..len.min(v.len())]),
+                "{b:?} Vec not wiped, len {len}"
+            );
+
+            assert_eq!(
+                ocb.decrypt_to_vec(&nonce, &sealed),
+                Err(Error::Authentication),
+                "{b:?} len {len}"
+            );
+        }
+    });
+}

@@ -892,7 +892,10 @@ impl AesKey {
     ) -> Block {
         let len = input.len();
         append_with(out, len, |dst| {
-            (self.ctr32_raw(cb, input.as_ptr(), dst, len, extra), len)
+            (
+                self.ctr32_raw(cb, input.as_ptr(), dst.as_mut_ptr(), len, extra),
+                len,
+            )
         })
     }
 

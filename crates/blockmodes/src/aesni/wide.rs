@@ -97,38 +97,54 @@ impl AesKey {
         blocks: &mut [Block],
         tweaks: &[Block],
     ) -> bool {
-        if m == 0 || m > l.len() || blocks.len() != m * tweaks.len() || !self.has_clmul() {
+        if !self.units_fit(l, m, blocks, tweaks) {
             return false;
         }
         let mut job = self.wide_job(dir, Io::InPlace(blocks), l, &ZERO);
         (job.n, job.s_m) = (m, s_m);
-        macro_rules! go {
-            ($nr:literal) => {
-                match self.wide_level(m) {
-                    // SAFETY: the level is at most what `detect` found;
-                    // PCLMULQDQ (`has_clmul`); in place, `blocks` holds
-                    // `tweaks.len()` units of `m >= 1` blocks and `l` at
-                    // least m.
-                    Level::Vaes512 => unsafe {
-                        wide_kernel::dispatch_units::<Zmm, $nr, false>(dir, &job, tweaks)
-                    },
-                    // SAFETY: as above.
-                    Level::Vaes256 => unsafe {
-                        wide_kernel::dispatch_units::<Ymm, $nr, false>(dir, &job, tweaks)
-                    },
-                    // SAFETY: as above.
-                    Level::AesNi => unsafe {
-                        wide_kernel::dispatch_units::<Xmm, $nr, false>(dir, &job, tweaks)
-                    },
-                }
-            };
-        }
         match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
+            10 => self.wide_units_on::<10, false>(dir, &job, tweaks),
+            12 => self.wide_units_on::<12, false>(dir, &job, tweaks),
+            _ => self.wide_units_on::<14, false>(dir, &job, tweaks),
         }
         true
+    }
+
+    /// Whether the units kernel takes `blocks` as `tweaks.len()` units of
+    /// `m` blocks under the table `l` ([`AesKey::wide_units`]'s
+    /// conditions).
+    fn units_fit(&self, l: &[Block], m: usize, blocks: &[Block], tweaks: &[Block]) -> bool {
+        m != 0 && m <= l.len() && blocks.len() == m * tweaks.len() && self.has_clmul()
+    }
+
+    /// The units kernel on `job` (`job.n = m` blocks a unit, in place over
+    /// `tweaks.len()` units, [`units_fit`](Self::units_fit) checked), on
+    /// the lane of this key's level for `m`; `NR` is the key's round count
+    /// (`STE`: EtE's passes, 10 rounds).
+    fn wide_units_on<const NR: usize, const STE: bool>(
+        &self,
+        dir: Dir,
+        job: &WideJob<'_>,
+        tweaks: &[Block],
+    ) {
+        debug_assert_eq!(NR, self.rounds);
+        match self.wide_level(job.n) {
+            // SAFETY: the level is at most what `detect` found; PCLMULQDQ
+            // (`has_clmul`, by `units_fit`); in place, the job's blocks are
+            // `tweaks.len()` units of `job.n >= 1` blocks and its table at
+            // least `job.n` (`units_fit`); `NR` is the key's round count.
+            Level::Vaes512 => unsafe {
+                wide_kernel::dispatch_units::<Zmm, NR, STE>(dir, job, tweaks)
+            },
+            // SAFETY: as above.
+            Level::Vaes256 => unsafe {
+                wide_kernel::dispatch_units::<Ymm, NR, STE>(dir, job, tweaks)
+            },
+            // SAFETY: as above.
+            Level::AesNi => unsafe {
+                wide_kernel::dispatch_units::<Xmm, NR, STE>(dir, job, tweaks)
+            },
+        }
     }
 
     /// Whether the middle's carry-less multiplication runs here.
@@ -182,32 +198,34 @@ impl AesKey {
         if job.n == 0 {
             return [0; 16];
         }
-        macro_rules! go {
-            ($nr:literal) => {
-                match self.wide_level(job.n) {
-                    // SAFETY: the level is at most what `detect` found
-                    // (each lane's entry needs no more than its detection
-                    // checked); the job's pointers cover `job.n >= 1` blocks
-                    // (`Io::raw`, `n <= l.len()`). For `FirstMid` also
-                    // PCLMULQDQ (`has_clmul`), in place.
-                    Level::Vaes512 => unsafe {
-                        wide_kernel::dispatch::<Zmm, $nr, false>(dir, pass, job)
-                    },
-                    // SAFETY: as above.
-                    Level::Vaes256 => unsafe {
-                        wide_kernel::dispatch::<Ymm, $nr, false>(dir, pass, job)
-                    },
-                    // SAFETY: as above.
-                    Level::AesNi => unsafe {
-                        wide_kernel::dispatch::<Xmm, $nr, false>(dir, pass, job)
-                    },
-                }
-            };
-        }
         match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
+            10 => self.wide_run_on::<10, false>(dir, pass, job),
+            12 => self.wide_run_on::<12, false>(dir, pass, job),
+            _ => self.wide_run_on::<14, false>(dir, pass, job),
+        }
+    }
+
+    /// The pass's kernel on `job` (`job.n >= 1`), on the lane of this
+    /// key's level for `job.n`; `NR` is the key's round count (`STE`:
+    /// EtE's passes, 10 rounds).
+    fn wide_run_on<const NR: usize, const STE: bool>(
+        &self,
+        dir: Dir,
+        pass: Pass,
+        job: &WideJob<'_>,
+    ) -> Block {
+        debug_assert_eq!(NR, self.rounds);
+        match self.wide_level(job.n) {
+            // SAFETY: the level is at most what `detect` found (each lane's
+            // entry needs no more than its detection checked); the job's
+            // pointers cover `job.n >= 1` blocks (`Io::raw`, `n <=
+            // l.len()`). For `FirstMid` also PCLMULQDQ (`has_clmul`, checked
+            // by the callers), in place; `NR` is the key's round count.
+            Level::Vaes512 => unsafe { wide_kernel::dispatch::<Zmm, NR, STE>(dir, pass, job) },
+            // SAFETY: as above.
+            Level::Vaes256 => unsafe { wide_kernel::dispatch::<Ymm, NR, STE>(dir, pass, job) },
+            // SAFETY: as above.
+            Level::AesNi => unsafe { wide_kernel::dispatch::<Xmm, NR, STE>(dir, pass, job) },
         }
     }
 }
@@ -307,25 +325,13 @@ impl SteXex {
         blocks: &mut [Block],
         tweaks: &[Block],
     ) -> bool {
-        if m == 0 || m > l.len() || blocks.len() != m * tweaks.len() || !self.key.has_clmul() {
+        if !self.key.units_fit(l, m, blocks, tweaks) {
             return false;
         }
         let mut job = self.job(dir, Io::InPlace(blocks), l, &ZERO);
         (job.n, job.s_m) = (m, s_m);
-        match self.key.wide_level(m) {
-            // SAFETY: as in `AesKey::wide_units`; the key has 10 rounds.
-            Level::Vaes512 => unsafe {
-                wide_kernel::dispatch_units::<Zmm, 10, true>(dir, &job, tweaks)
-            },
-            // SAFETY: as above.
-            Level::Vaes256 => unsafe {
-                wide_kernel::dispatch_units::<Ymm, 10, true>(dir, &job, tweaks)
-            },
-            // SAFETY: as above.
-            Level::AesNi => unsafe {
-                wide_kernel::dispatch_units::<Xmm, 10, true>(dir, &job, tweaks)
-            },
-        }
+        // AES-128 only (`new`): 10 rounds.
+        self.key.wide_units_on::<10, true>(dir, &job, tweaks);
         true
     }
 
@@ -359,14 +365,7 @@ impl SteXex {
             return [0; 16];
         }
         // AES-128 only (`new`): the kernels are instantiated for 10 rounds.
-        match self.key.wide_level(job.n) {
-            // SAFETY: as in `AesKey::wide_run`; the key has 10 rounds.
-            Level::Vaes512 => unsafe { wide_kernel::dispatch::<Zmm, 10, true>(dir, pass, job) },
-            // SAFETY: as above.
-            Level::Vaes256 => unsafe { wide_kernel::dispatch::<Ymm, 10, true>(dir, pass, job) },
-            // SAFETY: as above.
-            Level::AesNi => unsafe { wide_kernel::dispatch::<Xmm, 10, true>(dir, pass, job) },
-        }
+        self.key.wide_run_on::<10, true>(dir, pass, job)
     }
 }
 

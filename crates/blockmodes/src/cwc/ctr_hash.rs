@@ -132,7 +132,7 @@ impl AesKey {
     ) -> Option<u128> {
         let len = input.len();
         append_with(out, len, |dst| {
-            let r = self.ctr32_hash_raw(cb, input.as_ptr(), dst, len, pw, s);
+            let r = self.ctr32_hash_raw(cb, input.as_ptr(), dst.as_mut_ptr(), len, pw, s);
             let written = if r.is_some() { len } else { 0 };
             (r, written)
         })

@@ -278,7 +278,7 @@ impl CwcHash {
     }
 
     /// The IFMA key schedule, if this hash runs on AVX-512 IFMA (for the
-    /// fused CWC kernel, `aesni/cwc.rs`, which feeds it from registers).
+    /// fused CWC kernel, `cwc/ctr_hash.rs`, which feeds it from registers).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn ifma_powers(&self) -> Option<&ifma::Powers> {
         self.ifma.as_ref()

@@ -1,7 +1,12 @@
-//! PMAC's Σ on the fused AES kernels (x86-64 with AES-NI; see
-//! `crate::backend`): `Y[i] = E_K(M[i] xor gamma_i L)` xored together in one
-//! kernel call, the offsets generated in registers and folded into the
-//! first round key, nothing stored; the tag `E_K(X[m])` is one block.
+//! PMAC's Σ on the engine's AES kernels (`crate::engine`: the x86-64 tiers
+//! `aesni`, `vaes256`, `vaes512` and the `armv8` one, chosen at key setup;
+//! see `crate::backend`): `Y[i] = E_K(M[i] xor gamma_i L)` xored together in
+//! one kernel call ([`AesKey::sigma`]), the offsets `gamma_i L` read from
+//! the key's [`GrayTable`] (a 64-block group's `gamma_j L` loaded a register
+//! at a time, each group's base one xor from the last) and folded into the
+//! first round key, nothing stored; the tag `E_K(X[m])` is one block. On
+//! x86-64 a short message's whole tag `E_K(Σ xor X[m])` is one function
+//! ([`Fused::short_tag`], `AesKey::sigma_tag`: below `XMM_BELOW` blocks).
 
 use crate::arith::gf128::{Block, GrayBatch, xor};
 use crate::backend::AesKey;

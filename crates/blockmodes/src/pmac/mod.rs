@@ -486,11 +486,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
         let (body, last) = split_message(data);
         // Σ of the pieces, xored (`crate::par`); piece k starts at block
         // 1 + k PARALLEL_PIECE_BLOCKS.
-        let mut sigma = crate::par::xor_pieces(body.len().div_ceil(PARALLEL_PIECE_BLOCKS), |k| {
-            let start = k * PARALLEL_PIECE_BLOCKS;
-            let run = body
-                .get(start..)
-                .map_or(&[][..], |r| &r[..r.len().min(PARALLEL_PIECE_BLOCKS)]);
+        let mut sigma = crate::par::xor_slices(body, PARALLEL_PIECE_BLOCKS, |start, run| {
             self.sigma_of(1 + start as u64, None, run)
         });
         let mut full = full_tag(&self.cipher, &self.keys, &sigma, last);

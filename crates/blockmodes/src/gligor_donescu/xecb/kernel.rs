@@ -160,11 +160,7 @@ pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
     }
     // 64 KiB pieces: a thread that joins late still finds work.
     let per = (4096usize).next_multiple_of(BATCH);
-    let mut part = crate::par::xor_pieces(blocks.len().div_ceil(per), |k| {
-        let start = k * per;
-        let chunk = blocks
-            .get(start..)
-            .map_or(&[][..], |r| &r[..r.len().min(per)]);
+    let mut part = crate::par::xor_slices(blocks, per, |start, chunk| {
         let mut part = [0u8; 16];
         let pos = first.wrapping_add(start as u128);
         absorb(f, &mut Offsets::new(r0), pos, chunk, &mut part);
