@@ -5,8 +5,13 @@
 //! as it has (never padded, nothing past the blocks read or written).
 //!
 //! Per block, on top of ECB's rounds: one xor for the first key operand
-//! (`Z xor K0`), one for the last xor's (`K[Nr] xor Z`), the Gray-code
-//! table's load and xor, and one xor into the sum if any.
+//! `Z xor K0` (with Gray code, `(W_q xor K0) xor gamma_j L`: the group's
+//! base carries `K0`, and the table's load and this xor are the offset's
+//! whole cost), one for the last xor's operand (`(Z xor K0) xor (K0 xor
+//! K[Nr])`, the second term once per call) and the xor itself, which ECB
+//! has too; and one xor into the sum if any. PMAC's Σ, with no output
+//! whitening and `K[Nr]` folded once per call, has only the first and the
+//! sum's.
 
 use core::arch::aarch64::*;
 
@@ -86,7 +91,28 @@ pub(super) unsafe fn entry<
     unsafe { kernel::<NR, DEC, SRC, POST, SUM, STORE>(job) }
 }
 
-/// The Gray-code walk: `w` is `W_q`, the offset of block `64q`.
+/// The model-only build's (`--cfg blockmodes_mca`, `tools/mca/armv8.sh`)
+/// start-of-region marker for llvm-mca, for code outside this file (the
+/// generic path's whitening passes, `src/mca.rs`): an assembler comment,
+/// no instruction, but a compiler barrier for memory (no `nomem`), so the
+/// marked pass's loads and stores stay inside the region.
+#[cfg(blockmodes_mca)]
+#[inline(always)]
+pub(crate) fn mca_begin() {
+    // SAFETY: a comment: nothing executed, no register or memory touched.
+    unsafe { core::arch::asm!("# LLVM-MCA-BEGIN", options(nostack, preserves_flags)) }
+}
+
+/// The end-of-region marker matching [`mca_begin`].
+#[cfg(blockmodes_mca)]
+#[inline(always)]
+pub(crate) fn mca_end() {
+    // SAFETY: as `mca_begin`.
+    unsafe { core::arch::asm!("# LLVM-MCA-END", options(nostack, preserves_flags)) }
+}
+
+/// The Gray-code walk: `w` is `W_q xor K0`, the offset of block `64q`
+/// with the first round key folded in.
 struct Walk {
     w: uint8x16_t,
     q: u64,
@@ -115,22 +141,28 @@ unsafe fn kernel<
         for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
             *kr = vld1q_u8(b.as_ptr());
         }
+        if SRC == SRC_GRAY && job.gray.is_none() {
+            // Against the contract: nothing done (see `offsets`).
+            return [0; 16];
+        }
         let mut walk = Walk {
-            w: vld1q_u8(job.w.as_ptr()),
+            w: veorq_u8(vld1q_u8(job.w.as_ptr()), k[0]),
             q: job.first >> 6,
         };
+        // `(Z xor K0) xor kx = Z xor K[Nr]`: the last xor's operand.
+        let kx = veorq_u8(k[0], k[NR]);
         let mut acc = vdupq_n_u8(0);
         let n = job.n;
         let mut i = 0;
         macro_rules! go {
             ($v:literal) => {{
                 let mut z = [vdupq_n_u8(0); $v];
-                offsets::<$v, SRC>(job, &mut walk, i, &mut z);
+                offsets::<$v, SRC>(job, &mut walk, i, k[0], &mut z);
                 // SAFETY: the batch's blocks i .. i + $v are below n; `dst`
                 // is only written when STORE (then valid), `wrapping_add`
                 // keeps a null one harmless.
                 let (src, dst) = (job.src.add(i), job.dst.wrapping_add(i));
-                batch::<$v, NR, DEC, SRC, POST, SUM, STORE>(&k, src, dst, &z, &mut acc);
+                batch::<$v, NR, DEC, SRC, POST, SUM, STORE>(&k, kx, src, dst, &z, &mut acc);
             }};
         }
         while n - i >= BATCH {
@@ -166,8 +198,8 @@ unsafe fn kernel<
     }
 }
 
-/// The offsets `Z` of the batch's `V` blocks from block `i` on (zero
-/// without offsets).
+/// The offsets of the batch's `V` blocks from block `i` on, with the first
+/// round key folded in: `Z xor K0` (zero without offsets).
 ///
 /// # Safety
 /// As [`kernel`]: `job.z` holds `job.n` blocks for a slice, `i + V <= n`.
@@ -176,6 +208,7 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
     job: &Job<'_>,
     walk: &mut Walk,
     i: usize,
+    k0: uint8x16_t,
     z: &mut [uint8x16_t; V],
 ) {
     // SAFETY: the caller's; each access as noted.
@@ -183,10 +216,14 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
         if SRC == SRC_SLICE {
             for (v, zv) in z.iter_mut().enumerate() {
                 // SAFETY: block i + v < n, which `job.z` holds.
-                *zv = vld1q_u8(job.z.add(i + v).cast());
+                *zv = veorq_u8(vld1q_u8(job.z.add(i + v).cast()), k0);
             }
         } else if SRC == SRC_GRAY {
-            let Some(t) = job.gray else { return };
+            // SAFETY: `kernel` returns before its loop when the table is
+            // missing (against the contract), so no branch on it here: the
+            // loop then writes every `z[v]` on every path, and the caller's
+            // zero fill of `z` is dead code.
+            let t = job.gray.unwrap_unchecked();
             let abs = job.first.wrapping_add(i as u64);
             let j = (abs & 63) as usize;
             // (The model-only build, never run, takes this branch always, so
@@ -209,7 +246,8 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
                     walk.w = veorq_u8(walk.w, vld1q_u8(t.step(g).as_ptr()));
                     walk.q = g;
                 }
-                // Z = W_g xor gamma_j L, j = abs mod 64 (`low` has 68 entries).
+                // Z xor K0 = (W_g xor K0) xor gamma_j L, j = abs mod 64
+                // (`low` has 68 entries).
                 let low = vld1q_u8(t.low.0[(abs & 63) as usize].as_ptr());
                 *zv = veorq_u8(walk.w, low);
             }
@@ -243,7 +281,8 @@ macro_rules! last {
 }
 
 /// One batch of `V` blocks: loads, whitening in the first key operand and
-/// the last xor, rounds, sum, stores.
+/// the last xor, rounds, sum, stores. `z` holds `Z xor K0` (see
+/// [`offsets`]), `kx` is `K0 xor K[Nr]`.
 ///
 /// # Safety
 /// From a function with the AES features; `src` (and `dst` if STORE)
@@ -260,6 +299,7 @@ unsafe fn batch<
     const STORE: bool,
 >(
     k: &[uint8x16_t; 15],
+    kx: uint8x16_t,
     src: *const Block,
     dst: *mut Block,
     z: &[uint8x16_t; V],
@@ -275,26 +315,29 @@ unsafe fn batch<
                 *acc = veorq_u8(*acc, m);
             }
             // The first round with key operand Z xor K0 (ECB: K0).
-            let k0 = if SRC != SRC_NONE {
-                veorq_u8(z[v], k[0])
-            } else {
-                k[0]
-            };
+            let k0 = if SRC != SRC_NONE { z[v] } else { k[0] };
             x[v] = round!(DEC, m, k0);
         }
-        // A counted loop: the rounds of the batch's blocks interleaved.
-        #[allow(clippy::needless_range_loop)]
-        for r in 1..NR - 1 {
-            let kr = k[r];
-            for xv in x.iter_mut() {
-                *xv = round!(DEC, *xv, kr);
-            }
+        // The middle rounds, the batch's blocks interleaved, written out
+        // (a counted loop stayed a loop in some shapes: a branch and its
+        // counter per round, and no region for the model's script).
+        macro_rules! middle {
+            ($($r:literal)*) => {$(
+                if $r < NR - 1 {
+                    let kr = k[$r];
+                    for xv in x.iter_mut() {
+                        *xv = round!(DEC, *xv, kr);
+                    }
+                }
+            )*};
         }
+        middle!(1 2 3 4 5 6 7 8 9 10 11 12);
         for v in 0..V {
             let s = last!(DEC, x[v], k[NR - 1]);
-            // K[Nr] xor Z, or K[Nr] (Σ: folded once per call, `kernel`).
+            // K[Nr] xor Z = (Z xor K0) xor kx, or K[Nr] (Σ: folded once per
+            // call, `kernel`).
             let y = if POST {
-                veorq_u8(s, veorq_u8(z[v], k[NR]))
+                veorq_u8(s, veorq_u8(z[v], kx))
             } else if SUM == SUM_OUT && !STORE {
                 s
             } else {

@@ -69,6 +69,8 @@ use crate::engine::append_with;
 pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets};
 
 use kernel::{Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT};
+#[cfg(blockmodes_mca)]
+pub(crate) use kernel::{mca_begin, mca_end};
 
 cpufeatures::new!(cpu_aes, "aes");
 
