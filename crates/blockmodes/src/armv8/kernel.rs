@@ -269,6 +269,24 @@ macro_rules! round {
     };
 }
 
+/// Rounds 1 .. Nr-2 (of `NR`) on every block of the array `x`, round by
+/// round (the batch's blocks interleaved), written out: a counted loop
+/// stayed a loop in some shapes (a branch and a counter per round, and no
+/// region for the model's script).
+macro_rules! middle {
+    ($dec:expr, $nr:expr, $k:expr, $x:expr) => {
+        middle!(@ $dec, $nr, $k, $x; 1 2 3 4 5 6 7 8 9 10 11 12)
+    };
+    (@ $dec:expr, $nr:expr, $k:expr, $x:expr; $($r:literal)*) => {$(
+        if $r < $nr - 1 {
+            let kr = $k[$r];
+            for xv in $x.iter_mut() {
+                *xv = round!($dec, *xv, kr);
+            }
+        }
+    )*};
+}
+
 /// The last round without its key xor: `AESE(s, k)` (or `AESD`).
 macro_rules! last {
     ($dec:expr, $s:expr, $k:expr) => {
@@ -318,20 +336,7 @@ unsafe fn batch<
             let k0 = if SRC != SRC_NONE { z[v] } else { k[0] };
             x[v] = round!(DEC, m, k0);
         }
-        // The middle rounds, the batch's blocks interleaved, written out
-        // (a counted loop stayed a loop in some shapes: a branch and its
-        // counter per round, and no region for the model's script).
-        macro_rules! middle {
-            ($($r:literal)*) => {$(
-                if $r < NR - 1 {
-                    let kr = k[$r];
-                    for xv in x.iter_mut() {
-                        *xv = round!(DEC, *xv, kr);
-                    }
-                }
-            )*};
-        }
-        middle!(1 2 3 4 5 6 7 8 9 10 11 12);
+        middle!(DEC, NR, k, x);
         for v in 0..V {
             let s = last!(DEC, x[v], k[NR - 1]);
             // K[Nr] xor Z = (Z xor K0) xor kx, or K[Nr] (Σ: folded once per
@@ -349,6 +354,107 @@ unsafe fn batch<
             if STORE {
                 vst1q_u8(dst.add(v).cast(), y);
             }
+        }
+    }
+}
+
+/// XECB-MAC's sum (Gligor–Donescu, section 5): the xor of
+/// `E_K(x_t + (first + t) r0)` over the `n` blocks from `src` and then,
+/// if not null, the block at `last` (`+` mod 2^128 on big-endian blocks).
+/// The offsets are integers in general registers (`first r0`, then `+ r0`
+/// per block, an add with carry), the sums `x_t + offset` go into the
+/// vector registers as the first round's state; eight blocks in flight,
+/// `K[Nr]` folded once per call (the xor of its copies: itself or zero).
+///
+/// # Safety
+/// The CPU must have AES (and NEON); `src` valid for `n` blocks, `last`
+/// null or valid for one.
+#[target_feature(enable = "aes,neon")]
+pub(super) unsafe fn xecb_sum<const NR: usize>(
+    keys: &[Block; 15],
+    r0: u128,
+    first: u128,
+    src: *const Block,
+    n: usize,
+    last: *const Block,
+) -> Block {
+    // SAFETY: the caller's: the features; `src` valid for `n` blocks and
+    // `last` null or valid for one (each read below is within those).
+    unsafe {
+        let mut k = [vdupq_n_u8(0); 15];
+        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+            *kr = vld1q_u8(b.as_ptr());
+        }
+        let mut off = first.wrapping_mul(r0);
+        let mut acc = vdupq_n_u8(0);
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal, $src:expr) => {
+                int_batch::<$v, NR>(&k, $src, &mut off, r0, &mut acc)
+            };
+        }
+        while n - i >= BATCH {
+            #[cfg(blockmodes_mca)]
+            mca_begin();
+            go!(8, src.add(i));
+            i += BATCH;
+            #[cfg(blockmodes_mca)]
+            mca_end();
+        }
+        match n - i {
+            0 => {}
+            1 => go!(1, src.add(i)),
+            2 => go!(2, src.add(i)),
+            3 => go!(3, src.add(i)),
+            4 => go!(4, src.add(i)),
+            5 => go!(5, src.add(i)),
+            6 => go!(6, src.add(i)),
+            _ => go!(7, src.add(i)),
+        }
+        let total = n + usize::from(!last.is_null());
+        if !last.is_null() {
+            go!(1, last);
+        }
+        if total % 2 == 1 {
+            acc = veorq_u8(acc, k[NR]);
+        }
+        let mut out = [0u8; 16];
+        vst1q_u8(out.as_mut_ptr(), acc);
+        out
+    }
+}
+
+/// One batch of `V` blocks of [`xecb_sum`]: `acc ^= E_K(x + off)` without
+/// the last key xor, `off += r0` per block.
+///
+/// # Safety
+/// From a function with the AES features; `src` valid for `V` blocks.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn int_batch<const V: usize, const NR: usize>(
+    k: &[uint8x16_t; 15],
+    src: *const Block,
+    off: &mut u128,
+    r0: u128,
+    acc: &mut uint8x16_t,
+) {
+    // SAFETY: the caller's: the features; `src` valid for V blocks.
+    unsafe {
+        let mut x = [vdupq_n_u8(0); V];
+        for (v, xv) in x.iter_mut().enumerate() {
+            // x_t + (first + t) r0 as a big-endian block, made from the
+            // integers (the bytes of a block are data, not secret-indexed).
+            // (Kept in registers like every whitening value of the
+            // kernels; nothing is written to memory.)
+            let z = u128::from_be_bytes(*src.add(v))
+                .wrapping_add(*off)
+                .to_be_bytes();
+            *off = off.wrapping_add(r0);
+            *xv = round!(false, vld1q_u8(z.as_ptr()), k[0]);
+        }
+        middle!(false, NR, k, x);
+        for xv in x {
+            *acc = veorq_u8(*acc, last!(false, xv, k[NR - 1]));
         }
     }
 }

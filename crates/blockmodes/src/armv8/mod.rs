@@ -214,6 +214,36 @@ impl AesKey {
         self.run(Dir::Encrypt, kernel::Shape::Sigma, &job)
     }
 
+    /// `E_K` of the big-endian block of the integer `x`.
+    pub(crate) fn encrypt_be(&self, x: u128) -> Block {
+        self.encrypt_block(&x.to_be_bytes())
+    }
+
+    /// XECB-MAC's sum (Gligor–Donescu, section 5), as
+    /// `aesni::AesKey::xecb_sum`: the xor of `E_K(x_t + (first + t) r0)`
+    /// over the blocks `x_t` of `blocks` and then, if given, `last` (`+`
+    /// mod 2^128 on big-endian blocks); nothing stored.
+    pub(crate) fn xecb_sum(
+        &self,
+        r0: u128,
+        first: u128,
+        blocks: &[Block],
+        last: Option<&Block>,
+    ) -> Block {
+        let keys = self.keys(Dir::Encrypt);
+        let (src, n) = (blocks.as_ptr(), blocks.len());
+        let last = last.map_or(core::ptr::null(), |b| b as *const Block);
+        // SAFETY: an `AesKey` exists only where `detect` found the AES
+        // instructions; `src` holds `n` blocks, `last` is null or one block.
+        unsafe {
+            match self.rounds {
+                10 => kernel::xecb_sum::<10>(keys, r0, first, src, n, last),
+                12 => kernel::xecb_sum::<12>(keys, r0, first, src, n, last),
+                _ => kernel::xecb_sum::<14>(keys, r0, first, src, n, last),
+            }
+        }
+    }
+
     /// PMAC's short-message tag in one function: not on this tier (`None`:
     /// the caller takes [`sigma`](Self::sigma)).
     pub(crate) fn sigma_tag(&self, _table: &GrayTable, _in: &[Block], _x: &Block) -> Option<Block> {
