@@ -98,6 +98,7 @@ specs=(
   "pmac|loop:kernel::entry::<10, false, 2, false, 2, false>|0.85|$be ${m}offsets: ${m}xor: ${m}sum:"
   "xex|loop:kernel::entry::<10, false, 1, true, 0, true>|0.85|$be ${m}xex_deltas: ${m}xor: ${m}xor:"
   "xecb-mac|loop:kernel::xecb_sum::<10>|0.8|"
+  "xcbc-decrypt|loop:kernel::xcbc_decrypt::<10>|0.8|"
 )
 gate() { [ "$1" = neoverse-n1 ] || [ "$1" = neoverse-v1 ]; }
 

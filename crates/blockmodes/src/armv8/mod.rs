@@ -244,6 +244,42 @@ impl AesKey {
         }
     }
 
+    /// XCBC decryption (Gligor–Donescu, section 3), as
+    /// `aesni::AesKey::xcbc_decrypt`: of `input` = `y_first, y_first+1,
+    /// ...`, `z_t = y_t - (first + t) r0` (mod 2^128, big-endian), `x_t =
+    /// E_K^-1(z_t) xor z_{t-1}` with `z_{-1} = prev`; `out[t] = x_t`.
+    /// Returns the xor of the `x_t` written to `out`. With `check`, `input`
+    /// holds one block more than `out` (the check block), whose `x` goes to
+    /// `check` and not into the sum; without, the shorter of `input` and
+    /// `out` counts.
+    pub(crate) fn xcbc_decrypt(
+        &self,
+        r0: u128,
+        first: u128,
+        prev: &Block,
+        input: &[Block],
+        out: &mut [Block],
+        check: Option<&mut Block>,
+    ) -> Block {
+        let n_out = out.len().min(input.len());
+        let (n, check) = match check {
+            Some(c) => (input.len().min(out.len() + 1), c as *mut Block),
+            None => (n_out, core::ptr::null_mut()),
+        };
+        let keys = self.keys(Dir::Decrypt);
+        let (src, dst) = (input.as_ptr(), out.as_mut_ptr());
+        // SAFETY: an `AesKey` exists only where `detect` found the AES
+        // instructions; `src` holds `n` blocks, `dst` `n_out <= n` (a
+        // distinct borrow), `check` is a block whenever `n > n_out`.
+        unsafe {
+            match self.rounds {
+                10 => kernel::xcbc_decrypt::<10>(keys, r0, first, prev, src, n, dst, n_out, check),
+                12 => kernel::xcbc_decrypt::<12>(keys, r0, first, prev, src, n, dst, n_out, check),
+                _ => kernel::xcbc_decrypt::<14>(keys, r0, first, prev, src, n, dst, n_out, check),
+            }
+        }
+    }
+
     /// PMAC's short-message tag in one function: not on this tier (`None`:
     /// the caller takes [`sigma`](Self::sigma)).
     pub(crate) fn sigma_tag(&self, _table: &GrayTable, _in: &[Block], _x: &Block) -> Option<Block> {
