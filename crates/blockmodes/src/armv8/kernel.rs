@@ -111,6 +111,20 @@ pub(crate) fn mca_end() {
     unsafe { core::arch::asm!("# LLVM-MCA-END", options(nostack, preserves_flags)) }
 }
 
+/// Round keys 0 ..= `NR` into registers (NEON, baseline on aarch64).
+#[inline(always)]
+fn load_keys<const NR: usize>(keys: &[Block; 15]) -> [uint8x16_t; 15] {
+    // SAFETY: NEON is part of every aarch64 target Rust builds for; each
+    // `b` is a 16-byte block.
+    unsafe {
+        let mut k = [vdupq_n_u8(0); 15];
+        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+            *kr = vld1q_u8(b.as_ptr());
+        }
+        k
+    }
+}
+
 /// The Gray-code walk: `w` is `W_q xor K0`, the offset of block `64q`
 /// with the first round key folded in.
 struct Walk {
@@ -137,10 +151,7 @@ unsafe fn kernel<
     // SAFETY: the caller's: the CPU has the features; pointer accesses are
     // justified where they are.
     unsafe {
-        let mut k = [vdupq_n_u8(0); 15];
-        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-            *kr = vld1q_u8(b.as_ptr());
-        }
+        let k = load_keys::<NR>(job.keys);
         if SRC == SRC_GRAY && job.gray.is_none() {
             // Against the contract: nothing done (see `offsets`).
             return [0; 16];
@@ -381,10 +392,7 @@ pub(super) unsafe fn xecb_sum<const NR: usize>(
     // SAFETY: the caller's: the features; `src` valid for `n` blocks and
     // `last` null or valid for one (each read below is within those).
     unsafe {
-        let mut k = [vdupq_n_u8(0); 15];
-        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
-            *kr = vld1q_u8(b.as_ptr());
-        }
+        let k = load_keys::<NR>(keys);
         let mut off = first.wrapping_mul(r0);
         let mut acc = vdupq_n_u8(0);
         let mut i = 0;
@@ -488,10 +496,7 @@ pub(super) unsafe fn xcbc_decrypt<const NR: usize>(
     // `n` from `src` (all of a batch's before any store) and writes blocks
     // below `n_out` to `dst`, or the one check block.
     unsafe {
-        let mut k = [vdupq_n_u8(0); 15];
-        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
-            *kr = vld1q_u8(b.as_ptr());
-        }
+        let k = load_keys::<NR>(keys);
         let mut off = first.wrapping_mul(r0);
         let mut zp = vld1q_u8(prev.as_ptr());
         let mut acc = vdupq_n_u8(0);
