@@ -29,7 +29,9 @@
 //! subset of `aesni::AesKey` the modes on this tier call, with the same
 //! names and contracts: [`AesKey::ecb`], [`AesKey::whiten`],
 //! [`AesKey::sigma`], [`AesKey::ocb_blocks`] (and `_append`),
-//! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`]; the x86-only
+//! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`],
+//! [`AesKey::encrypt_be`], [`AesKey::xecb_sum`] (XECB-MAC),
+//! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption); the x86-only
 //! shapes answer "not here" ([`AesKey::xex_units`] false,
 //! [`AesKey::sigma_tag`] `None`) and the caller takes the general one.
 //! The loop is eight blocks in flight (eight independent `AESE`/`AESMC`
