@@ -89,6 +89,9 @@ mod backend;
 mod disk;
 mod engine;
 mod gligor_donescu;
+#[cfg(all(blockmodes_mca, target_arch = "aarch64"))]
+#[doc(hidden)]
+pub mod mca;
 
 pub mod cwc;
 pub mod error;

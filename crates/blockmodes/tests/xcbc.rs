@@ -188,7 +188,7 @@ fn on_every_backend(sets: &[(&str, Run)]) {
         .iter()
         .map(|(vs, run)| vs.iter().map(run).sum::<u64>())
         .sum();
-    common::on_each_backend_no_armv8(Some(keys), |_| {
+    common::on_each_backend(Some(keys), |_| {
         for (vs, run) in &sets {
             for v in vs {
                 run(v);
@@ -647,7 +647,7 @@ proptest! {
 
 #[test]
 fn large_messages_round_trip_on_several_threads() {
-    common::on_each_backend_no_armv8(Some(5), |_| large_messages_round_trip_here());
+    common::on_each_backend(Some(5), |_| large_messages_round_trip_here());
 }
 
 fn large_messages_round_trip_here() {
@@ -780,7 +780,7 @@ fn tamper_suite(ct: &[u8], decrypt_into: DecryptInto) {
 
 #[test]
 fn xcbc_xor_rejects_tampering() {
-    common::on_each_backend_no_armv8(Some(2), |_| xcbc_xor_rejects_tampering_here());
+    common::on_each_backend(Some(2), |_| xcbc_xor_rejects_tampering_here());
 }
 
 fn xcbc_xor_rejects_tampering_here() {

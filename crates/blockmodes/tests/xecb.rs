@@ -68,7 +68,7 @@ fn vectors_on_every_backend() {
     assert!(stateless.len() >= 8 + 23 + 300, "{}", stateless.len());
     assert!(stateful.len() >= 8 + 23 + 300, "{}", stateful.len());
     let keys = (stateless.len() + stateful.len()) as u64;
-    common::on_each_backend_no_armv8(Some(keys), |_| {
+    common::on_each_backend(Some(keys), |_| {
         stateless.iter().for_each(run_xecb);
         stateful.iter().for_each(run_xecb_ctr);
     });
@@ -382,7 +382,7 @@ fn parallel_signing_matches_serial() {
     let prev = blockmodes::backend::force(blockmodes::backend::Backend::Generic);
     let generic = XecbMacStateful::<Aes128>::new_from_slice(&key(6)).unwrap();
     blockmodes::backend::force(prev);
-    common::on_each_backend_no_armv8(Some(2), |b| parallel_signing_on(b, &generic));
+    common::on_each_backend(Some(2), |b| parallel_signing_on(b, &generic));
 }
 
 fn parallel_signing_on(b: blockmodes::backend::Backend, generic: &XecbMacStateful<Aes128>) {

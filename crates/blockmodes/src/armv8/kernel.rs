@@ -5,8 +5,13 @@
 //! as it has (never padded, nothing past the blocks read or written).
 //!
 //! Per block, on top of ECB's rounds: one xor for the first key operand
-//! (`Z xor K0`), one for the last xor's (`K[Nr] xor Z`), the Gray-code
-//! table's load and xor, and one xor into the sum if any.
+//! `Z xor K0` (with Gray code, `(W_q xor K0) xor gamma_j L`: the group's
+//! base carries `K0`, and the table's load and this xor are the offset's
+//! whole cost), one for the last xor's operand (`(Z xor K0) xor (K0 xor
+//! K[Nr])`, the second term once per call) and the xor itself, which ECB
+//! has too; and one xor into the sum if any. PMAC's Σ, with no output
+//! whitening and `K[Nr]` folded once per call, has only the first and the
+//! sum's.
 
 use core::arch::aarch64::*;
 
@@ -86,7 +91,42 @@ pub(super) unsafe fn entry<
     unsafe { kernel::<NR, DEC, SRC, POST, SUM, STORE>(job) }
 }
 
-/// The Gray-code walk: `w` is `W_q`, the offset of block `64q`.
+/// The model-only build's (`--cfg blockmodes_mca`, `tools/mca/armv8.sh`)
+/// start-of-region marker for llvm-mca, for code outside this file (the
+/// generic path's whitening passes, `src/mca.rs`): an assembler comment,
+/// no instruction, but a compiler barrier for memory (no `nomem`), so the
+/// marked pass's loads and stores stay inside the region.
+#[cfg(blockmodes_mca)]
+#[inline(always)]
+pub(crate) fn mca_begin() {
+    // SAFETY: a comment: nothing executed, no register or memory touched.
+    unsafe { core::arch::asm!("# LLVM-MCA-BEGIN", options(nostack, preserves_flags)) }
+}
+
+/// The end-of-region marker matching [`mca_begin`].
+#[cfg(blockmodes_mca)]
+#[inline(always)]
+pub(crate) fn mca_end() {
+    // SAFETY: as `mca_begin`.
+    unsafe { core::arch::asm!("# LLVM-MCA-END", options(nostack, preserves_flags)) }
+}
+
+/// Round keys 0 ..= `NR` into registers (NEON, baseline on aarch64).
+#[inline(always)]
+fn load_keys<const NR: usize>(keys: &[Block; 15]) -> [uint8x16_t; 15] {
+    // SAFETY: NEON is part of every aarch64 target Rust builds for; each
+    // `b` is a 16-byte block.
+    unsafe {
+        let mut k = [vdupq_n_u8(0); 15];
+        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+            *kr = vld1q_u8(b.as_ptr());
+        }
+        k
+    }
+}
+
+/// The Gray-code walk: `w` is `W_q xor K0`, the offset of block `64q`
+/// with the first round key folded in.
 struct Walk {
     w: uint8x16_t,
     q: u64,
@@ -111,26 +151,29 @@ unsafe fn kernel<
     // SAFETY: the caller's: the CPU has the features; pointer accesses are
     // justified where they are.
     unsafe {
-        let mut k = [vdupq_n_u8(0); 15];
-        for (kr, b) in k.iter_mut().zip(job.keys.iter()).take(NR + 1) {
-            *kr = vld1q_u8(b.as_ptr());
+        let k = load_keys::<NR>(job.keys);
+        if SRC == SRC_GRAY && job.gray.is_none() {
+            // Against the contract: nothing done (see `offsets`).
+            return [0; 16];
         }
         let mut walk = Walk {
-            w: vld1q_u8(job.w.as_ptr()),
+            w: veorq_u8(vld1q_u8(job.w.as_ptr()), k[0]),
             q: job.first >> 6,
         };
+        // `(Z xor K0) xor kx = Z xor K[Nr]`: the last xor's operand.
+        let kx = veorq_u8(k[0], k[NR]);
         let mut acc = vdupq_n_u8(0);
         let n = job.n;
         let mut i = 0;
         macro_rules! go {
             ($v:literal) => {{
                 let mut z = [vdupq_n_u8(0); $v];
-                offsets::<$v, SRC>(job, &mut walk, i, &mut z);
+                offsets::<$v, SRC>(job, &mut walk, i, k[0], &mut z);
                 // SAFETY: the batch's blocks i .. i + $v are below n; `dst`
                 // is only written when STORE (then valid), `wrapping_add`
                 // keeps a null one harmless.
                 let (src, dst) = (job.src.add(i), job.dst.wrapping_add(i));
-                batch::<$v, NR, DEC, SRC, POST, SUM, STORE>(&k, src, dst, &z, &mut acc);
+                batch::<$v, NR, DEC, SRC, POST, SUM, STORE>(&k, kx, src, dst, &z, &mut acc);
             }};
         }
         while n - i >= BATCH {
@@ -166,8 +209,8 @@ unsafe fn kernel<
     }
 }
 
-/// The offsets `Z` of the batch's `V` blocks from block `i` on (zero
-/// without offsets).
+/// The offsets of the batch's `V` blocks from block `i` on, with the first
+/// round key folded in: `Z xor K0` (zero without offsets).
 ///
 /// # Safety
 /// As [`kernel`]: `job.z` holds `job.n` blocks for a slice, `i + V <= n`.
@@ -176,6 +219,7 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
     job: &Job<'_>,
     walk: &mut Walk,
     i: usize,
+    k0: uint8x16_t,
     z: &mut [uint8x16_t; V],
 ) {
     // SAFETY: the caller's; each access as noted.
@@ -183,10 +227,14 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
         if SRC == SRC_SLICE {
             for (v, zv) in z.iter_mut().enumerate() {
                 // SAFETY: block i + v < n, which `job.z` holds.
-                *zv = vld1q_u8(job.z.add(i + v).cast());
+                *zv = veorq_u8(vld1q_u8(job.z.add(i + v).cast()), k0);
             }
         } else if SRC == SRC_GRAY {
-            let Some(t) = job.gray else { return };
+            // SAFETY: `kernel` returns before its loop when the table is
+            // missing (against the contract), so no branch on it here: the
+            // loop then writes every `z[v]` on every path, and the caller's
+            // zero fill of `z` is dead code.
+            let t = job.gray.unwrap_unchecked();
             let abs = job.first.wrapping_add(i as u64);
             let j = (abs & 63) as usize;
             // (The model-only build, never run, takes this branch always, so
@@ -209,7 +257,8 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
                     walk.w = veorq_u8(walk.w, vld1q_u8(t.step(g).as_ptr()));
                     walk.q = g;
                 }
-                // Z = W_g xor gamma_j L, j = abs mod 64 (`low` has 68 entries).
+                // Z xor K0 = (W_g xor K0) xor gamma_j L, j = abs mod 64
+                // (`low` has 68 entries).
                 let low = vld1q_u8(t.low.0[(abs & 63) as usize].as_ptr());
                 *zv = veorq_u8(walk.w, low);
             }
@@ -231,6 +280,24 @@ macro_rules! round {
     };
 }
 
+/// Rounds 1 .. Nr-2 (of `NR`) on every block of the array `x`, round by
+/// round (the batch's blocks interleaved), written out: a counted loop
+/// stayed a loop in some shapes (a branch and a counter per round, and no
+/// region for the model's script).
+macro_rules! middle {
+    ($dec:expr, $nr:expr, $k:expr, $x:expr) => {
+        middle!(@ $dec, $nr, $k, $x; 1 2 3 4 5 6 7 8 9 10 11 12)
+    };
+    (@ $dec:expr, $nr:expr, $k:expr, $x:expr; $($r:literal)*) => {$(
+        if $r < $nr - 1 {
+            let kr = $k[$r];
+            for xv in $x.iter_mut() {
+                *xv = round!($dec, *xv, kr);
+            }
+        }
+    )*};
+}
+
 /// The last round without its key xor: `AESE(s, k)` (or `AESD`).
 macro_rules! last {
     ($dec:expr, $s:expr, $k:expr) => {
@@ -243,7 +310,8 @@ macro_rules! last {
 }
 
 /// One batch of `V` blocks: loads, whitening in the first key operand and
-/// the last xor, rounds, sum, stores.
+/// the last xor, rounds, sum, stores. `z` holds `Z xor K0` (see
+/// [`offsets`]), `kx` is `K0 xor K[Nr]`.
 ///
 /// # Safety
 /// From a function with the AES features; `src` (and `dst` if STORE)
@@ -260,6 +328,7 @@ unsafe fn batch<
     const STORE: bool,
 >(
     k: &[uint8x16_t; 15],
+    kx: uint8x16_t,
     src: *const Block,
     dst: *mut Block,
     z: &[uint8x16_t; V],
@@ -275,26 +344,16 @@ unsafe fn batch<
                 *acc = veorq_u8(*acc, m);
             }
             // The first round with key operand Z xor K0 (ECB: K0).
-            let k0 = if SRC != SRC_NONE {
-                veorq_u8(z[v], k[0])
-            } else {
-                k[0]
-            };
+            let k0 = if SRC != SRC_NONE { z[v] } else { k[0] };
             x[v] = round!(DEC, m, k0);
         }
-        // A counted loop: the rounds of the batch's blocks interleaved.
-        #[allow(clippy::needless_range_loop)]
-        for r in 1..NR - 1 {
-            let kr = k[r];
-            for xv in x.iter_mut() {
-                *xv = round!(DEC, *xv, kr);
-            }
-        }
+        middle!(DEC, NR, k, x);
         for v in 0..V {
             let s = last!(DEC, x[v], k[NR - 1]);
-            // K[Nr] xor Z, or K[Nr] (Σ: folded once per call, `kernel`).
+            // K[Nr] xor Z = (Z xor K0) xor kx, or K[Nr] (Σ: folded once per
+            // call, `kernel`).
             let y = if POST {
-                veorq_u8(s, veorq_u8(z[v], k[NR]))
+                veorq_u8(s, veorq_u8(z[v], kx))
             } else if SUM == SUM_OUT && !STORE {
                 s
             } else {
@@ -307,5 +366,214 @@ unsafe fn batch<
                 vst1q_u8(dst.add(v).cast(), y);
             }
         }
+    }
+}
+
+/// XECB-MAC's sum (Gligor–Donescu, section 5): the xor of
+/// `E_K(x_t + (first + t) r0)` over the `n` blocks from `src` and then,
+/// if not null, the block at `last` (`+` mod 2^128 on big-endian blocks).
+/// The offsets are integers in general registers (`first r0`, then `+ r0`
+/// per block, an add with carry), the sums `x_t + offset` go into the
+/// vector registers as the first round's state; eight blocks in flight,
+/// `K[Nr]` folded once per call (the xor of its copies: itself or zero).
+///
+/// # Safety
+/// The CPU must have AES (and NEON); `src` valid for `n` blocks, `last`
+/// null or valid for one.
+#[target_feature(enable = "aes,neon")]
+pub(super) unsafe fn xecb_sum<const NR: usize>(
+    keys: &[Block; 15],
+    r0: u128,
+    first: u128,
+    src: *const Block,
+    n: usize,
+    last: *const Block,
+) -> Block {
+    // SAFETY: the caller's: the features; `src` valid for `n` blocks and
+    // `last` null or valid for one (each read below is within those).
+    unsafe {
+        let k = load_keys::<NR>(keys);
+        let mut off = first.wrapping_mul(r0);
+        let mut acc = vdupq_n_u8(0);
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal, $src:expr) => {
+                int_batch::<$v, NR>(&k, $src, &mut off, r0, &mut acc)
+            };
+        }
+        while n - i >= BATCH {
+            #[cfg(blockmodes_mca)]
+            mca_begin();
+            go!(8, src.add(i));
+            i += BATCH;
+            #[cfg(blockmodes_mca)]
+            mca_end();
+        }
+        match n - i {
+            0 => {}
+            1 => go!(1, src.add(i)),
+            2 => go!(2, src.add(i)),
+            3 => go!(3, src.add(i)),
+            4 => go!(4, src.add(i)),
+            5 => go!(5, src.add(i)),
+            6 => go!(6, src.add(i)),
+            _ => go!(7, src.add(i)),
+        }
+        let total = n + usize::from(!last.is_null());
+        if !last.is_null() {
+            go!(1, last);
+        }
+        if total % 2 == 1 {
+            acc = veorq_u8(acc, k[NR]);
+        }
+        let mut out = [0u8; 16];
+        vst1q_u8(out.as_mut_ptr(), acc);
+        out
+    }
+}
+
+/// One batch of `V` blocks of [`xecb_sum`]: `acc ^= E_K(x + off)` without
+/// the last key xor, `off += r0` per block.
+///
+/// # Safety
+/// From a function with the AES features; `src` valid for `V` blocks.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn int_batch<const V: usize, const NR: usize>(
+    k: &[uint8x16_t; 15],
+    src: *const Block,
+    off: &mut u128,
+    r0: u128,
+    acc: &mut uint8x16_t,
+) {
+    // SAFETY: the caller's: the features; `src` valid for V blocks.
+    unsafe {
+        let mut x = [vdupq_n_u8(0); V];
+        for (v, xv) in x.iter_mut().enumerate() {
+            // x_t + (first + t) r0 as a big-endian block, made from the
+            // integers (the bytes of a block are data, not secret-indexed).
+            // (Kept in registers like every whitening value of the
+            // kernels; nothing is written to memory.)
+            let z = u128::from_be_bytes(*src.add(v))
+                .wrapping_add(*off)
+                .to_be_bytes();
+            *off = off.wrapping_add(r0);
+            *xv = round!(false, vld1q_u8(z.as_ptr()), k[0]);
+        }
+        middle!(false, NR, k, x);
+        for xv in x {
+            *acc = veorq_u8(*acc, last!(false, xv, k[NR - 1]));
+        }
+    }
+}
+
+/// XCBC decryption (Gligor–Donescu, section 3) of the `n` blocks
+/// `y_first, y_first+1, ...` from `src`: `z_t = y_t - (first + t) r0`
+/// (mod 2^128, big-endian), `x_t = E_K^-1(z_t) xor z_{t-1}` with
+/// `z_{-1} = prev`. The first `n_out` blocks' `x_t` go to `dst` and into
+/// the returned sum; a block past them (`n = n_out + 1`, the check block)
+/// goes to `check`, not summed. Every `z_t` depends on its own `y_t` only,
+/// so eight blocks are in flight; `z_{t-1}` joins `K[Nr]` in the last xor.
+///
+/// # Safety
+/// The CPU must have AES (and NEON); `keys` the inverse cipher's; `src`
+/// valid for `n` blocks, `dst` for `n_out <= n` (disjoint from `src` or
+/// equal to it), `check` valid for one block if `n > n_out`.
+#[target_feature(enable = "aes,neon")]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn xcbc_decrypt<const NR: usize>(
+    keys: &[Block; 15],
+    r0: u128,
+    first: u128,
+    prev: &Block,
+    src: *const Block,
+    n: usize,
+    dst: *mut Block,
+    n_out: usize,
+    check: *mut Block,
+) -> Block {
+    // SAFETY: the caller's: the features; each batch reads blocks below
+    // `n` from `src` (all of a batch's before any store) and writes blocks
+    // below `n_out` to `dst`, or the one check block.
+    unsafe {
+        let k = load_keys::<NR>(keys);
+        let mut off = first.wrapping_mul(r0);
+        let mut zp = vld1q_u8(prev.as_ptr());
+        let mut acc = vdupq_n_u8(0);
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal, $sum:literal, $dst:expr) => {
+                dec_batch::<$v, NR, $sum>(&k, src.add(i), $dst, &mut off, r0, &mut zp, &mut acc)
+            };
+        }
+        while n_out - i >= BATCH {
+            #[cfg(blockmodes_mca)]
+            mca_begin();
+            go!(8, true, dst.add(i));
+            i += BATCH;
+            #[cfg(blockmodes_mca)]
+            mca_end();
+        }
+        match n_out - i {
+            0 => {}
+            1 => go!(1, true, dst.add(i)),
+            2 => go!(2, true, dst.add(i)),
+            3 => go!(3, true, dst.add(i)),
+            4 => go!(4, true, dst.add(i)),
+            5 => go!(5, true, dst.add(i)),
+            6 => go!(6, true, dst.add(i)),
+            _ => go!(7, true, dst.add(i)),
+        }
+        i = n_out;
+        if n > n_out {
+            go!(1, false, check);
+        }
+        let mut out = [0u8; 16];
+        vst1q_u8(out.as_mut_ptr(), acc);
+        out
+    }
+}
+
+/// One batch of `V` blocks of [`xcbc_decrypt`]: loads, `z = y - off`
+/// (`off += r0` per block), the inverse rounds, `x = .. xor K[Nr] xor
+/// z_{t-1}`, stores (and the sum if `SUM`); `zp` carries the last `z`.
+///
+/// # Safety
+/// From a function with the AES features; `src` valid for `V` blocks,
+/// `dst` for `V` (disjoint or equal).
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn dec_batch<const V: usize, const NR: usize, const SUM: bool>(
+    k: &[uint8x16_t; 15],
+    src: *const Block,
+    dst: *mut Block,
+    off: &mut u128,
+    r0: u128,
+    zp: &mut uint8x16_t,
+    acc: &mut uint8x16_t,
+) {
+    // SAFETY: the caller's: the features; `src`, `dst` valid for V blocks
+    // (every load before the first store).
+    unsafe {
+        let mut z = [vdupq_n_u8(0); V];
+        let mut x = [vdupq_n_u8(0); V];
+        for v in 0..V {
+            let zi = u128::from_be_bytes(*src.add(v))
+                .wrapping_sub(*off)
+                .to_be_bytes();
+            *off = off.wrapping_add(r0);
+            z[v] = vld1q_u8(zi.as_ptr());
+            x[v] = round!(true, z[v], k[0]);
+        }
+        middle!(true, NR, k, x);
+        for v in 0..V {
+            let before = if v == 0 { *zp } else { z[v - 1] };
+            let y = veorq_u8(last!(true, x[v], k[NR - 1]), veorq_u8(k[NR], before));
+            if SUM {
+                *acc = veorq_u8(*acc, y);
+            }
+            vst1q_u8(dst.add(v).cast(), y);
+        }
+        *zp = z[V - 1];
     }
 }

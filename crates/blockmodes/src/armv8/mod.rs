@@ -29,7 +29,9 @@
 //! subset of `aesni::AesKey` the modes on this tier call, with the same
 //! names and contracts: [`AesKey::ecb`], [`AesKey::whiten`],
 //! [`AesKey::sigma`], [`AesKey::ocb_blocks`] (and `_append`),
-//! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`]; the x86-only
+//! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`],
+//! [`AesKey::encrypt_be`], [`AesKey::xecb_sum`] (XECB-MAC),
+//! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption); the x86-only
 //! shapes answer "not here" ([`AesKey::xex_units`] false,
 //! [`AesKey::sigma_tag`] `None`) and the caller takes the general one.
 //! The loop is eight blocks in flight (eight independent `AESE`/`AESMC`
@@ -69,6 +71,8 @@ use crate::engine::append_with;
 pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets};
 
 use kernel::{Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT};
+#[cfg(blockmodes_mca)]
+pub(crate) use kernel::{mca_begin, mca_end};
 
 cpufeatures::new!(cpu_aes, "aes");
 
@@ -201,6 +205,72 @@ impl AesKey {
             Some(&offsets),
         );
         self.run(Dir::Encrypt, kernel::Shape::Sigma, &job)
+    }
+
+    /// `E_K` of the big-endian block of the integer `x`.
+    pub(crate) fn encrypt_be(&self, x: u128) -> Block {
+        self.encrypt_block(&x.to_be_bytes())
+    }
+
+    /// XECB-MAC's sum (Gligor–Donescu, section 5), as
+    /// `aesni::AesKey::xecb_sum`: the xor of `E_K(x_t + (first + t) r0)`
+    /// over the blocks `x_t` of `blocks` and then, if given, `last` (`+`
+    /// mod 2^128 on big-endian blocks); nothing stored.
+    pub(crate) fn xecb_sum(
+        &self,
+        r0: u128,
+        first: u128,
+        blocks: &[Block],
+        last: Option<&Block>,
+    ) -> Block {
+        let keys = self.keys(Dir::Encrypt);
+        let (src, n) = (blocks.as_ptr(), blocks.len());
+        let last = last.map_or(core::ptr::null(), |b| b as *const Block);
+        // SAFETY: an `AesKey` exists only where `detect` found the AES
+        // instructions; `src` holds `n` blocks, `last` is null or one block.
+        unsafe {
+            match self.rounds {
+                10 => kernel::xecb_sum::<10>(keys, r0, first, src, n, last),
+                12 => kernel::xecb_sum::<12>(keys, r0, first, src, n, last),
+                _ => kernel::xecb_sum::<14>(keys, r0, first, src, n, last),
+            }
+        }
+    }
+
+    /// XCBC decryption (Gligor–Donescu, section 3), as
+    /// `aesni::AesKey::xcbc_decrypt`: of `input` = `y_first, y_first+1,
+    /// ...`, `z_t = y_t - (first + t) r0` (mod 2^128, big-endian), `x_t =
+    /// E_K^-1(z_t) xor z_{t-1}` with `z_{-1} = prev`; `out[t] = x_t`.
+    /// Returns the xor of the `x_t` written to `out`. With `check`, `input`
+    /// holds one block more than `out` (the check block), whose `x` goes to
+    /// `check` and not into the sum; without, the shorter of `input` and
+    /// `out` counts.
+    pub(crate) fn xcbc_decrypt(
+        &self,
+        r0: u128,
+        first: u128,
+        prev: &Block,
+        input: &[Block],
+        out: &mut [Block],
+        check: Option<&mut Block>,
+    ) -> Block {
+        let n_out = out.len().min(input.len());
+        let (n, check) = match check {
+            Some(c) => (input.len().min(out.len() + 1), c as *mut Block),
+            None => (n_out, core::ptr::null_mut()),
+        };
+        let keys = self.keys(Dir::Decrypt);
+        let (src, dst) = (input.as_ptr(), out.as_mut_ptr());
+        // SAFETY: an `AesKey` exists only where `detect` found the AES
+        // instructions; `src` holds `n` blocks, `dst` `n_out <= n` (a
+        // distinct borrow), `check` is a block whenever `n > n_out`.
+        unsafe {
+            match self.rounds {
+                10 => kernel::xcbc_decrypt::<10>(keys, r0, first, prev, src, n, dst, n_out, check),
+                12 => kernel::xcbc_decrypt::<12>(keys, r0, first, prev, src, n, dst, n_out, check),
+                _ => kernel::xcbc_decrypt::<14>(keys, r0, first, prev, src, n, dst, n_out, check),
+            }
+        }
     }
 
     /// PMAC's short-message tag in one function: not on this tier (`None`:

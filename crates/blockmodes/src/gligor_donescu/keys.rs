@@ -20,10 +20,11 @@ pub(crate) struct Keys<C> {
     /// f' = F_K' (two-key form) or `None` (one-key form: z0 = f(r0 + 1)).
     pub(crate) f_prime: Option<C>,
     /// f on the fused AES kernels, when keyed from AES key bytes on a CPU
-    /// with AES-NI (`crate::backend`): XCBC decryption in one kernel call,
-    /// the single blocks r0 = f^-1(y0), r0 = f(ctr).
-    #[cfg(target_arch = "x86_64")]
-    fused: Option<crate::aesni::AesKey>,
+    /// with AES-NI or the ARMv8 AES instructions (`crate::backend`): XCBC
+    /// decryption in one kernel call, the single blocks r0 = f^-1(y0),
+    /// r0 = f(ctr) (XCBC encryption's chain too, on x86-64 only).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fused: Option<crate::backend::AesKey>,
     /// f' on the fused AES kernels (two-key form, beside `fused`): the
     /// z0^(s) of pXCBC's segments through one ECB call.
     #[cfg(target_arch = "x86_64")]
@@ -36,7 +37,7 @@ impl<C: BlockCipher128> Keys<C> {
         Self {
             f,
             f_prime: Some(f_prime),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
             #[cfg(target_arch = "x86_64")]
             fused_prime: None,
@@ -48,7 +49,7 @@ impl<C: BlockCipher128> Keys<C> {
         Self {
             f,
             f_prime: None,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
             #[cfg(target_arch = "x86_64")]
             fused_prime: None,
@@ -58,12 +59,12 @@ impl<C: BlockCipher128> Keys<C> {
     /// `self` with f on the fused kernels where `key` (f's key bytes)
     /// allows it.
     fn with_fused(self, key: &[u8]) -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             let fused = crate::backend::key_for(key, &self.f);
             Self { fused, ..self }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             let _ = key;
             self
@@ -71,16 +72,16 @@ impl<C: BlockCipher128> Keys<C> {
     }
 
     /// f's fused kernels, if it has them.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     #[inline]
-    pub(crate) fn fused(&self) -> Option<&crate::aesni::AesKey> {
+    pub(crate) fn fused(&self) -> Option<&crate::backend::AesKey> {
         self.fused.as_ref()
     }
 
     /// `f(block)`.
     #[inline]
     pub(crate) fn f_encrypt(&self, block: &Block) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.encrypt_block(block);
         }
@@ -93,7 +94,7 @@ impl<C: BlockCipher128> Keys<C> {
     /// 16-byte load would wait for the stores to retire).
     #[inline]
     pub(crate) fn f_encrypt_int(&self, x: u128) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.encrypt_be(x);
         }
@@ -106,7 +107,7 @@ impl<C: BlockCipher128> Keys<C> {
     where
         C: BlockCipher128Dec,
     {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.decrypt_block(block);
         }

@@ -900,7 +900,7 @@ impl<B, const DECRYPT: bool> Drop for BlockWork<'_, B, DECRYPT> {
 /// `dst = a xor b` over whole slices of blocks, as one flat byte loop (the
 /// loop vectorizer's favourite shape).
 #[inline(always)]
-fn xor2(dst: &mut [Block], a: &[Block], b: &[Block]) {
+pub(crate) fn xor2(dst: &mut [Block], a: &[Block], b: &[Block]) {
     let (dst, a, b) = (dst.as_flattened_mut(), a.as_flattened(), b.as_flattened());
     for ((d, x), y) in dst.iter_mut().zip(a).zip(b) {
         *d = x ^ y;
@@ -911,7 +911,13 @@ fn xor2(dst: &mut [Block], a: &[Block], b: &[Block]) {
 /// flat byte loop: each input is read once and the lanes of the Checksum
 /// take the blocks of the batch in order.
 #[inline(always)]
-fn xor2_sum(dst: &mut [Block], a: &[Block], b: &[Block], sum: &mut [Block], sum_dst: bool) {
+pub(crate) fn xor2_sum(
+    dst: &mut [Block],
+    a: &[Block],
+    b: &[Block],
+    sum: &mut [Block],
+    sum_dst: bool,
+) {
     let (dst, a, b) = (dst.as_flattened_mut(), a.as_flattened(), b.as_flattened());
     for (((d, x), y), s) in dst.iter_mut().zip(a).zip(b).zip(sum.as_flattened_mut()) {
         let out = x ^ y;
@@ -928,7 +934,7 @@ fn xor2_sum(dst: &mut [Block], a: &[Block], b: &[Block], sum: &mut [Block], sum_
 /// (the copy is assembled from narrower stores, and the 64-byte load of it
 /// that follows cannot be forwarded from them).
 #[inline(always)]
-fn xor_base(dst: &mut [Block], low: &[Block], w4: &[Block; 4]) {
+pub(crate) fn xor_base(dst: &mut [Block], low: &[Block], w4: &[Block; 4]) {
     let w64 = w4.as_flattened();
     let (d_quads, d_rest) = dst.as_chunks_mut::<4>();
     let (l_quads, l_rest) = low.as_chunks::<4>();

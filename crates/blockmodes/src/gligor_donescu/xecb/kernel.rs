@@ -7,14 +7,15 @@ use super::*;
 // f, generic or on the fused AES kernels.
 
 /// f = E_K, and its fused AES kernels where the key was set up from AES key
-/// bytes on a CPU with AES-NI (`crate::backend`): there every run of
-/// blocks is one kernel call, `f(x_i + i r0)` with the offsets made in
-/// registers and the sum taken while the rounds run (`aesni::xecb_sum`).
+/// bytes on a CPU with AES-NI or the ARMv8 AES instructions
+/// (`crate::backend`): there every run of blocks is one kernel call,
+/// `f(x_i + i r0)` with the offsets made in registers and the sum taken
+/// while the rounds run (`aesni`'s or `armv8`'s `xecb_sum`).
 #[derive(Clone)]
 pub(super) struct Prf<C> {
     pub(super) f: C,
-    #[cfg(target_arch = "x86_64")]
-    fused: Option<crate::aesni::AesKey>,
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fused: Option<crate::backend::AesKey>,
 }
 
 impl<C: BlockCipher128> Prf<C> {
@@ -22,7 +23,7 @@ impl<C: BlockCipher128> Prf<C> {
     pub(super) fn from_cipher(f: C) -> Self {
         Self {
             f,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
         }
     }
@@ -31,7 +32,7 @@ impl<C: BlockCipher128> Prf<C> {
     pub(super) fn from_key(f: C, key: &[u8]) -> Self {
         #[allow(unused_mut)]
         let mut prf = Self::from_cipher(f);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             prf.fused = crate::backend::key_for(key, &prf.f);
         }
@@ -42,7 +43,7 @@ impl<C: BlockCipher128> Prf<C> {
     /// `f(block)`.
     #[inline]
     pub(super) fn encrypt(&self, block: &Block) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.encrypt_block(block);
         }
@@ -55,7 +56,7 @@ impl<C: BlockCipher128> Prf<C> {
     /// the stores: a store-forwarding stall).
     #[inline]
     pub(super) fn encrypt_int(&self, x: u128) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.encrypt_be(x);
         }
@@ -68,7 +69,7 @@ impl<C: BlockCipher128> Prf<C> {
     where
         C: BlockCipher128Dec,
     {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return k.decrypt_block(block);
         }
@@ -85,7 +86,7 @@ impl<C: BlockCipher128> Prf<C> {
         blocks: &[Block],
         last: Option<&Block>,
     ) -> Option<Block> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             return Some(k.xecb_sum(r0, first, blocks, last));
         }
