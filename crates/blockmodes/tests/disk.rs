@@ -1032,7 +1032,7 @@ fn eme_and_ete_fused_and_generic_agree_at_every_length() {
 }
 
 /// Calls of 33 and 70 units, so that the fused units path
-/// (`eme_fused::kernel_units`, 32 units per kernel call) runs a full chunk
+/// (`disk::eme::fused::units`, 32 units per kernel call) runs a full chunk
 /// and then a short one (33 = 32 + 1, 70 = 32 + 32 + 6), for sector-sized
 /// units (512 and 2048 bytes) and a short odd one (3 blocks), with unit
 /// numbers crossing a 64-bit carry inside the call: against the generic
