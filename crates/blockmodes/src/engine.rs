@@ -237,6 +237,23 @@ pub(crate) enum Offsets<'a> {
     },
 }
 
+/// The block counts of XCBC$-XOR / pXCBC decryption's kernel call
+/// (`AesKey::xcbc_decrypt` on each tier): `n_out` ciphertext blocks
+/// decrypted into `out` (as many as both slices hold) and `n` read from
+/// `input`, one more with `check` (the check block, decrypted into it, not
+/// into `out`); the check block's pointer, null without one.
+pub(crate) fn xcbc_counts(
+    input: &[Block],
+    out: &[Block],
+    check: Option<&mut Block>,
+) -> (usize, usize, *mut Block) {
+    let n_out = out.len().min(input.len());
+    match check {
+        Some(c) => (input.len().min(out.len() + 1), n_out, c as *mut Block),
+        None => (n_out, n_out, core::ptr::null_mut()),
+    }
+}
+
 /// Cache-line alignment.
 #[derive(Clone)]
 #[repr(C, align(64))]

@@ -599,11 +599,7 @@ impl AesKey {
         out: &mut [Block],
         check: Option<&mut Block>,
     ) -> Block {
-        let n_out = out.len().min(input.len());
-        let n = match check {
-            Some(_) => input.len().min(out.len() + 1),
-            None => n_out,
-        };
+        let (n, n_out, check) = crate::engine::xcbc_counts(input, out, check);
         let job = GdJob {
             keys: &self.dec.k.0,
             src: input.as_ptr(),
@@ -612,7 +608,7 @@ impl AesKey {
             n,
             dst: out.as_mut_ptr(),
             n_out,
-            check: check.map_or(core::ptr::null_mut(), |b| b as *mut Block),
+            check,
             prev: *prev,
             r0,
             first,

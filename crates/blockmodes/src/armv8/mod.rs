@@ -254,11 +254,7 @@ impl AesKey {
         out: &mut [Block],
         check: Option<&mut Block>,
     ) -> Block {
-        let n_out = out.len().min(input.len());
-        let (n, check) = match check {
-            Some(c) => (input.len().min(out.len() + 1), c as *mut Block),
-            None => (n_out, core::ptr::null_mut()),
-        };
+        let (n, n_out, check) = crate::engine::xcbc_counts(input, out, check);
         let keys = self.keys(Dir::Decrypt);
         let (src, dst) = (input.as_ptr(), out.as_mut_ptr());
         // SAFETY: an `AesKey` exists only where `detect` found the AES
