@@ -63,6 +63,9 @@ mod schedule;
 #[cfg(test)]
 mod tests;
 
+// CWC's counter mode (`ctr.rs`: `AesKey::ctr32`, `AesKey::ctr32_append`).
+mod ctr;
+
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, xor};

@@ -1,0 +1,232 @@
+//! Counter mode with a 32-bit big-endian block counter (CWC-CTR, section 3
+//! of the CWC paper), on the ARMv8 Crypto Extensions: the aarch64
+//! counterpart of `aesni/ctr.rs`, with the same contract.
+//!
+//! Block `t` of a run is xored with `E_K(cb + t)`, where `cb + t` is the
+//! counter block `cb` with its last four bytes, read as a big-endian
+//! integer, increased by `t` modulo 2^32 (the first twelve bytes never
+//! change: CWC's `10^7 || N || tostr(i, 32)`). Any number of bytes: a
+//! partial last block uses as many bytes of its keystream block as it has.
+//!
+//! The counter blocks are made in registers, never in memory: the counter
+//! block is held with each 4-byte word byte-reversed (`REV32`), so that
+//! its last word is the counter as a native 32-bit lane; per block one
+//! `ADD` of `(0, 0, 0, 1)` to that vector (lane 3 alone, wrapping mod
+//! 2^32, no carry into the nonce) and one `REV32` back to big-endian. The
+//! first round's key operand is `K0` itself (`AESE` xors it in), so a
+//! counter block costs two vector operations on top of ECB's rounds, and
+//! the data one xor more than ECB's last key xor (`y = s xor (K[Nr] xor
+//! M)`). Eight blocks in flight per batch, the remainder as one batch of
+//! as many blocks as it has (a partial last block through a keystream
+//! block on the stack, wiped after); nothing past the end read or written.
+//!
+//! `cb` comes in as a `u128` (the block read as a big-endian integer, as
+//! CWC computes it) and is made into a vector from general registers.
+
+use core::arch::aarch64::*;
+
+use cipher::inout::InOutBuf;
+
+use super::AesKey;
+use crate::arith::gf128::Block;
+#[cfg(feature = "alloc")]
+use crate::engine::append_with;
+
+/// Blocks per full batch.
+const BATCH: usize = 8;
+
+impl AesKey {
+    /// `out = in xor` the keystream `E_K(cb), E_K(cb + 1), ...`, the
+    /// counter blocks given as big-endian integers (the last four bytes a
+    /// big-endian counter, increased modulo 2^32), for every byte of `io`
+    /// (in place or from one buffer into another). Returns `E_K(extra)`
+    /// (all zero without `extra`), as `aesni::AesKey::ctr32`.
+    pub(crate) fn ctr32(&self, cb: u128, io: InOutBuf<'_, '_, u8>, extra: Option<u128>) -> Block {
+        let len = io.len();
+        let (src, dst) = io.into_raw();
+        self.ctr32_raw(cb, src, dst, len, extra)
+    }
+
+    /// As [`ctr32`](Self::ctr32) from `input` onto the end of `out`
+    /// (`input.len()` bytes appended, written once: see [`append_with`]).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ctr32_append(
+        &self,
+        cb: u128,
+        input: &[u8],
+        out: &mut alloc::vec::Vec<u8>,
+        extra: Option<u128>,
+    ) -> Block {
+        let len = input.len();
+        append_with(out, len, |dst| {
+            (
+                self.ctr32_raw(cb, input.as_ptr(), dst.as_mut_ptr(), len, extra),
+                len,
+            )
+        })
+    }
+
+    /// [`ctr32`](Self::ctr32) on `len` bytes at `src` into `dst` (equal,
+    /// or disjoint; `dst` may be uninitialised: only stored to).
+    fn ctr32_raw(
+        &self,
+        cb: u128,
+        src: *const u8,
+        dst: *mut u8,
+        len: usize,
+        extra: Option<u128>,
+    ) -> Block {
+        let out = extra.map_or([0; 16], |e| self.encrypt_be(e));
+        if len == 0 {
+            return out;
+        }
+        let keys = &self.enc.0.0;
+        // SAFETY: an `AesKey` exists only where `detect` found the AES
+        // instructions; `src` and `dst` hold `len >= 1` bytes (equal or
+        // disjoint: from one `InOutBuf`, or input and spare capacity).
+        unsafe {
+            match self.rounds {
+                10 => ctr32::<10>(keys, cb, src, dst, len),
+                12 => ctr32::<12>(keys, cb, src, dst, len),
+                _ => ctr32::<14>(keys, cb, src, dst, len),
+            }
+        }
+        out
+    }
+}
+
+/// The counter block `cb` as the kernels hold it: each 4-byte word
+/// byte-reversed (lane `i` of the `u32` vector is bytes `4i .. 4i + 4` as a
+/// big-endian integer), from general registers.
+#[inline(always)]
+fn ctr_vector(cb: u128) -> uint32x4_t {
+    // Lane 0 (low half of the first u64) is the top word of `cb`.
+    let hi = ((cb >> 64) as u64).rotate_left(32);
+    let lo = (cb as u64).rotate_left(32);
+    // SAFETY: NEON is part of every aarch64 target Rust builds for.
+    unsafe { vcombine_u32(vcreate_u32(hi), vcreate_u32(lo)) }
+}
+
+/// The CTR loop over `len >= 1` bytes with the encryption keys of `NR`
+/// rounds.
+///
+/// # Safety
+/// The CPU must have AES (and NEON); `src` and `dst` valid for `len`
+/// bytes, equal or disjoint.
+#[target_feature(enable = "aes,neon")]
+unsafe fn ctr32<const NR: usize>(
+    keys: &[Block; 15],
+    cb: u128,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: the caller's: the features; every batch touches bytes below
+    // `len` only (as noted at each).
+    unsafe {
+        let mut k = [vdupq_n_u8(0); 15];
+        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+            *kr = vld1q_u8(b.as_ptr());
+        }
+        let mut c = ctr_vector(cb);
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal, $last:expr) => {
+                // SAFETY: bytes i .. i + 16 ($v - 1) + $last are below len.
+                batch::<$v, NR>(&k, &mut c, src.add(i), dst.add(i), $last)
+            };
+        }
+        while len - i >= 16 * BATCH {
+            // The model-only build (`--cfg blockmodes_mca`,
+            // `tools/mca/armv8.sh`) marks the steady-state loop.
+            #[cfg(blockmodes_mca)]
+            super::mca_begin();
+            go!(8, 16);
+            i += 16 * BATCH;
+            #[cfg(blockmodes_mca)]
+            super::mca_end();
+        }
+        let rem = len - i;
+        if rem > 0 {
+            let nv = rem.div_ceil(16);
+            let last = rem - 16 * (nv - 1); // 1 ..= 16 bytes in the last block
+            match nv {
+                1 => go!(1, last),
+                2 => go!(2, last),
+                3 => go!(3, last),
+                4 => go!(4, last),
+                5 => go!(5, last),
+                6 => go!(6, last),
+                7 => go!(7, last),
+                _ => go!(8, last),
+            }
+        }
+    }
+}
+
+/// Rounds 1 .. Nr-2 of encryption on every block of the array `x`, round
+/// by round (the batch's blocks interleaved), written out as
+/// `kernel.rs`'s `middle!` (a counted loop can stay a loop).
+macro_rules! middle {
+    ($nr:expr, $k:expr, $x:expr) => {
+        middle!(@ $nr, $k, $x; 1 2 3 4 5 6 7 8 9 10 11 12)
+    };
+    (@ $nr:expr, $k:expr, $x:expr; $($r:literal)*) => {$(
+        if $r < $nr - 1 {
+            let kr = $k[$r];
+            for xv in $x.iter_mut() {
+                *xv = vaesmcq_u8(vaeseq_u8(*xv, kr));
+            }
+        }
+    )*};
+}
+
+/// One batch of `V` counter blocks; the last block has `last` (1 ..= 16)
+/// bytes of data. `c` is the next counter block (see [`ctr_vector`]),
+/// advanced by `V`.
+///
+/// # Safety
+/// From a function with the AES features; `src` and `dst` valid for
+/// `16 (V - 1) + last` bytes, equal or disjoint.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn batch<const V: usize, const NR: usize>(
+    k: &[uint8x16_t; 15],
+    c: &mut uint32x4_t,
+    src: *const u8,
+    dst: *mut u8,
+    last: usize,
+) {
+    // SAFETY: the caller's: the features; the loads and stores as noted.
+    unsafe {
+        let one = vcombine_u32(vcreate_u32(0), vcreate_u32(1 << 32));
+        let mut x = [vdupq_n_u8(0); V];
+        for xv in x.iter_mut() {
+            // The counter block, big-endian; the next one (lane 3 + 1,
+            // mod 2^32).
+            let cbv = vrev32q_u8(vreinterpretq_u8_u32(*c));
+            *c = vaddq_u32(*c, one);
+            *xv = vaesmcq_u8(vaeseq_u8(cbv, k[0]));
+        }
+        middle!(NR, k, x);
+        for (v, xv) in x.iter().enumerate() {
+            let s = vaeseq_u8(*xv, k[NR - 1]);
+            let (p, q) = (src.add(16 * v), dst.add(16 * v));
+            if v + 1 < V || last == 16 {
+                // SAFETY: a whole block of valid bytes at `p` and `q`.
+                let m = vld1q_u8(p);
+                vst1q_u8(q, veorq_u8(s, veorq_u8(m, k[NR])));
+            } else {
+                // SAFETY: `last` valid bytes at `p` and `q`, nothing past
+                // them touched; each byte read before it is written.
+                let mut ks = [0u8; 16];
+                vst1q_u8(ks.as_mut_ptr(), veorq_u8(s, k[NR]));
+                for (j, kb) in ks.iter().enumerate().take(last) {
+                    *q.add(j) = *p.add(j) ^ kb;
+                }
+                ks.fill(0);
+                core::hint::black_box(&ks);
+            }
+        }
+    }
+}
