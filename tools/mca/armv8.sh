@@ -100,6 +100,8 @@ specs=(
   "xecb-mac|loop:kernel::xecb_sum::<10>|0.8|"
   "xcbc-decrypt|loop:kernel::xcbc_decrypt::<10>|0.8|"
 )
+# CWC's counter mode (`armv8/ctr.rs`: counter blocks made in registers)
+specs+=("cwc-ctr|loop:ctr::ctr32::<10>|0.9|")
 gate() { [ "$1" = neoverse-n1 ] || [ "$1" = neoverse-v1 ]; }
 
 echo "llvm-mca: $("$mca" --version | awk '/LLVM version/ { print $NF }'); AES-128, cycles per 16-byte block (x ECB speed) [generic path, fused/generic speed]"

@@ -128,38 +128,61 @@ unsafe fn ctr32<const NR: usize>(
         for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
             *kr = vld1q_u8(b.as_ptr());
         }
+        // K0 xor (0^120 || v), v < 8: the first key operands of an aligned
+        // batch (see `batch`).
+        let kv: [uint8x16_t; BATCH] = core::array::from_fn(|v| {
+            veorq_u8(
+                k[0],
+                vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(0), vcreate_u64((v as u64) << 56))),
+            )
+        });
         let mut c = ctr_vector(cb);
         let mut i = 0;
         macro_rules! go {
-            ($v:literal, $last:expr) => {
+            ($v:literal, $aligned:literal, $full:literal, $last:expr) => {
                 // SAFETY: bytes i .. i + 16 ($v - 1) + $last are below len.
-                batch::<$v, NR>(&k, &mut c, src.add(i), dst.add(i), $last)
+                batch::<$v, NR, $aligned, $full>(&k, &kv, &mut c, src.add(i), dst.add(i), $last)
             };
+        }
+        macro_rules! rest {
+            ($aligned:literal, $bytes:expr) => {{
+                let bytes = $bytes;
+                let nv = bytes.div_ceil(16);
+                let last = bytes - 16 * (nv - 1); // 1 ..= 16 bytes in the last block
+                match nv {
+                    1 => go!(1, $aligned, false, last),
+                    2 => go!(2, $aligned, false, last),
+                    3 => go!(3, $aligned, false, last),
+                    4 => go!(4, $aligned, false, last),
+                    5 => go!(5, $aligned, false, last),
+                    6 => go!(6, $aligned, false, last),
+                    7 => go!(7, $aligned, false, last),
+                    _ => go!(8, $aligned, false, last),
+                }
+            }};
+        }
+        // Up to the first counter that is a multiple of 8 (the counter is
+        // public: a branch on it leaks nothing), block by block.
+        let head = (8 - (cb as usize & 7)) & 7;
+        if head != 0 {
+            let bytes = len.min(16 * head);
+            rest!(false, bytes);
+            i = bytes;
         }
         while len - i >= 16 * BATCH {
             // The model-only build (`--cfg blockmodes_mca`,
             // `tools/mca/armv8.sh`) marks the steady-state loop.
             #[cfg(blockmodes_mca)]
             super::mca_begin();
-            go!(8, 16);
+            // (An instance of its own, whole blocks only: one call site,
+            // inlined into the loop.)
+            go!(8, true, true, 16);
             i += 16 * BATCH;
             #[cfg(blockmodes_mca)]
             super::mca_end();
         }
-        let rem = len - i;
-        if rem > 0 {
-            let nv = rem.div_ceil(16);
-            let last = rem - 16 * (nv - 1); // 1 ..= 16 bytes in the last block
-            match nv {
-                1 => go!(1, last),
-                2 => go!(2, last),
-                3 => go!(3, last),
-                4 => go!(4, last),
-                5 => go!(5, last),
-                6 => go!(6, last),
-                7 => go!(7, last),
-                _ => go!(8, last),
-            }
+        if len > i {
+            rest!(true, len - i);
         }
     }
 }
@@ -182,16 +205,24 @@ macro_rules! middle {
 }
 
 /// One batch of `V` counter blocks; the last block has `last` (1 ..= 16)
-/// bytes of data. `c` is the next counter block (see [`ctr_vector`]),
-/// advanced by `V`.
+/// bytes of data (16 if `FULL`). `c` is the next counter block (see
+/// [`ctr_vector`]), advanced by `V`.
+///
+/// `ALIGNED`: the first counter is a multiple of 8 and `V <= 8`, so that
+/// block `v`'s counter block is the first one xor `v` in its last byte:
+/// `AESE(cb + v, K0) = AESE(cb, K0 xor v)`, with `kv[v] = K0 xor (0^120 ||
+/// v)` made once per call. A batch then makes one big-endian counter block
+/// (`REV32`) and one `ADD` for the next batch: no vector operation per
+/// block. Otherwise each block has its `REV32` and `ADD`.
 ///
 /// # Safety
 /// From a function with the AES features; `src` and `dst` valid for
 /// `16 (V - 1) + last` bytes, equal or disjoint.
 #[inline]
 #[target_feature(enable = "aes,neon")]
-unsafe fn batch<const V: usize, const NR: usize>(
+unsafe fn batch<const V: usize, const NR: usize, const ALIGNED: bool, const FULL: bool>(
     k: &[uint8x16_t; 15],
+    kv: &[uint8x16_t; BATCH],
     c: &mut uint32x4_t,
     src: *const u8,
     dst: *mut u8,
@@ -201,18 +232,26 @@ unsafe fn batch<const V: usize, const NR: usize>(
     unsafe {
         let one = vcombine_u32(vcreate_u32(0), vcreate_u32(1 << 32));
         let mut x = [vdupq_n_u8(0); V];
-        for xv in x.iter_mut() {
-            // The counter block, big-endian; the next one (lane 3 + 1,
-            // mod 2^32).
+        if ALIGNED {
             let cbv = vrev32q_u8(vreinterpretq_u8_u32(*c));
-            *c = vaddq_u32(*c, one);
-            *xv = vaesmcq_u8(vaeseq_u8(cbv, k[0]));
+            *c = vaddq_u32(*c, vshlq_n_u32::<3>(one));
+            for (xv, kvv) in x.iter_mut().zip(kv) {
+                *xv = vaesmcq_u8(vaeseq_u8(cbv, *kvv));
+            }
+        } else {
+            for xv in x.iter_mut() {
+                // The counter block, big-endian; the next one (lane 3 + 1,
+                // mod 2^32).
+                let cbv = vrev32q_u8(vreinterpretq_u8_u32(*c));
+                *c = vaddq_u32(*c, one);
+                *xv = vaesmcq_u8(vaeseq_u8(cbv, k[0]));
+            }
         }
         middle!(NR, k, x);
         for (v, xv) in x.iter().enumerate() {
             let s = vaeseq_u8(*xv, k[NR - 1]);
             let (p, q) = (src.add(16 * v), dst.add(16 * v));
-            if v + 1 < V || last == 16 {
+            if FULL || v + 1 < V || last == 16 {
                 // SAFETY: a whole block of valid bytes at `p` and `q`.
                 let m = vld1q_u8(p);
                 vst1q_u8(q, veorq_u8(s, veorq_u8(m, k[NR])));

@@ -231,9 +231,10 @@ fn xcbc_decrypt_matches_block_by_block() {
 /// CWC's counter mode (`ctr.rs`) against the `aes` crate block by block:
 /// every length up to 25 blocks and three batches, whole or with a partial
 /// last block, every key size, in place, from one buffer into another and
-/// appended to a `Vec`, with and without the extra block; counters whose
-/// 32-bit word carries across bytes and wraps mod 2^32 (the first twelve
-/// bytes never change).
+/// appended to a `Vec`, with and without the extra block; first counters
+/// at every offset from a multiple of 8 (the kernel's head before its
+/// aligned batches), counters whose 32-bit word carries across bytes and
+/// wraps mod 2^32 (the first twelve bytes never change).
 #[test]
 fn ctr32_matches_block_by_block() {
     use cipher::inout::InOutBuf;
@@ -247,7 +248,20 @@ fn ctr32_matches_block_by_block() {
         let k = AesKey::new(&key).unwrap();
         let (enc, _) = model(&key);
         let head = 0x80a1_b2c3_d4e5_f607_1829_3a4b_0000_0000u128;
-        for low in [1u32, 0xfb, 0x00ff_fffa, 0xffff_fff9, u32::MAX] {
+        // (from 1 as CWC's messages; a multiple of 8, where the aligned
+        // batches start at once; each head length 1..=7; carries across
+        // bytes; wraps mod 2^32 in the head and in the aligned batches)
+        for low in [
+            1u32,
+            8,
+            0xfb,
+            0x00ff_fffa,
+            0x0000_fffc,
+            0xffff_ffe0,
+            0xffff_fff9,
+            u32::MAX - 1,
+            u32::MAX,
+        ] {
             let cb = head | u128::from(low);
             for len in (0..=25 * 16).chain([399, 400, 401]) {
                 let input: Vec<u8> = (0..len).map(|i| (i * 7 + key_len + len) as u8).collect();
