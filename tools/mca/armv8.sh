@@ -72,8 +72,14 @@ region_of() {
 per_block() {
   local aes cyc
   aes=$(awk '/^\taes[ed]\t/ { n++ } END { print n + 0 }' "$1")
-  cyc=$("$mca" -mtriple=aarch64 -mcpu="$2" -iterations=200 "$1" 2>/dev/null \
+  # (+sha3: the `EOR3` kernels; without it llvm-mca drops the instructions
+  # it cannot parse and models the rest. Any such error now fails the run.)
+  cyc=$("$mca" -mtriple=aarch64 -mcpu="$2" -mattr=+sha3 -iterations=200 "$1" 2>"$1.err" \
     | awk '!got && /^Total Cycles:/ { print $3; got = 1 }')
+  if grep -q 'error:' "$1.err"; then
+    echo "llvm-mca could not parse $1 for $2: $(grep -m1 -A1 'error:' "$1.err" | tr -s ' \n' ' ')" >&2
+    exit 1
+  fi
   awk -v c="$cyc" -v a="$aes" 'BEGIN { b = a ? a / 10 : 8; printf "%.2f", c / 200 / b }'
 }
 

@@ -21,8 +21,10 @@
 //!   decrypts anything; when the tag is wrong nothing is decrypted, the
 //!   buffer is wiped and [`Error::Authentication`] is returned.
 //!
-//! Speed: keyed from AES key bytes on an x86-64 CPU with AES-NI, CWC runs
-//! on this crate's own AES kernels (`crate::backend`): counter blocks made
+//! Speed: keyed from AES key bytes on an x86-64 CPU with AES-NI (or an
+//! aarch64 CPU with the ARMv8 Crypto Extensions: CWC-CTR on the `armv8`
+//! tier, `armv8/ctr.rs`, the hash portable), CWC runs on this crate's own
+//! AES kernels (`crate::backend`): counter blocks made
 //! in registers, and with VAES-512 and AVX-512 IFMA one pass that enciphers
 //! the message and hashes its ciphertext from the registers, the AES rounds
 //! interleaved with the hash's multiply-adds (`fused.rs`, `cwc/ctr_hash.rs`).
@@ -173,7 +175,7 @@ where
     cipher: C,
     hash: CwcHash,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI (`crate::backend`).
+    /// AES-NI or the ARMv8 AES instructions (`crate::backend`).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fused: Option<fused::Fused>,
     _tag: PhantomData<(T, P)>,
