@@ -121,6 +121,7 @@ impl AesKey {
     }
 
     /// Whether [`ctr32`](Self::ctr32) runs the `EOR3` kernel on this CPU.
+    #[cfg(test)]
     pub(super) fn has_eor3() -> bool {
         cpu_sha3::get()
     }
