@@ -5,7 +5,8 @@
 //! Every vector (the paper's, `vectors/independent/`, `vectors/negative/`)
 //! and the fused-against-generic comparisons run on each AES backend
 //! (`backend::force`): the generic path, the fused kernels on AES-NI and on
-//! VAES-512 (with the one-pass CTR + IFMA hash kernel where the CPU has it).
+//! VAES-512 (with the one-pass CTR + IFMA hash kernel where the CPU has it),
+//! and on aarch64 the `armv8` tier's CTR (`armv8/ctr.rs`, under QEMU in CI).
 #![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))]
 // written for the default features
 
@@ -932,7 +933,7 @@ fn vectors_on_every_backend() {
     assert!(independent.len() >= 25 && negative.len() >= 200);
     // One CWC keyed from bytes per vector (the paper's: `check_vector`).
     let keys = (paper.len() + independent.len() + negative.len()) as u64;
-    common::on_each_backend_no_armv8(Some(keys), |_| {
+    common::on_each_backend(Some(keys), |_| {
         for v in &paper {
             with_aes!(hex_field(v, "key").len(), C => check_vector::<C>(v));
         }
@@ -1071,7 +1072,7 @@ proptest! {
 fn long_messages_equal_reference_on_every_backend() {
     let key = [0x6bu8; 16];
     let nonce = [0x5cu8; 11];
-    common::on_each_backend_no_armv8(Some(1), |b| {
+    common::on_each_backend(Some(1), |b| {
         let cwc = CwcAes128::new_from_slice(&key).unwrap();
         for len in [
             1535usize,
@@ -1110,12 +1111,10 @@ fn from_cipher_and_wrappers_stay_generic() {
     assert_eq!(blockmodes::backend::fused_keys(), before);
     let _ = CwcAes128::new_from_slice(&[1; 16]).unwrap();
     let _ = <CwcAes128 as KeyInit>::new(&[1; 16].into());
-    // (CWC is not on the `armv8` tier yet: generic there.)
-    let expected = u64::from(blockmodes::backend::available().iter().any(|&b| {
-        !matches!(
-            b,
-            blockmodes::backend::Backend::Generic | blockmodes::backend::Backend::Armv8
-        )
-    }));
+    let expected = u64::from(
+        blockmodes::backend::available()
+            .iter()
+            .any(|&b| b != blockmodes::backend::Backend::Generic),
+    );
     assert_eq!(blockmodes::backend::fused_keys() - before, 2 * expected);
 }

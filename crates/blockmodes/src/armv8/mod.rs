@@ -43,6 +43,17 @@
 //! The CPU is checked once, at key setup ([`detect`], `cpufeatures`:
 //! Linux's `getauxval`, macOS's `sysctl`, no `std` needed).
 //!
+//! # CWC's counter mode
+//!
+//! [`AesKey::ctr32`] and [`AesKey::ctr32_append`] (`ctr.rs`, CWC-CTR with
+//! its 32-bit big-endian counter, as `aesni::AesKey::ctr32`): the counter
+//! blocks made in registers, eight blocks in flight; from the first
+//! counter that is a multiple of 8, one counter block per batch and the
+//! blocks' low bits in the first key operand (`AESE(cb + v, K0) = AESE(cb,
+//! K0 xor v)`), the data and `K[Nr]` xored into the last round's output in
+//! one `EOR3` where the CPU has FEAT_SHA3 (checked at run time), else two
+//! `EOR`s. `cwc/fused.rs` runs CWC on it; CWC-HASH stays portable.
+//!
 //! # Why `unsafe`
 //!
 //! * The kernels are compiled with `#[target_feature(enable =
@@ -62,6 +73,9 @@ mod kernel;
 mod schedule;
 #[cfg(test)]
 mod tests;
+
+// CWC's counter mode (`ctr.rs`: `AesKey::ctr32`, `AesKey::ctr32_append`).
+mod ctr;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

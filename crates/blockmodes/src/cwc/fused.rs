@@ -1,4 +1,5 @@
-//! CWC on the fused AES kernels (x86-64 with AES-NI; see `crate::backend`):
+//! CWC on the fused AES kernels (x86-64 with AES-NI, aarch64 with the ARMv8
+//! Crypto Extensions; see `crate::backend`):
 //! CWC-CTR with the counter blocks made in registers and the keystream
 //! xored into the data in the last AES round (no batch buffer, no padding
 //! to a batch), and CWC-HASH over its output while it is still in
@@ -11,9 +12,10 @@
 //!   AES rounds and the multiply-adds issue on different ports; run one
 //!   after the other they do not overlap: see `docs/performance.md`,
 //!   section "CWC").
-//! * Otherwise (AES-NI alone, a CPU without IFMA, the portable hash),
-//!   strides of [`FUSED_STRIDE`] bytes through `AesKey::ctr32`
-//!   (`aesni/ctr.rs`), each hashed right after it is written.
+//! * Otherwise (AES-NI alone, a CPU without IFMA, the portable hash, and
+//!   always on aarch64), strides of [`FUSED_STRIDE`] bytes through
+//!   `AesKey::ctr32` (`aesni/ctr.rs`, `armv8/ctr.rs`), each hashed right
+//!   after it is written.
 //!
 //! The MAC pad `E_K(10^7 || N || 0^32)` is one block independent of the
 //! pass (or rides along with the first counter blocks on the strided
@@ -31,10 +33,11 @@ use core::ops::Range;
 use cipher::inout::InOutBuf;
 use zeroize::Zeroize;
 
+#[cfg(target_arch = "x86_64")]
 use super::hash::ifma::Powers;
 use super::hash::{CwcHash, HashState};
-use crate::aesni::AesKey;
 use crate::arith::gf128::{Block, xor};
+use crate::backend::AesKey;
 
 /// Bytes of sigma per stride where the one-pass kernel does not run:
 /// enciphered, then hashed while in the first-level cache. A multiple of
@@ -115,9 +118,13 @@ impl Fused {
         // The whole message in one pass where the hash runs on IFMA and the
         // key on VAES-512; the MAC pad 10^7 || N || 0^32 then a block of
         // its own (independent of the pass, so it overlaps it).
+        #[cfg(target_arch = "x86_64")]
         let one_pass = hash
             .ifma_powers()
             .and_then(|pw| io.one_pass(&self.key, base + 1, pw, st.s));
+        // (aarch64: no one-pass kernel; the hash is portable.)
+        #[cfg(not(target_arch = "x86_64"))]
+        let one_pass: Option<u128> = None;
         let mut pad = match one_pass {
             Some(s) => {
                 st.s = s;
@@ -186,6 +193,7 @@ trait Sink {
     /// Bytes of the message.
     fn len(&self) -> usize;
     /// The whole message through `AesKey::ctr32_hash` (`None`: not run).
+    #[cfg(target_arch = "x86_64")]
     fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128>;
     /// CWC-CTR of the message's bytes `range` (ranges come in order, each
     /// starting where the last ended) from the counter block `cb`; returns
@@ -201,6 +209,7 @@ impl Sink for InOut<'_, '_> {
     fn len(&self) -> usize {
         self.0.len()
     }
+    #[cfg(target_arch = "x86_64")]
     fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128> {
         key.ctr32_hash(cb, self.0.reborrow(), pw, s)
     }
@@ -227,6 +236,7 @@ impl Sink for Append<'_> {
     fn len(&self) -> usize {
         self.msg.len()
     }
+    #[cfg(target_arch = "x86_64")]
     fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128> {
         key.ctr32_hash_append(cb, self.msg, self.out, pw, s)
     }

@@ -21,8 +21,10 @@
 //!   decrypts anything; when the tag is wrong nothing is decrypted, the
 //!   buffer is wiped and [`Error::Authentication`] is returned.
 //!
-//! Speed: keyed from AES key bytes on an x86-64 CPU with AES-NI, CWC runs
-//! on this crate's own AES kernels (`crate::backend`): counter blocks made
+//! Speed: keyed from AES key bytes on an x86-64 CPU with AES-NI (or an
+//! aarch64 CPU with the ARMv8 Crypto Extensions: CWC-CTR on the `armv8`
+//! tier, `armv8/ctr.rs`, the hash portable), CWC runs on this crate's own
+//! AES kernels (`crate::backend`): counter blocks made
 //! in registers, and with VAES-512 and AVX-512 IFMA one pass that enciphers
 //! the message and hashes its ciphertext from the registers, the AES rounds
 //! interleaved with the hash's multiply-adds (`fused.rs`, `cwc/ctr_hash.rs`).
@@ -89,7 +91,7 @@
 mod bench;
 #[cfg(target_arch = "x86_64")]
 mod ctr_hash;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod fused;
 pub mod hash;
 #[cfg(feature = "alloc")]
@@ -173,8 +175,8 @@ where
     cipher: C,
     hash: CwcHash,
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI (`crate::backend`).
-    #[cfg(target_arch = "x86_64")]
+    /// AES-NI or the ARMv8 AES instructions (`crate::backend`).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fused: Option<fused::Fused>,
     _tag: PhantomData<(T, P)>,
 }
@@ -191,7 +193,7 @@ impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Cwc<C, T, P> {
         Self {
             cipher: self.cipher.clone(),
             hash: self.hash.clone(),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: self.fused.clone(),
             _tag: PhantomData,
         }
@@ -256,7 +258,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         Self {
             cipher,
             hash,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
             _tag: PhantomData,
         }
@@ -267,7 +269,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// cipher is AES and the CPU runs it (`crate::backend`); K_h then comes
     /// from the fused key's `E_K(110^126)`.
     fn from_key(cipher: C, key: &[u8]) -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = crate::backend::key_for(key, &cipher) {
             let f = fused::Fused::new(k);
             let mut z = f.encrypt_block(&hash::HASH_KEY_INPUT);
@@ -318,7 +320,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         let base = self.check(nonce, ad, msg)?;
         // The fused kernels write sigma straight into the new `Vec`'s
         // capacity (no zero fill first); other ciphers fill a zeroed `Vec`.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             let mut out = Vec::with_capacity(msg.len() + T::USIZE);
             let mut tag = f.seal_append(&self.hash, base, ad, msg, &mut out);
@@ -363,7 +365,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
             })?;
         let (sigma, tag) = ct_and_tag.split_at(body_len);
         let base = self.check(nonce, ad, sigma)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             // The tag first (over sigma; nothing is decrypted before it
             // verifies), then the plaintext straight into the new `Vec`.
@@ -528,7 +530,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         Self {
             cipher: self.cipher,
             hash: self.hash.portable(),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: self.fused,
             _tag: PhantomData,
         }
@@ -587,7 +589,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
 
     /// `E_K(block)`, on the fused kernels where the key has them.
     fn encrypt_block(&self, block: &Block) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             return f.encrypt_block(block);
         }
@@ -597,7 +599,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// `E_K` of both blocks (one cipher call on the generic path).
     #[cfg(feature = "alloc")]
     fn encrypt_pair(&self, pair: &mut [Block; 2]) {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             pair[0] = f.encrypt_block(&pair[0]);
             pair[1] = f.encrypt_block(&pair[1]);
@@ -609,7 +611,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// CWC-CTR and CWC-MAC together: `io`'s output becomes sigma (M from its
     /// input); returns the full 16-byte tau. Lengths already checked.
     fn seal_io(&self, base: u128, ad: &[u8], io: InOutBuf<'_, '_, u8>) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             return f.seal(&self.hash, base, ad, io);
         }
@@ -619,7 +621,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// CWC-CTR from counter `first` (at least 1): `io`'s output = its input
     /// xor the keystream.
     fn ctr_io(&self, base: u128, first: usize, io: InOutBuf<'_, '_, u8>) {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             return f.ctr(base, first as u64, io);
         }
@@ -665,7 +667,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// CWC-MAC over sigma: the full 16-byte tau, with `E_K(CWC-HASH)` and
     /// `E_K(10^7 || N || 0^32)` in one cipher call. Lengths already checked.
     fn mac(&self, base: u128, ad: &[u8], sigma: &[u8]) -> Block {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = &self.fused {
             return f.mac(&self.hash, base, ad, sigma);
         }
