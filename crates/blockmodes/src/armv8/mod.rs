@@ -443,3 +443,6 @@ impl core::fmt::Debug for AesKey {
             .finish_non_exhaustive()
     }
 }
+
+// EME and EME2's passes (`wide.rs`: `AesKey::wide_first`, `wide_last`).
+mod wide;

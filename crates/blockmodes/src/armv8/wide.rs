@@ -1,0 +1,267 @@
+//! The passes of the wide-block modes on the ARMv8 Crypto Extensions: EME
+//! and EME2 (`disk/eme/fused.rs`, `disk/eme2/fused.rs`), the aarch64
+//! counterpart of `aesni::wide` with the same names and contracts.
+//!
+//! EME over a block cipher G enciphers a data unit in two ECB passes with a
+//! serial block between them (`docs/spec/disk.md`):
+//! * the first pass, [`AesKey::wide_first`]: `out[j] = G(in[j] xor l[j])`,
+//!   returning the xor of the outputs (EME's `PPP_j` and their sum `SP`);
+//! * the last pass, [`AesKey::wide_last`]: `out[j] = G(in[j] xor M x^j) xor
+//!   l[j]`, with `M x^j` in the LE convention (EME's `CCC_j` mixing and the
+//!   post-whitening `L_j`).
+//!
+//! `l` is the caller's per-key table (EME's `L_j = 2^(j-1) L`, EME2's
+//! `2^j K_ECB`). As in the whitened loop (`kernel.rs`), the whitening
+//! folds into the first and last round keys: `AESE` xors its key operand
+//! *before* SubBytes, so the first pass's first round is `AESE(in[j],
+//! l[j] xor K0)`, the last pass's `AESE(in[j], M x^j xor K0)`, and the
+//! last pass ends with one xor of `l[j] xor K[Nr]`. Per block, on top of
+//! ECB's rounds: the first pass one load and one xor for the key operand
+//! and one xor into the sum; the last pass one LE doubling in registers
+//! (`M x^(j+1)` from `M x^j`: shift, sign mask, and, lane swap, xor: a
+//! chain beside the rounds), one xor for the key operand, and the table's
+//! load and one xor for the last key. Eight blocks in flight per batch, the
+//! remainder as one batch of as many blocks as it has (nothing past the
+//! blocks read or written).
+//!
+//! The middle (`MC = G(MP)`, one block, and `M (x + ... + x^(m-1))`, one
+//! carry-less multiplication on `PMULL`: `disk::simd::Clmul`) runs in the
+//! driver between the two calls: [`AesKey::wide_first_mid`] and
+//! [`AesKey::wide_units`], the x86 tier's fused forms, answer "not here".
+//! The units are still pipelined by the driver (unit s's first pass and
+//! middle before unit s - 1's last pass).
+
+use core::arch::aarch64::*;
+
+use super::kernel::{last, load_keys, middle, round};
+use super::{AesKey, Dir, Io};
+use crate::arith::gf128::Block;
+
+/// Blocks per full batch.
+const BATCH: usize = 8;
+
+/// One pass's parameters, for the kernels.
+struct WideJob<'a> {
+    /// Round keys of the direction.
+    keys: &'a [Block; 15],
+    src: *const Block,
+    dst: *mut Block,
+    /// Blocks: `src`, `dst` and `l` hold at least this many.
+    n: usize,
+    /// The caller's table `l[j]`.
+    l: *const Block,
+    /// The last pass's base `M` of the powers `M x^j` (LE).
+    m: &'a Block,
+}
+
+/// A zero block, the first pass's (unused) `M`.
+static ZERO: Block = [0; 16];
+
+impl AesKey {
+    /// EME's first pass over one unit (or run) with G = E_K (`Dir::Encrypt`)
+    /// or E_K^-1: `out[j] = G(in[j] xor l[j])`; returns the xor of the
+    /// outputs. Processes `min(io's blocks, l.len())` blocks.
+    pub(crate) fn wide_first(&self, dir: Dir, l: &[Block], io: Io<'_, '_>) -> Block {
+        let job = self.wide_job(dir, io, l, &ZERO);
+        self.wide_run(dir, false, &job)
+    }
+
+    /// EME's last pass over one unit (or run) with G = E_K or E_K^-1:
+    /// `out[j] = G(in[j] xor m x^j) xor l[j]` (LE powers of `m`).
+    pub(crate) fn wide_last(&self, dir: Dir, m: &Block, l: &[Block], io: Io<'_, '_>) {
+        let job = self.wide_job(dir, io, l, m);
+        self.wide_run(dir, true, &job);
+    }
+
+    /// The first pass and the middle in one call: not on this tier (`None`,
+    /// nothing done: the driver runs [`wide_first`](Self::wide_first) and
+    /// the middle itself).
+    pub(crate) fn wide_first_mid(
+        &self,
+        _dir: Dir,
+        _l: &[Block],
+        _tweak: &Block,
+        _s_m: &Block,
+        _unit: &mut [Block],
+    ) -> Option<Block> {
+        None
+    }
+
+    /// Whole EME units in one call: not on this tier (false, nothing done:
+    /// the driver pipelines [`wide_first`](Self::wide_first), the middle and
+    /// [`wide_last`](Self::wide_last) unit by unit).
+    pub(crate) fn wide_units(
+        &self,
+        _dir: Dir,
+        _l: &[Block],
+        _s_m: &Block,
+        _m: usize,
+        _blocks: &mut [Block],
+        _tweaks: &[Block],
+    ) -> bool {
+        false
+    }
+
+    fn wide_job<'a>(&'a self, dir: Dir, io: Io<'_, '_>, l: &[Block], m: &'a Block) -> WideJob<'a> {
+        let (src, dst, n) = io.raw();
+        WideJob {
+            keys: self.keys(dir),
+            src,
+            dst,
+            n: n.min(l.len()),
+            l: l.as_ptr(),
+            m,
+        }
+    }
+
+    /// Dispatch a pass to the round count (`last`: the last pass, else the
+    /// first).
+    fn wide_run(&self, dir: Dir, last: bool, job: &WideJob<'_>) -> Block {
+        if job.n == 0 {
+            return [0; 16];
+        }
+        macro_rules! go {
+            ($nr:literal) => {
+                // SAFETY: an `AesKey` exists only where `detect` found the
+                // AES instructions; the job's pointers cover `job.n` blocks
+                // (`Io::raw`, `n <= l.len()`).
+                unsafe {
+                    match (dir, last) {
+                        (Dir::Encrypt, false) => pass::<$nr, false, false>(job),
+                        (Dir::Decrypt, false) => pass::<$nr, true, false>(job),
+                        (Dir::Encrypt, true) => pass::<$nr, false, true>(job),
+                        (Dir::Decrypt, true) => pass::<$nr, true, true>(job),
+                    }
+                }
+            };
+        }
+        match self.rounds {
+            10 => go!(10),
+            12 => go!(12),
+            _ => go!(14),
+        }
+    }
+}
+
+/// `p x` in GF(2^128), LE convention, on a register (the blocks'
+/// little-endian 64-bit words are its lanes): both lanes shifted left by
+/// one, the carry out of the low lane into the high one's bit 0 and the
+/// one out of the high lane reduced into the low one (`0x87`), by masks.
+#[inline(always)]
+fn double(p: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON is part of every aarch64 target Rust builds for.
+    unsafe {
+        let q = vreinterpretq_u64_u8(p);
+        // All ones in a lane whose top bit is set.
+        let sign = vreinterpretq_u64_s64(vshrq_n_s64::<63>(vreinterpretq_s64_u64(q)));
+        // Low lane's carry: 1 into the high lane; high lane's: 0x87 into the
+        // low one (the masks are swapped after the and).
+        let carry = vandq_u64(sign, vcombine_u64(vcreate_u64(1), vcreate_u64(0x87)));
+        let carry = vextq_u64::<1>(carry, carry);
+        vreinterpretq_u8_u64(veorq_u64(vshlq_n_u64::<1>(q), carry))
+    }
+}
+
+/// One pass: the first (`LAST` false: the table before the rounds, the
+/// sum of the outputs returned) or the last (the powers `M x^j` before,
+/// the table after; zero returned), of `G = E_K` or, with `DEC`, `E_K^-1`.
+///
+/// # Safety
+/// The CPU must have AES (and NEON); `job.src`, `job.dst` and `job.l`
+/// valid for `job.n` blocks, `src` and `dst` equal or disjoint.
+#[target_feature(enable = "aes,neon")]
+unsafe fn pass<const NR: usize, const DEC: bool, const LAST: bool>(job: &WideJob<'_>) -> Block {
+    // SAFETY: the caller's: the features; every batch's blocks are below
+    // `job.n`.
+    unsafe {
+        let k = load_keys::<NR>(job.keys);
+        let mut p = vld1q_u8(job.m.as_ptr());
+        let mut acc = vdupq_n_u8(0);
+        let n = job.n;
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal) => {
+                batch::<$v, NR, DEC, LAST>(
+                    &k,
+                    job.src.add(i),
+                    job.dst.add(i),
+                    job.l.add(i),
+                    &mut p,
+                    &mut acc,
+                )
+            };
+        }
+        while n - i >= BATCH {
+            // The model-only build's region (`tools/mca/armv8.sh`).
+            #[cfg(blockmodes_mca)]
+            super::mca_begin();
+            go!(8);
+            i += BATCH;
+            #[cfg(blockmodes_mca)]
+            super::mca_end();
+        }
+        match n - i {
+            0 => {}
+            1 => go!(1),
+            2 => go!(2),
+            3 => go!(3),
+            4 => go!(4),
+            5 => go!(5),
+            6 => go!(6),
+            _ => go!(7),
+        }
+        p = vdupq_n_u8(0);
+        core::hint::black_box(&p);
+        let mut out = [0u8; 16];
+        vst1q_u8(out.as_mut_ptr(), acc);
+        out
+    }
+}
+
+/// One batch of `V` blocks of [`pass`]: loads, the first key operand
+/// (`l[j] xor K0`, or `M x^j xor K0` with `p` stepping one doubling per
+/// block), the rounds, the last xor (`K[Nr]`, or `l[j] xor K[Nr]`), the
+/// sum (first pass), stores.
+///
+/// # Safety
+/// From a function with the AES features; `src`, `l` valid for `V`
+/// blocks, `dst` for `V` (equal to `src` or disjoint).
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn batch<const V: usize, const NR: usize, const DEC: bool, const LAST: bool>(
+    k: &[uint8x16_t; 15],
+    src: *const Block,
+    dst: *mut Block,
+    l: *const Block,
+    p: &mut uint8x16_t,
+    acc: &mut uint8x16_t,
+) {
+    // SAFETY: the caller's: the features; `src`, `l` and `dst` valid for
+    // V blocks (every load before the first store).
+    unsafe {
+        let mut x = [vdupq_n_u8(0); V];
+        for (v, xv) in x.iter_mut().enumerate() {
+            let b = vld1q_u8(src.add(v).cast());
+            let k0 = if LAST {
+                let k0 = veorq_u8(*p, k[0]);
+                *p = double(*p);
+                k0
+            } else {
+                veorq_u8(vld1q_u8(l.add(v).cast()), k[0])
+            };
+            *xv = round!(DEC, b, k0);
+        }
+        middle!(DEC, NR, k, x);
+        for (v, xv) in x.into_iter().enumerate() {
+            let s = last!(DEC, xv, k[NR - 1]);
+            let y = if LAST {
+                veorq_u8(s, veorq_u8(vld1q_u8(l.add(v).cast()), k[NR]))
+            } else {
+                let y = veorq_u8(s, k[NR]);
+                *acc = veorq_u8(*acc, y);
+                y
+            };
+            vst1q_u8(dst.add(v).cast(), y);
+        }
+    }
+}
