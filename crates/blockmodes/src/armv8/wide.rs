@@ -143,23 +143,14 @@ impl AesKey {
     }
 }
 
-/// `p x` in GF(2^128), LE convention, on a register (the blocks'
-/// little-endian 64-bit words are its lanes): both lanes shifted left by
-/// one, the carry out of the low lane into the high one's bit 0 and the
-/// one out of the high lane reduced into the low one (`0x87`), by masks.
+/// `p x` in GF(2^128), LE convention (`p` the block as a little-endian
+/// integer): a shift and the reduction `0x87` under a mask, in general
+/// registers (the vector pipes are the rounds'; the value then moves into
+/// a vector register as the first key operand).
 #[inline(always)]
-fn double(p: uint8x16_t) -> uint8x16_t {
-    // SAFETY: NEON is part of every aarch64 target Rust builds for.
-    unsafe {
-        let q = vreinterpretq_u64_u8(p);
-        // All ones in a lane whose top bit is set.
-        let sign = vreinterpretq_u64_s64(vshrq_n_s64::<63>(vreinterpretq_s64_u64(q)));
-        // Low lane's carry: 1 into the high lane; high lane's: 0x87 into the
-        // low one (the masks are swapped after the and).
-        let carry = vandq_u64(sign, vcombine_u64(vcreate_u64(1), vcreate_u64(0x87)));
-        let carry = vextq_u64::<1>(carry, carry);
-        vreinterpretq_u8_u64(veorq_u64(vshlq_n_u64::<1>(q), carry))
-    }
+fn double(p: u128) -> u128 {
+    let carry = ((p >> 127) as u64).wrapping_neg() & 0x87;
+    (p << 1) ^ u128::from(carry)
 }
 
 /// One pass: the first (`LAST` false: the table before the rounds, the
@@ -175,7 +166,10 @@ unsafe fn pass<const NR: usize, const DEC: bool, const LAST: bool>(job: &WideJob
     // `job.n`.
     unsafe {
         let k = load_keys::<NR>(job.keys);
-        let mut p = vld1q_u8(job.m.as_ptr());
+        let mut p = u128::from_le_bytes(*job.m);
+        // The last pass's powers of a batch, made in general registers and
+        // read back as vectors (`batch`); wiped at the end.
+        let mut pw = [[0u8; 16]; BATCH];
         let mut acc = vdupq_n_u8(0);
         let n = job.n;
         let mut i = 0;
@@ -186,7 +180,7 @@ unsafe fn pass<const NR: usize, const DEC: bool, const LAST: bool>(job: &WideJob
                     job.src.add(i),
                     job.dst.add(i),
                     job.l.add(i),
-                    &mut p,
+                    (&mut p, &mut pw),
                     &mut acc,
                 )
             };
@@ -210,8 +204,9 @@ unsafe fn pass<const NR: usize, const DEC: bool, const LAST: bool>(job: &WideJob
             6 => go!(6),
             _ => go!(7),
         }
-        p = vdupq_n_u8(0);
-        core::hint::black_box(&p);
+        p = 0;
+        pw = [[0; 16]; BATCH];
+        core::hint::black_box((&p, &pw));
         let mut out = [0u8; 16];
         vst1q_u8(out.as_mut_ptr(), acc);
         out
@@ -233,19 +228,30 @@ unsafe fn batch<const V: usize, const NR: usize, const DEC: bool, const LAST: bo
     src: *const Block,
     dst: *mut Block,
     l: *const Block,
-    p: &mut uint8x16_t,
+    (p, pw): (&mut u128, &mut [Block; BATCH]),
     acc: &mut uint8x16_t,
 ) {
     // SAFETY: the caller's: the features; `src`, `l` and `dst` valid for
-    // V blocks (every load before the first store).
+    // V blocks (every load before the first store); `pw` is a local array.
     unsafe {
+        if LAST {
+            for w in pw.iter_mut().take(V) {
+                *w = p.to_le_bytes();
+                *p = double(*p);
+            }
+            // The powers go through memory: stored from the general
+            // registers, loaded as vectors below (an empty `asm!` that may
+            // read and write memory keeps the compiler from forwarding the
+            // values register to register: a general-to-vector move per
+            // half would take a slot of the vector pipes, which the rounds
+            // fill).
+            core::arch::asm!("/* {0} */", in(reg) pw.as_ptr(), options(nostack, preserves_flags));
+        }
         let mut x = [vdupq_n_u8(0); V];
         for (v, xv) in x.iter_mut().enumerate() {
             let b = vld1q_u8(src.add(v).cast());
             let k0 = if LAST {
-                let k0 = veorq_u8(*p, k[0]);
-                *p = double(*p);
-                k0
+                veorq_u8(vld1q_u8(pw[v].as_ptr()), k[0])
             } else {
                 veorq_u8(vld1q_u8(l.add(v).cast()), k[0])
             };
