@@ -455,5 +455,7 @@ impl core::fmt::Debug for AesKey {
     }
 }
 
-// EME and EME2's passes (`wide.rs`: `AesKey::wide_first`, `wide_last`).
+// EME's, EME2's and EtE's passes (`wide.rs`: `AesKey::wide_first`,
+// `wide_last`, `SteXex`).
 mod wide;
+pub(crate) use wide::SteXex;

@@ -271,3 +271,369 @@ unsafe fn batch<const V: usize, const NR: usize, const DEC: bool, const LAST: bo
         }
     }
 }
+
+/// StE over XEX-AES-128 with its two fixed tweaks, EtE's block ciphers,
+/// as `aesni::SteXex`: `F_ecb(x) = E(sw(x) xor Δ_ecb) xor Δ_ecb` (EtE's
+/// ECB layer, γ1) and `F_wide` the same with `Δ_wide` (EME's block
+/// cipher, γ2), `F^-1(c) = sw(E^-1(c xor Δ) xor Δ)`; `sw` exchanges K and
+/// H (vector compares and masks: no branch, no table index). Holds its own
+/// copy of the AES-128 key and, per direction, the first and last round
+/// keys with the deltas folded in; zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct SteXex {
+    key: AesKey,
+    k: Block,
+    h: Block,
+    /// `[K0 xor Δ_wide, K_last xor Δ_wide, K0 xor Δ_ecb, K_last xor
+    /// Δ_ecb]` of the encryption keys, then of the decryption keys.
+    folded: [[Block; 4]; 2],
+}
+
+impl SteXex {
+    /// The pair for the AES key `key` (AES-128 only: StE's key is one
+    /// block; `None` for another size), StE's K and H and the two XEX
+    /// deltas.
+    pub(crate) fn new(
+        key: &AesKey,
+        k: &Block,
+        h: &Block,
+        d_ecb: &Block,
+        d_wide: &Block,
+    ) -> Option<Self> {
+        use crate::arith::gf128::xor;
+        if key.rounds != 10 {
+            return None;
+        }
+        let fold = |keys: &[Block; 15]| {
+            [
+                xor(&keys[0], d_wide),
+                xor(&keys[10], d_wide),
+                xor(&keys[0], d_ecb),
+                xor(&keys[10], d_ecb),
+            ]
+        };
+        Some(Self {
+            key: key.clone(),
+            k: *k,
+            h: *h,
+            folded: [fold(key.keys(Dir::Encrypt)), fold(key.keys(Dir::Decrypt))],
+        })
+    }
+
+    /// EtE's first pass over one unit: enciphering, `out[j] =
+    /// F_wide(F_ecb(in[j]) xor l[j])` (the ECB layer and EME's first
+    /// pass); deciphering, `out[j] = F_wide^-1(in[j] xor l[j])`. Returns
+    /// the xor of the outputs.
+    pub(crate) fn first(&self, dir: Dir, l: &[Block], io: Io<'_, '_>) -> Block {
+        self.run(dir, false, self.key.wide_job(dir, io, l, &ZERO))
+    }
+
+    /// EtE's last pass over one unit: enciphering, `out[j] =
+    /// F_wide(in[j] xor m x^j) xor l[j]`; deciphering, `out[j] =
+    /// F_ecb^-1(F_wide^-1(in[j] xor m x^j) xor l[j])` (EME's last pass and
+    /// the ECB layer).
+    pub(crate) fn last(&self, dir: Dir, m: &Block, l: &[Block], io: Io<'_, '_>) {
+        self.run(dir, true, self.key.wide_job(dir, io, l, m));
+    }
+
+    /// The first pass and the middle in one call: not on this tier (`None`).
+    pub(crate) fn first_mid(
+        &self,
+        _dir: Dir,
+        _l: &[Block],
+        _tweak: &Block,
+        _s_m: &Block,
+        _unit: &mut [Block],
+    ) -> Option<Block> {
+        None
+    }
+
+    /// Whole EtE units in one call: not on this tier (false, nothing done).
+    pub(crate) fn units(
+        &self,
+        _dir: Dir,
+        _l: &[Block],
+        _s_m: &Block,
+        _m: usize,
+        _blocks: &mut [Block],
+        _tweaks: &[Block],
+    ) -> bool {
+        false
+    }
+
+    /// `F_wide(block)` (`Dir::Encrypt`) or `F_wide^-1(block)`: one block
+    /// through the pass without the ECB layer (the last when enciphering,
+    /// the first when deciphering) with a zero table and `m = 0`.
+    pub(crate) fn wide_block(&self, dir: Dir, block: &Block) -> Block {
+        let zero = [[0u8; 16]];
+        let mut b = [*block];
+        match dir {
+            Dir::Encrypt => self.last(dir, &[0; 16], &zero, Io::InPlace(&mut b)),
+            Dir::Decrypt => {
+                self.first(dir, &zero, Io::InPlace(&mut b));
+            }
+        }
+        b[0]
+    }
+
+    fn run(&self, dir: Dir, last: bool, job: WideJob<'_>) -> Block {
+        if job.n == 0 {
+            return [0; 16];
+        }
+        let f = &self.folded[usize::from(dir == Dir::Decrypt)];
+        let ste = SteJob {
+            job,
+            folded: f,
+            k: &self.k,
+            h: &self.h,
+        };
+        // SAFETY: an `AesKey` exists only where `detect` found the AES
+        // instructions; the job's pointers cover `job.n` blocks (`Io::raw`,
+        // `n <= l.len()`); AES-128 (`new`), so 10 rounds.
+        unsafe {
+            match (dir, last) {
+                (Dir::Encrypt, false) => ste_pass::<false, false>(&ste),
+                (Dir::Decrypt, false) => ste_pass::<true, false>(&ste),
+                (Dir::Encrypt, true) => ste_pass::<false, true>(&ste),
+                (Dir::Decrypt, true) => ste_pass::<true, true>(&ste),
+            }
+        }
+    }
+}
+
+impl Drop for SteXex {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.k.zeroize();
+        self.h.zeroize();
+        self.folded.as_flattened_mut().as_flattened_mut().zeroize();
+    }
+}
+
+impl core::fmt::Debug for SteXex {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SteXex").finish_non_exhaustive()
+    }
+}
+
+/// An EtE pass: the plain pass's job, the folded keys of its direction
+/// (`SteXex::folded`) and StE's K and H.
+struct SteJob<'a> {
+    job: WideJob<'a>,
+    folded: &'a [Block; 4],
+    k: &'a Block,
+    h: &'a Block,
+}
+
+/// The constants of an EtE pass in registers.
+struct SteConsts {
+    /// Folded first and last keys: F_wide's, F_ecb's.
+    k0w: uint8x16_t,
+    klw: uint8x16_t,
+    k0e: uint8x16_t,
+    kle: uint8x16_t,
+    /// K, H and `K xor H`.
+    sk: uint8x16_t,
+    sh: uint8x16_t,
+    skh: uint8x16_t,
+}
+
+/// StE's swap: `H` if `x = K`, `K` if `x = H`, else `x`, by 64-bit lane
+/// compares (a lane mask and-ed with itself swapped: all ones when the
+/// whole block matches) and one masked xor of `K xor H`.
+#[inline(always)]
+fn swap(x: uint8x16_t, c: &SteConsts) -> uint8x16_t {
+    // SAFETY: NEON is part of every aarch64 target Rust builds for.
+    unsafe {
+        let x64 = vreinterpretq_u64_u8(x);
+        let eq = |a: uint8x16_t| {
+            let e = vceqq_u64(x64, vreinterpretq_u64_u8(a));
+            vandq_u64(e, vextq_u64::<1>(e, e))
+        };
+        let m = vreinterpretq_u8_u64(vorrq_u64(eq(c.sk), eq(c.sh)));
+        veorq_u8(x, vandq_u8(m, c.skh))
+    }
+}
+
+/// AES-128 (`E_K` or, with `DEC`, `E_K^-1`) on every block of `x`, with
+/// per-block first key operands `k0` and last xors `kl` (the folded keys,
+/// whitening folded in); rounds 1 .. 9 from `k`.
+///
+/// # Safety
+/// From a function with the AES features.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn aes_each<const V: usize, const DEC: bool>(
+    k: &[uint8x16_t; 15],
+    x: &mut [uint8x16_t; V],
+    k0: &[uint8x16_t; V],
+    kl: &[uint8x16_t; V],
+) {
+    for (xv, k0v) in x.iter_mut().zip(k0) {
+        *xv = round!(DEC, *xv, *k0v);
+    }
+    middle!(DEC, 10, k, x);
+    for (xv, klv) in x.iter_mut().zip(kl) {
+        *xv = veorq_u8(last!(DEC, *xv, k[9]), *klv);
+    }
+}
+
+/// One EtE pass (AES-128): the first (`LAST` false, the outputs' sum
+/// returned) or the last, enciphering or (`DEC`) deciphering, as
+/// [`SteXex::first`] and [`SteXex::last`] define them.
+///
+/// # Safety
+/// The CPU must have AES (and NEON); `ste.job.src`, `dst` and `l` valid
+/// for `ste.job.n` blocks, `src` and `dst` equal or disjoint.
+#[target_feature(enable = "aes,neon")]
+unsafe fn ste_pass<const DEC: bool, const LAST: bool>(ste: &SteJob<'_>) -> Block {
+    // SAFETY: the caller's: the features; every batch's blocks are below
+    // `job.n`.
+    unsafe {
+        let job = &ste.job;
+        let k = load_keys::<10>(job.keys);
+        let ld = |b: &Block| vld1q_u8(b.as_ptr());
+        let (sk, sh) = (ld(ste.k), ld(ste.h));
+        let c = SteConsts {
+            k0w: ld(&ste.folded[0]),
+            klw: ld(&ste.folded[1]),
+            k0e: ld(&ste.folded[2]),
+            kle: ld(&ste.folded[3]),
+            sk,
+            sh,
+            skh: veorq_u8(sk, sh),
+        };
+        let mut p = u128::from_le_bytes(*job.m);
+        let mut pw = [[0u8; 16]; BATCH];
+        let mut acc = vdupq_n_u8(0);
+        let n = job.n;
+        let mut i = 0;
+        macro_rules! go {
+            ($v:literal) => {
+                ste_batch::<$v, DEC, LAST>(
+                    &k,
+                    &c,
+                    job.src.add(i),
+                    job.dst.add(i),
+                    job.l.add(i),
+                    (&mut p, &mut pw),
+                    &mut acc,
+                )
+            };
+        }
+        while n - i >= BATCH {
+            go!(8);
+            i += BATCH;
+        }
+        match n - i {
+            0 => {}
+            1 => go!(1),
+            2 => go!(2),
+            3 => go!(3),
+            4 => go!(4),
+            5 => go!(5),
+            6 => go!(6),
+            _ => go!(7),
+        }
+        p = 0;
+        pw = [[0; 16]; BATCH];
+        core::hint::black_box((&p, &pw));
+        let mut out = [0u8; 16];
+        vst1q_u8(out.as_mut_ptr(), acc);
+        out
+    }
+}
+
+/// One batch of `V` blocks of [`ste_pass`].
+///
+/// # Safety
+/// As [`batch`].
+#[inline]
+#[target_feature(enable = "aes,neon")]
+unsafe fn ste_batch<const V: usize, const DEC: bool, const LAST: bool>(
+    k: &[uint8x16_t; 15],
+    c: &SteConsts,
+    src: *const Block,
+    dst: *mut Block,
+    l: *const Block,
+    (p, pw): (&mut u128, &mut [Block; BATCH]),
+    acc: &mut uint8x16_t,
+) {
+    // SAFETY: the caller's: the features; `src`, `l` and `dst` valid for
+    // V blocks (every load before the first store); `pw` is a local array.
+    unsafe {
+        let mut x = [vdupq_n_u8(0); V];
+        let mut lv = [vdupq_n_u8(0); V];
+        for v in 0..V {
+            x[v] = vld1q_u8(src.add(v).cast());
+            lv[v] = vld1q_u8(l.add(v).cast());
+        }
+        // The powers `M x^j` (last pass), as in `batch`.
+        let mut pv = [vdupq_n_u8(0); V];
+        if LAST {
+            for w in pw.iter_mut().take(V) {
+                *w = p.to_le_bytes();
+                *p = double(*p);
+            }
+            core::arch::asm!("/* {0} */", in(reg) pw.as_ptr(), options(nostack, preserves_flags));
+            for (v, pvv) in pv.iter_mut().enumerate() {
+                *pvv = vld1q_u8(pw[v].as_ptr());
+            }
+        }
+        let each = |a: uint8x16_t| [a; V];
+        let mut k0 = [vdupq_n_u8(0); V];
+        let mut kl = [vdupq_n_u8(0); V];
+        match (DEC, LAST) {
+            // F_wide(F_ecb(x) xor l).
+            (false, false) => {
+                for xv in x.iter_mut() {
+                    *xv = swap(*xv, c);
+                }
+                aes_each::<V, false>(k, &mut x, &each(c.k0e), &each(c.kle));
+                for (xv, lvv) in x.iter_mut().zip(&lv) {
+                    *xv = swap(veorq_u8(*xv, *lvv), c);
+                }
+                aes_each::<V, false>(k, &mut x, &each(c.k0w), &each(c.klw));
+            }
+            // F_wide^-1(x xor l) = sw(E^-1(x xor (l xor Δ)) xor Δ).
+            (true, false) => {
+                for (k0v, lvv) in k0.iter_mut().zip(&lv) {
+                    *k0v = veorq_u8(*lvv, c.k0w);
+                }
+                aes_each::<V, true>(k, &mut x, &k0, &each(c.klw));
+                for xv in x.iter_mut() {
+                    *xv = swap(*xv, c);
+                }
+            }
+            // F_wide(x xor p) xor l.
+            (false, true) => {
+                for (v, xv) in x.iter_mut().enumerate() {
+                    *xv = swap(veorq_u8(*xv, pv[v]), c);
+                    kl[v] = veorq_u8(lv[v], c.klw);
+                }
+                aes_each::<V, false>(k, &mut x, &each(c.k0w), &kl);
+            }
+            // F_ecb^-1(F_wide^-1(x xor p) xor l).
+            (true, true) => {
+                for (k0v, pvv) in k0.iter_mut().zip(&pv) {
+                    *k0v = veorq_u8(*pvv, c.k0w);
+                }
+                aes_each::<V, true>(k, &mut x, &k0, &each(c.klw));
+                for (xv, lvv) in x.iter_mut().zip(&lv) {
+                    *xv = veorq_u8(swap(*xv, c), *lvv);
+                }
+                aes_each::<V, true>(k, &mut x, &each(c.k0e), &each(c.kle));
+                for xv in x.iter_mut() {
+                    *xv = swap(*xv, c);
+                }
+            }
+        }
+        for (v, xv) in x.into_iter().enumerate() {
+            if !LAST {
+                *acc = veorq_u8(*acc, xv);
+            }
+            vst1q_u8(dst.add(v).cast(), xv);
+        }
+    }
+}

@@ -1,7 +1,6 @@
 //! EME on the fused AES kernels (x86-64 with AES-NI, aarch64 with the ARMv8
-//! AES instructions; see `crate::backend`), for EME-AES and, on x86-64, for
-//! EtE (EME over StE[XEX-AES-128], the ECB layer inside the same kernels;
-//! on aarch64 EtE keeps the generic path, its XEX on the engine).
+//! AES instructions; see `crate::backend`), for EME-AES and for EtE (EME
+//! over StE[XEX-AES-128], the ECB layer inside the same kernels).
 //!
 //! Per data unit of m blocks under the tweak T:
 //! * the first pass, one kernel call: `PPP_j = G(P_j xor L_j)` and their
@@ -30,6 +29,8 @@
 #[cfg(target_arch = "x86_64")]
 use crate::aesni::SteXex;
 use crate::arith::gf128::{Block, double_le, xor};
+#[cfg(target_arch = "aarch64")]
+use crate::armv8::SteXex;
 use crate::backend::AesKey;
 use crate::disk::simd::Clmul;
 use crate::disk::units::wipe;
@@ -45,7 +46,6 @@ pub(super) enum Cipher<'a> {
     /// EtE: G = StE[XEX]'s `F(K, γ2, .)`, with the ECB layer
     /// `F(K, γ1, .)` in the first pass (enciphering) or the last
     /// (deciphering).
-    #[cfg(target_arch = "x86_64")]
     Ete(&'a SteXex),
 }
 
@@ -53,7 +53,6 @@ impl Cipher<'_> {
     fn first(self, dir: Dir, l: &[Block], unit: &mut [Block]) -> Block {
         match self {
             Cipher::Aes(k) => k.wide_first(dir, l, Io::InPlace(unit)),
-            #[cfg(target_arch = "x86_64")]
             Cipher::Ete(s) => s.first(dir, l, Io::InPlace(unit)),
         }
     }
@@ -61,7 +60,6 @@ impl Cipher<'_> {
     fn last(self, dir: Dir, m: &Block, l: &[Block], unit: &mut [Block]) {
         match self {
             Cipher::Aes(k) => k.wide_last(dir, m, l, Io::InPlace(unit)),
-            #[cfg(target_arch = "x86_64")]
             Cipher::Ete(s) => s.last(dir, m, l, Io::InPlace(unit)),
         }
     }
@@ -78,7 +76,6 @@ impl Cipher<'_> {
     ) -> Option<Block> {
         match self {
             Cipher::Aes(k) => k.wide_first_mid(dir, l, tweak, s_m, unit),
-            #[cfg(target_arch = "x86_64")]
             Cipher::Ete(s) => s.first_mid(dir, l, tweak, s_m, unit),
         }
     }
@@ -97,7 +94,6 @@ impl Cipher<'_> {
         let s_m = &x_sums()[m - 1];
         match self {
             Cipher::Aes(k) => k.wide_units(dir, l, s_m, m, blocks, tweaks),
-            #[cfg(target_arch = "x86_64")]
             Cipher::Ete(s) => s.units(dir, l, s_m, m, blocks, tweaks),
         }
     }
@@ -107,7 +103,6 @@ impl Cipher<'_> {
         match (self, dir) {
             (Cipher::Aes(k), Dir::Encrypt) => k.encrypt_block(b),
             (Cipher::Aes(k), Dir::Decrypt) => k.decrypt_block(b),
-            #[cfg(target_arch = "x86_64")]
             (Cipher::Ete(s), _) => s.wide_block(dir, b),
         }
     }
@@ -240,18 +235,16 @@ fn kernel_units(
     true
 }
 
-/// EtE[EME, StE[XEX-AES-128]] on the fused kernels (x86-64): StE over XEX with
+/// EtE[EME, StE[XEX-AES-128]] on the fused kernels: StE over XEX with
 /// its two tweaks ([`SteXex`]: K, H, the deltas of γ1 and γ2 and the AES
 /// key) and EME's table `L_j` over `F(K, γ2, .)`, a copy kept per key (it
 /// is secret: wiped on drop). Built only by `EteEmeAes128::new_from_slice`
 /// (`crate::ete`) from a StE whose XEX runs on the fused kernels.
-#[cfg(target_arch = "x86_64")]
 pub(in crate::disk) struct Ete {
     ste: SteXex,
     l: [Block; 128],
 }
 
-#[cfg(target_arch = "x86_64")]
 impl Ete {
     /// The fused EtE of the StE `f` (whose inner XEX has the fused key `key`),
     /// with `Δ_1`, `Δ_2` of the tweaks γ1 and γ2 and EME's table `l`; `None`
@@ -280,7 +273,6 @@ impl Ete {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 impl Drop for Ete {
     fn drop(&mut self) {
         wipe(&mut self.l);
@@ -301,15 +293,10 @@ mod tests {
             return;
         };
         let b = |i: u8| [i.wrapping_mul(37) ^ 0x5a; 16];
-        #[cfg(target_arch = "x86_64")]
         let ste = SteXex::new(&key, &b(1), &b(2), &b(3), &b(4)).expect("AES-128");
         let mut l = [[0u8; 16]; 128];
         powers_x_le(&b(5), &mut l);
-        #[cfg(target_arch = "x86_64")]
-        let ciphers = [Cipher::Aes(&key), Cipher::Ete(&ste)];
-        #[cfg(not(target_arch = "x86_64"))]
-        let ciphers = [Cipher::Aes(&key)];
-        for g in ciphers {
+        for g in [Cipher::Aes(&key), Cipher::Ete(&ste)] {
             for m in 1..=128usize {
                 let data: Vec<Block> = (0..3 * m).map(|i| b(i as u8 ^ 0x11)).collect();
                 for dir in [Dir::Encrypt, Dir::Decrypt] {

@@ -84,7 +84,7 @@ impl<C: BlockCipher128> Eme<C> {
     }
 
     /// The table `L_i = 2^(i-1)·L` (`l()[i - 1]`), for EtE's fused path.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fn l(&self) -> &[Block; MAX_BLOCKS] {
         &self.l
     }
