@@ -456,27 +456,21 @@ fn swap(x: uint8x16_t, c: &SteConsts) -> uint8x16_t {
     }
 }
 
-/// AES-128 (`E_K` or, with `DEC`, `E_K^-1`) on every block of `x`, with
-/// per-block first key operands `k0` and last xors `kl` (the folded keys,
-/// whitening folded in); rounds 1 .. 9 from `k`.
-///
-/// # Safety
-/// From a function with the AES features.
-#[inline]
-#[target_feature(enable = "aes,neon")]
-unsafe fn aes_each<const V: usize, const DEC: bool>(
-    k: &[uint8x16_t; 15],
-    x: &mut [uint8x16_t; V],
-    k0: &[uint8x16_t; V],
-    kl: &[uint8x16_t; V],
-) {
-    for (xv, k0v) in x.iter_mut().zip(k0) {
-        *xv = round!(DEC, *xv, *k0v);
-    }
-    middle!(DEC, 10, k, x);
-    for (xv, klv) in x.iter_mut().zip(kl) {
-        *xv = veorq_u8(last!(DEC, *xv, k[9]), *klv);
-    }
+/// AES-128 (`E_K` or, with `$dec`, `E_K^-1`) on every block of the array
+/// `$x`, with per-block first key operands `$k0` and last xors `$kl`
+/// (arrays: the folded keys, whitening folded in); rounds 1 .. 9 from
+/// `$k`. A macro, as `round!`: a `#[target_feature]` helper was left a
+/// call (the batch's registers through the stack).
+macro_rules! aes_each {
+    ($dec:expr, $k:expr, $x:expr, $k0:expr, $kl:expr) => {{
+        for (xv, k0v) in $x.iter_mut().zip($k0.iter()) {
+            *xv = round!($dec, *xv, *k0v);
+        }
+        middle!($dec, 10, $k, $x);
+        for (xv, klv) in $x.iter_mut().zip($kl.iter()) {
+            *xv = veorq_u8(last!($dec, *xv, $k[9]), *klv);
+        }
+    }};
 }
 
 /// One EtE pass (AES-128): the first (`LAST` false, the outputs' sum
@@ -523,8 +517,12 @@ unsafe fn ste_pass<const DEC: bool, const LAST: bool>(ste: &SteJob<'_>) -> Block
             };
         }
         while n - i >= BATCH {
+            #[cfg(blockmodes_mca)]
+            super::mca_begin();
             go!(8);
             i += BATCH;
+            #[cfg(blockmodes_mca)]
+            super::mca_end();
         }
         match n - i {
             0 => {}
@@ -590,18 +588,18 @@ unsafe fn ste_batch<const V: usize, const DEC: bool, const LAST: bool>(
                 for xv in x.iter_mut() {
                     *xv = swap(*xv, c);
                 }
-                aes_each::<V, false>(k, &mut x, &each(c.k0e), &each(c.kle));
+                aes_each!(false, k, x, &each(c.k0e), &each(c.kle));
                 for (xv, lvv) in x.iter_mut().zip(&lv) {
                     *xv = swap(veorq_u8(*xv, *lvv), c);
                 }
-                aes_each::<V, false>(k, &mut x, &each(c.k0w), &each(c.klw));
+                aes_each!(false, k, x, &each(c.k0w), &each(c.klw));
             }
             // F_wide^-1(x xor l) = sw(E^-1(x xor (l xor Δ)) xor Δ).
             (true, false) => {
                 for (k0v, lvv) in k0.iter_mut().zip(&lv) {
                     *k0v = veorq_u8(*lvv, c.k0w);
                 }
-                aes_each::<V, true>(k, &mut x, &k0, &each(c.klw));
+                aes_each!(true, k, x, &k0, &each(c.klw));
                 for xv in x.iter_mut() {
                     *xv = swap(*xv, c);
                 }
@@ -612,18 +610,18 @@ unsafe fn ste_batch<const V: usize, const DEC: bool, const LAST: bool>(
                     *xv = swap(veorq_u8(*xv, pv[v]), c);
                     kl[v] = veorq_u8(lv[v], c.klw);
                 }
-                aes_each::<V, false>(k, &mut x, &each(c.k0w), &kl);
+                aes_each!(false, k, x, &each(c.k0w), &kl);
             }
             // F_ecb^-1(F_wide^-1(x xor p) xor l).
             (true, true) => {
                 for (k0v, pvv) in k0.iter_mut().zip(&pv) {
                     *k0v = veorq_u8(*pvv, c.k0w);
                 }
-                aes_each::<V, true>(k, &mut x, &k0, &each(c.klw));
+                aes_each!(true, k, x, &k0, &each(c.klw));
                 for (xv, lvv) in x.iter_mut().zip(&lv) {
                     *xv = veorq_u8(swap(*xv, c), *lvv);
                 }
-                aes_each::<V, true>(k, &mut x, &each(c.k0e), &each(c.kle));
+                aes_each!(true, k, x, &each(c.k0e), &each(c.kle));
                 for xv in x.iter_mut() {
                     *xv = swap(*xv, c);
                 }
