@@ -433,25 +433,28 @@ struct SteConsts {
     klw: uint8x16_t,
     k0e: uint8x16_t,
     kle: uint8x16_t,
-    /// K, H and `K xor H`.
-    sk: uint8x16_t,
-    sh: uint8x16_t,
+    /// K, H (as 64-bit lanes) and `K xor H`.
+    sk: uint64x2_t,
+    sh: uint64x2_t,
     skh: uint8x16_t,
+    /// `-2` in both lanes: a block's two lane matches added.
+    minus2: uint64x2_t,
 }
 
-/// StE's swap: `H` if `x = K`, `K` if `x = H`, else `x`, by 64-bit lane
-/// compares (a lane mask and-ed with itself swapped: all ones when the
-/// whole block matches) and one masked xor of `K xor H`.
+/// StE's swap: `H` if `x = K`, `K` if `x = H`, else `x`, in seven vector
+/// operations and no branch: the 64-bit lane compares with K and with H
+/// added pairwise (`-2` in a lane when the whole block matches), compared
+/// with `-2`, added pairwise again (all ones in both lanes when either
+/// matched; K and H equal leave `K xor H` zero), one masked xor of `K xor
+/// H`.
 #[inline(always)]
 fn swap(x: uint8x16_t, c: &SteConsts) -> uint8x16_t {
     // SAFETY: NEON is part of every aarch64 target Rust builds for.
     unsafe {
         let x64 = vreinterpretq_u64_u8(x);
-        let eq = |a: uint8x16_t| {
-            let e = vceqq_u64(x64, vreinterpretq_u64_u8(a));
-            vandq_u64(e, vextq_u64::<1>(e, e))
-        };
-        let m = vreinterpretq_u8_u64(vorrq_u64(eq(c.sk), eq(c.sh)));
+        let e = vpaddq_u64(vceqq_u64(x64, c.sk), vceqq_u64(x64, c.sh));
+        let m = vceqq_u64(e, c.minus2);
+        let m = vreinterpretq_u8_u64(vpaddq_u64(m, m));
         veorq_u8(x, vandq_u8(m, c.skh))
     }
 }
@@ -494,9 +497,10 @@ unsafe fn ste_pass<const DEC: bool, const LAST: bool>(ste: &SteJob<'_>) -> Block
             klw: ld(&ste.folded[1]),
             k0e: ld(&ste.folded[2]),
             kle: ld(&ste.folded[3]),
-            sk,
-            sh,
+            sk: vreinterpretq_u64_u8(sk),
+            sh: vreinterpretq_u64_u8(sh),
             skh: veorq_u8(sk, sh),
+            minus2: vdupq_n_u64(u64::MAX - 1),
         };
         let mut p = u128::from_le_bytes(*job.m);
         let mut pw = [[0u8; 16]; BATCH];
