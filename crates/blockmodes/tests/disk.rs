@@ -897,7 +897,7 @@ proptest! {
 
 /// Run `make` with keys set up on `backend` (this thread only), checking
 /// that the fused path was taken where asked for (`keys` keys set up; on
-/// every tier, `armv8` included: EME and EME2 are on it, EtE by its XEX).
+/// every tier, `armv8` included; EtE's one key is its XEX's).
 fn keyed_on<T>(backend: blockmodes::backend::Backend, keys: u64, make: impl FnOnce() -> T) -> T {
     use blockmodes::backend::{Backend, force, fused_keys};
     let prev = force(backend);

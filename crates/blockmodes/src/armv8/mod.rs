@@ -33,7 +33,8 @@
 //! [`AesKey::encrypt_be`], [`AesKey::xecb_sum`] (XECB-MAC),
 //! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption),
 //! `AesKey::wide_first` and `AesKey::wide_last` (EME's and EME2's two
-//! passes, `wide.rs`); the x86-only shapes answer "not here"
+//! passes, `wide.rs`) and `SteXex` (EtE's, with StE over XEX inside);
+//! the x86-only shapes answer "not here"
 //! ([`AesKey::xex_units`] false, [`AesKey::sigma_tag`] `None`,
 //! `AesKey::wide_first_mid` `None`, `AesKey::wide_units` false) and the
 //! caller takes the general one.
@@ -48,8 +49,9 @@
 //! `G(CCC_j) xor L_j` with `CCC_j = PPP_j xor M x^(j-1)` is `AESE(PPP_j,
 //! M x^(j-1) xor K0)` first and one xor of `L_j xor K[Nr]` last; the
 //! powers of M are doubled in general registers and reach the vector
-//! side through memory (the vector pipes are the rounds'). EtE keeps the
-//! generic path on aarch64 (its XEX on this tier).
+//! side through memory (the vector pipes are the rounds'). EtE's passes
+//! add StE's swap of K and H (vector compares, no branch) and, in the
+//! pass that has it, the ECB layer's cipher in the same batch.
 //!
 //! The CPU is checked once, at key setup ([`detect`], `cpufeatures`:
 //! Linux's `getauxval`, macOS's `sysctl`, no `std` needed).

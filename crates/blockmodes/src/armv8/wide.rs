@@ -1,5 +1,5 @@
-//! The passes of the wide-block modes on the ARMv8 Crypto Extensions: EME
-//! and EME2 (`disk/eme/fused.rs`, `disk/eme2/fused.rs`), the aarch64
+//! The passes of the wide-block modes on the ARMv8 Crypto Extensions: EME,
+//! EME2 and EtE (`disk/eme/fused.rs`, `disk/eme2/fused.rs`), the aarch64
 //! counterpart of `aesni::wide` with the same names and contracts.
 //!
 //! EME over a block cipher G enciphers a data unit in two ECB passes with a
@@ -30,6 +30,13 @@
 //! [`AesKey::wide_units`], the x86 tier's fused forms, answer "not here".
 //! The units are still pipelined by the driver (unit s's first pass and
 //! middle before unit s - 1's last pass).
+//!
+//! For EtE, G is StE over XEX-AES-128 ([`SteXex`], as `aesni::SteXex`):
+//! `F_i(x) = E(sw(x) xor Δ_i) xor Δ_i`, `F_i^-1(c) = sw(E^-1(c xor Δ_i)
+//! xor Δ_i)`, Δ_i folded into the first and last round keys, `sw` seven
+//! vector operations a block (no branch, no table index); EtE's ECB layer
+//! `F_1` rides in the first pass when enciphering (two ciphers a block in
+//! one batch) and `F_1^-1` in the last when deciphering.
 
 use core::arch::aarch64::*;
 
