@@ -160,6 +160,82 @@ fn double(p: u128) -> u128 {
     (p << 1) ^ u128::from(carry)
 }
 
+/// The last pass's powers `M x^j`, made in general registers (`double`)
+/// and handed to the vector side through memory, a batch at a time;
+/// wiped on drop.
+struct Powers {
+    /// The next power, as a little-endian integer.
+    p: u128,
+    /// The batch's powers as blocks.
+    pw: [Block; BATCH],
+}
+
+impl Powers {
+    fn new(m: &Block) -> Self {
+        Self {
+            p: u128::from_le_bytes(*m),
+            pw: [[0; 16]; BATCH],
+        }
+    }
+
+    /// The next `V` powers in vector registers.
+    #[inline(always)]
+    fn next<const V: usize>(&mut self) -> [uint8x16_t; V] {
+        for w in self.pw.iter_mut().take(V) {
+            *w = self.p.to_le_bytes();
+            self.p = double(self.p);
+        }
+        // SAFETY: an empty `asm!` (a comment naming the array): it may
+        // read and write memory, which keeps the compiler from forwarding
+        // the values register to register (a general-to-vector move per
+        // half would take a slot of the vector pipes, which the rounds
+        // fill): stored from the general registers, loaded as vectors.
+        // The loads read the array's first V <= 8 blocks; NEON is part of
+        // every aarch64 target Rust builds for.
+        unsafe {
+            core::arch::asm!("/* {0} */", in(reg) self.pw.as_ptr(), options(nostack, preserves_flags));
+            core::array::from_fn(|v| vld1q_u8(self.pw[v].as_ptr()))
+        }
+    }
+}
+
+impl Drop for Powers {
+    fn drop(&mut self) {
+        self.p = 0;
+        self.pw = [[0; 16]; BATCH];
+        core::hint::black_box(&mut *self);
+    }
+}
+
+/// The loop over a pass's `$n` blocks: full batches of eight (each the
+/// model-only build's region, `tools/mca/armv8.sh`), then the remainder as
+/// one batch of as many blocks as it has; `$go!(V, i)` runs the batch of
+/// `V` blocks from block `i`.
+macro_rules! batches {
+    ($n:expr, $go:ident) => {{
+        let n = $n;
+        let mut i = 0;
+        while n - i >= BATCH {
+            #[cfg(blockmodes_mca)]
+            super::mca_begin();
+            $go!(8, i);
+            i += BATCH;
+            #[cfg(blockmodes_mca)]
+            super::mca_end();
+        }
+        match n - i {
+            0 => {}
+            1 => $go!(1, i),
+            2 => $go!(2, i),
+            3 => $go!(3, i),
+            4 => $go!(4, i),
+            5 => $go!(5, i),
+            6 => $go!(6, i),
+            _ => $go!(7, i),
+        }
+    }};
+}
+
 /// One pass: the first (`LAST` false: the table before the rounds, the
 /// sum of the outputs returned) or the last (the powers `M x^j` before,
 /// the table after; zero returned), of `G = E_K` or, with `DEC`, `E_K^-1`.
@@ -173,47 +249,21 @@ unsafe fn pass<const NR: usize, const DEC: bool, const LAST: bool>(job: &WideJob
     // `job.n`.
     unsafe {
         let k = load_keys::<NR>(job.keys);
-        let mut p = u128::from_le_bytes(*job.m);
-        // The last pass's powers of a batch, made in general registers and
-        // read back as vectors (`batch`); wiped at the end.
-        let mut pw = [[0u8; 16]; BATCH];
+        let mut powers = Powers::new(job.m);
         let mut acc = vdupq_n_u8(0);
-        let n = job.n;
-        let mut i = 0;
         macro_rules! go {
-            ($v:literal) => {
+            ($v:literal, $i:expr) => {
                 batch::<$v, NR, DEC, LAST>(
                     &k,
-                    job.src.add(i),
-                    job.dst.add(i),
-                    job.l.add(i),
-                    (&mut p, &mut pw),
+                    job.src.add($i),
+                    job.dst.add($i),
+                    job.l.add($i),
+                    &mut powers,
                     &mut acc,
                 )
             };
         }
-        while n - i >= BATCH {
-            // The model-only build's region (`tools/mca/armv8.sh`).
-            #[cfg(blockmodes_mca)]
-            super::mca_begin();
-            go!(8);
-            i += BATCH;
-            #[cfg(blockmodes_mca)]
-            super::mca_end();
-        }
-        match n - i {
-            0 => {}
-            1 => go!(1),
-            2 => go!(2),
-            3 => go!(3),
-            4 => go!(4),
-            5 => go!(5),
-            6 => go!(6),
-            _ => go!(7),
-        }
-        p = 0;
-        pw = [[0; 16]; BATCH];
-        core::hint::black_box((&p, &pw));
+        batches!(job.n, go);
         let mut out = [0u8; 16];
         vst1q_u8(out.as_mut_ptr(), acc);
         out
@@ -235,30 +285,22 @@ unsafe fn batch<const V: usize, const NR: usize, const DEC: bool, const LAST: bo
     src: *const Block,
     dst: *mut Block,
     l: *const Block,
-    (p, pw): (&mut u128, &mut [Block; BATCH]),
+    powers: &mut Powers,
     acc: &mut uint8x16_t,
 ) {
     // SAFETY: the caller's: the features; `src`, `l` and `dst` valid for
-    // V blocks (every load before the first store); `pw` is a local array.
+    // V blocks (every load before the first store).
     unsafe {
-        if LAST {
-            for w in pw.iter_mut().take(V) {
-                *w = p.to_le_bytes();
-                *p = double(*p);
-            }
-            // The powers go through memory: stored from the general
-            // registers, loaded as vectors below (an empty `asm!` that may
-            // read and write memory keeps the compiler from forwarding the
-            // values register to register: a general-to-vector move per
-            // half would take a slot of the vector pipes, which the rounds
-            // fill).
-            core::arch::asm!("/* {0} */", in(reg) pw.as_ptr(), options(nostack, preserves_flags));
-        }
+        let pv: [uint8x16_t; V] = if LAST {
+            powers.next::<V>()
+        } else {
+            [vdupq_n_u8(0); V]
+        };
         let mut x = [vdupq_n_u8(0); V];
         for (v, xv) in x.iter_mut().enumerate() {
             let b = vld1q_u8(src.add(v).cast());
             let k0 = if LAST {
-                veorq_u8(vld1q_u8(pw[v].as_ptr()), k[0])
+                veorq_u8(pv[v], k[0])
             } else {
                 veorq_u8(vld1q_u8(l.add(v).cast()), k[0])
             };
@@ -509,45 +551,22 @@ unsafe fn ste_pass<const DEC: bool, const LAST: bool>(ste: &SteJob<'_>) -> Block
             skh: veorq_u8(sk, sh),
             minus2: vdupq_n_u64(u64::MAX - 1),
         };
-        let mut p = u128::from_le_bytes(*job.m);
-        let mut pw = [[0u8; 16]; BATCH];
+        let mut powers = Powers::new(job.m);
         let mut acc = vdupq_n_u8(0);
-        let n = job.n;
-        let mut i = 0;
         macro_rules! go {
-            ($v:literal) => {
+            ($v:literal, $i:expr) => {
                 ste_batch::<$v, DEC, LAST>(
                     &k,
                     &c,
-                    job.src.add(i),
-                    job.dst.add(i),
-                    job.l.add(i),
-                    (&mut p, &mut pw),
+                    job.src.add($i),
+                    job.dst.add($i),
+                    job.l.add($i),
+                    &mut powers,
                     &mut acc,
                 )
             };
         }
-        while n - i >= BATCH {
-            #[cfg(blockmodes_mca)]
-            super::mca_begin();
-            go!(8);
-            i += BATCH;
-            #[cfg(blockmodes_mca)]
-            super::mca_end();
-        }
-        match n - i {
-            0 => {}
-            1 => go!(1),
-            2 => go!(2),
-            3 => go!(3),
-            4 => go!(4),
-            5 => go!(5),
-            6 => go!(6),
-            _ => go!(7),
-        }
-        p = 0;
-        pw = [[0; 16]; BATCH];
-        core::hint::black_box((&p, &pw));
+        batches!(job.n, go);
         let mut out = [0u8; 16];
         vst1q_u8(out.as_mut_ptr(), acc);
         out
@@ -566,11 +585,11 @@ unsafe fn ste_batch<const V: usize, const DEC: bool, const LAST: bool>(
     src: *const Block,
     dst: *mut Block,
     l: *const Block,
-    (p, pw): (&mut u128, &mut [Block; BATCH]),
+    powers: &mut Powers,
     acc: &mut uint8x16_t,
 ) {
     // SAFETY: the caller's: the features; `src`, `l` and `dst` valid for
-    // V blocks (every load before the first store); `pw` is a local array.
+    // V blocks (every load before the first store).
     unsafe {
         let mut x = [vdupq_n_u8(0); V];
         let mut lv = [vdupq_n_u8(0); V];
@@ -578,18 +597,12 @@ unsafe fn ste_batch<const V: usize, const DEC: bool, const LAST: bool>(
             x[v] = vld1q_u8(src.add(v).cast());
             lv[v] = vld1q_u8(l.add(v).cast());
         }
-        // The powers `M x^j` (last pass), as in `batch`.
-        let mut pv = [vdupq_n_u8(0); V];
-        if LAST {
-            for w in pw.iter_mut().take(V) {
-                *w = p.to_le_bytes();
-                *p = double(*p);
-            }
-            core::arch::asm!("/* {0} */", in(reg) pw.as_ptr(), options(nostack, preserves_flags));
-            for (v, pvv) in pv.iter_mut().enumerate() {
-                *pvv = vld1q_u8(pw[v].as_ptr());
-            }
-        }
+        // The powers `M x^j` (last pass).
+        let pv: [uint8x16_t; V] = if LAST {
+            powers.next::<V>()
+        } else {
+            [vdupq_n_u8(0); V]
+        };
         let each = |a: uint8x16_t| [a; V];
         let mut k0 = [vdupq_n_u8(0); V];
         let mut kl = [vdupq_n_u8(0); V];
