@@ -82,15 +82,15 @@ fn eme_check<C: blockmodes::oracle::BlockCipher128Dec + cipher::KeyInit>(v: &Val
 #[test]
 fn eme_aes_vectors() {
     // vectors/ (Halevi's) and the independent Go reference's, on each
-    // backend (the generic path, the fused kernels on AES-NI and on
-    // VAES-512).
+    // backend (the generic path, the fused kernels on AES-NI, VAES-256 and
+    // VAES-512, or on armv8).
     let all = vectors("eme-aes");
     assert!(all.iter().any(|v| v["direction"] == "decrypt"));
     assert!(all.iter().any(|v| v["iterations"].as_u64() == Some(100)));
     let independent = common::load_independent("eme-aes");
     assert!(independent.len() >= 20);
     let vs: Vec<Value> = all.into_iter().chain(independent).collect();
-    common::on_each_backend_no_armv8(Some(vs.len() as u64), |_| {
+    common::on_each_backend(Some(vs.len() as u64), |_| {
         for v in &vs {
             assert_eq!(v["result"], "valid");
             match hex(v, "key").len() {
@@ -174,7 +174,7 @@ fn eme2_aes_vectors() {
         "a vector past 128 blocks"
     );
     // On each backend (one AES key per vector: K_AES).
-    common::on_each_backend_no_armv8(Some(all.len() as u64), |_| {
+    common::on_each_backend(Some(all.len() as u64), |_| {
         for v in &all {
             eme2_check(v);
         }

@@ -113,7 +113,7 @@ pub(crate) fn mca_end() {
 
 /// Round keys 0 ..= `NR` into registers (NEON, baseline on aarch64).
 #[inline(always)]
-fn load_keys<const NR: usize>(keys: &[Block; 15]) -> [uint8x16_t; 15] {
+pub(super) fn load_keys<const NR: usize>(keys: &[Block; 15]) -> [uint8x16_t; 15] {
     // SAFETY: NEON is part of every aarch64 target Rust builds for; each
     // `b` is a 16-byte block.
     unsafe {
@@ -577,3 +577,6 @@ unsafe fn dec_batch<const V: usize, const NR: usize, const SUM: bool>(
         *zp = z[V - 1];
     }
 }
+
+// The rounds' macros for the wide-block passes (`wide.rs`).
+pub(super) use {last, middle, round};

@@ -31,14 +31,27 @@
 //! [`AesKey::sigma`], [`AesKey::ocb_blocks`] (and `_append`),
 //! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`],
 //! [`AesKey::encrypt_be`], [`AesKey::xecb_sum`] (XECB-MAC),
-//! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption); the x86-only
-//! shapes answer "not here" ([`AesKey::xex_units`] false,
-//! [`AesKey::sigma_tag`] `None`) and the caller takes the general one.
+//! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption),
+//! `AesKey::wide_first` and `AesKey::wide_last` (EME's and EME2's two
+//! passes, `wide.rs`) and `SteXex` (EtE's, with StE over XEX inside);
+//! the x86-only shapes answer "not here"
+//! ([`AesKey::xex_units`] false, [`AesKey::sigma_tag`] `None`,
+//! `AesKey::wide_first_mid` `None`, `AesKey::wide_units` false) and the
+//! caller takes the general one.
 //! The loop is eight blocks in flight (eight independent `AESE`/`AESMC`
 //! chains hide the instructions' latency), a remainder as one batch of as
 //! many blocks as it has; the offsets come from a slice (XEX) or the
 //! Gray-code tables ([`GrayTable`]: `Z[64q + j] = W_q xor gamma_j L`, one
 //! load and one xor per block).
+//!
+//! EME's passes fold their whitening the same way: the first pass's
+//! `G(P_j xor L_j)` is `AESE(P_j, L_j xor K0)` first, the last pass's
+//! `G(CCC_j) xor L_j` with `CCC_j = PPP_j xor M x^(j-1)` is `AESE(PPP_j,
+//! M x^(j-1) xor K0)` first and one xor of `L_j xor K[Nr]` last; the
+//! powers of M are doubled in general registers and reach the vector
+//! side through memory (the vector pipes are the rounds'). EtE's passes
+//! add StE's swap of K and H (vector compares, no branch) and, in the
+//! pass that has it, the ECB layer's cipher in the same batch.
 //!
 //! The CPU is checked once, at key setup ([`detect`], `cpufeatures`:
 //! Linux's `getauxval`, macOS's `sysctl`, no `std` needed).
@@ -453,3 +466,8 @@ impl core::fmt::Debug for AesKey {
             .finish_non_exhaustive()
     }
 }
+
+// EME's, EME2's and EtE's passes (`wide.rs`: `AesKey::wide_first`,
+// `wide_last`, `SteXex`).
+mod wide;
+pub(crate) use wide::SteXex;

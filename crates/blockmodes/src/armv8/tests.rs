@@ -302,3 +302,181 @@ fn ctr32_matches_block_by_block() {
         }
     }
 }
+
+/// EME's passes (`wide.rs`) against the `aes` crate block by block: the
+/// first (`G(in[j] xor l[j])` and the sum of the outputs) and the last
+/// (`G(in[j] xor M x^j) xor l[j]`, the LE powers by `double_le`), both
+/// directions, every key size, every unit length 1 ..= 40 blocks (the
+/// 512-byte sector's 32 among them), EME's longest unit (128 blocks) and a
+/// 4096-byte sector's 256 (the table as long as the unit; also a table
+/// shorter than the input, which bounds the pass).
+#[test]
+fn wide_passes_match_block_by_block() {
+    use crate::arith::gf128::double_le;
+    if !detect() {
+        return;
+    }
+    let lens: Vec<usize> = (1..=40).chain([128, 256]).collect();
+    for key_len in [16, 24, 32] {
+        let key: Vec<u8> = (0..key_len as u8)
+            .map(|i| i.wrapping_mul(53) ^ 0x2d)
+            .collect();
+        let k = AesKey::new(&key).unwrap();
+        let (enc, dec) = model(&key);
+        let m: Block = core::array::from_fn(|j| (j as u8).wrapping_mul(13) ^ 0xc3);
+        for &n in &lens {
+            let input = blocks(n, n as u8 ^ 0x3e);
+            let l = blocks(n, 0x71);
+            for (dir, g) in [
+                (Dir::Encrypt, &enc as &dyn Fn(&Block) -> Block),
+                (Dir::Decrypt, &dec),
+            ] {
+                // First pass.
+                let want: Vec<Block> = input.iter().zip(&l).map(|(x, lj)| g(&xor(x, lj))).collect();
+                let want_sum = want.iter().fold([0u8; 16], |a, b| xor(&a, b));
+                let mut out = input.clone();
+                let sum = k.wide_first(dir, &l, Io::InPlace(&mut out));
+                assert_eq!(out, want, "first key {key_len} {dir:?} n {n}");
+                assert_eq!(sum, want_sum, "first sum key {key_len} {dir:?} n {n}");
+                // Last pass.
+                let mut p = m;
+                let want: Vec<Block> = input
+                    .iter()
+                    .zip(&l)
+                    .map(|(x, lj)| {
+                        let y = xor(&g(&xor(x, &p)), lj);
+                        p = double_le(&p);
+                        y
+                    })
+                    .collect();
+                let mut out = vec![[0u8; 16]; n];
+                k.wide_last(dir, &m, &l, Io::B2b(&input, &mut out));
+                assert_eq!(out, want, "last key {key_len} {dir:?} n {n}");
+                // A shorter table bounds the pass: the blocks past it untouched.
+                let short = n / 2;
+                let mut out = input.clone();
+                k.wide_last(dir, &m, &l[..short], Io::InPlace(&mut out));
+                assert_eq!(out[..short], want[..short], "short last n {n}");
+                assert_eq!(
+                    out[short..],
+                    input[short..],
+                    "short last n {n}: past the table"
+                );
+            }
+        }
+    }
+}
+
+/// EtE's passes (`SteXex`) against a block-by-block model from the `aes`
+/// crate: `F_i(x) = E(sw(x) xor Δ_i) xor Δ_i`, `F_i^-1(c) = sw(E^-1(c xor
+/// Δ_i) xor Δ_i)`, `sw` exchanging K and H; every unit length 1 ..= 40
+/// blocks and 128, both directions, both passes, with inputs and tables
+/// chosen so that each swap of the pass meets K in one block and H in
+/// another (the swap's both arms, at each of its places).
+#[test]
+fn ste_passes_match_block_by_block() {
+    use crate::arith::gf128::double_le;
+    if !detect() {
+        return;
+    }
+    let key: Vec<u8> = (0..16u8).map(|i| i.wrapping_mul(71) ^ 0x19).collect();
+    let k = AesKey::new(&key).unwrap();
+    let (enc, dec) = model(&key);
+    let (sk, sh): (Block, Block) = ([0x3a; 16], core::array::from_fn(|j| j as u8 ^ 0x90));
+    let (de, dw): (Block, Block) = ([0x5c; 16], core::array::from_fn(|j| (j as u8) << 3));
+    let ste = SteXex::new(&k, &sk, &sh, &de, &dw).unwrap();
+    let sw = |x: &Block| match x {
+        x if *x == sk => sh,
+        x if *x == sh => sk,
+        x => *x,
+    };
+    let f = |d: &Block, x: &Block| xor(&enc(&xor(&sw(x), d)), d);
+    let f_inv = |d: &Block, c: &Block| sw(&xor(&dec(&xor(c, d)), d));
+    // The input to F_i^-1's swap that makes it meet `target`.
+    let meets = |d: &Block, target: &Block| xor(&enc(&xor(target, d)), d);
+    let m: Block = core::array::from_fn(|j| (j as u8).wrapping_mul(29) ^ 0x4e);
+    for n in (1..=40).chain([128]) {
+        let powers: Vec<Block> = (0..n)
+            .scan(m, |p, _| {
+                let q = *p;
+                *p = double_le(p);
+                Some(q)
+            })
+            .collect();
+        let base = blocks(n, n as u8 ^ 0x5a);
+        let table = blocks(n, 0x27);
+        // (at, target): blocks 0 and 1 meet K and H at the first swap,
+        // blocks 2 and 3 at the second (a pass with two).
+        let hits = |i: usize| {
+            [(0, sk), (1, sh), (2, sk), (3, sh)]
+                .into_iter()
+                .filter(move |h| h.0 < i)
+        };
+        // Encrypt, first pass: F_wide(F_ecb(x) xor l).
+        let (mut x, mut l) = (base.clone(), table.clone());
+        for (j, t) in hits(n) {
+            if j < 2 {
+                x[j] = t;
+            } else {
+                l[j] = xor(&f(&de, &x[j]), &t);
+            }
+        }
+        let want: Vec<Block> = x
+            .iter()
+            .zip(&l)
+            .map(|(x, l)| f(&dw, &xor(&f(&de, x), l)))
+            .collect();
+        let mut out = x.clone();
+        let sum = ste.first(Dir::Encrypt, &l, Io::InPlace(&mut out));
+        assert_eq!(out, want, "encrypt first n {n}");
+        assert_eq!(sum, want.iter().fold([0; 16], |a, b| xor(&a, b)));
+        // Decrypt, first pass: F_wide^-1(x xor l).
+        let (mut x, l) = (base.clone(), table.clone());
+        for (j, t) in hits(n.min(2)) {
+            x[j] = xor(&meets(&dw, &t), &l[j]);
+        }
+        let want: Vec<Block> = x
+            .iter()
+            .zip(&l)
+            .map(|(x, l)| f_inv(&dw, &xor(x, l)))
+            .collect();
+        let mut out = x.clone();
+        let sum = ste.first(Dir::Decrypt, &l, Io::InPlace(&mut out));
+        assert_eq!(out, want, "decrypt first n {n}");
+        assert_eq!(sum, want.iter().fold([0; 16], |a, b| xor(&a, b)));
+        // Encrypt, last pass: F_wide(x xor M x^j) xor l.
+        let (mut x, l) = (base.clone(), table.clone());
+        for (j, t) in hits(n.min(2)) {
+            x[j] = xor(&t, &powers[j]);
+        }
+        let want: Vec<Block> = (0..n)
+            .map(|j| xor(&f(&dw, &xor(&x[j], &powers[j])), &l[j]))
+            .collect();
+        let mut out = vec![[0u8; 16]; n];
+        ste.last(Dir::Encrypt, &m, &l, Io::B2b(&x, &mut out));
+        assert_eq!(out, want, "encrypt last n {n}");
+        // Decrypt, last pass: F_ecb^-1(F_wide^-1(x xor M x^j) xor l).
+        let (mut x, mut l) = (base.clone(), table.clone());
+        for (j, t) in hits(n) {
+            if j < 2 {
+                x[j] = xor(&meets(&dw, &t), &powers[j]);
+            } else {
+                let inner = f_inv(&dw, &xor(&x[j], &powers[j]));
+                l[j] = xor(&inner, &meets(&de, &t));
+            }
+        }
+        let want: Vec<Block> = (0..n)
+            .map(|j| f_inv(&de, &xor(&f_inv(&dw, &xor(&x[j], &powers[j])), &l[j])))
+            .collect();
+        let mut out = vec![[0u8; 16]; n];
+        ste.last(Dir::Decrypt, &m, &l, Io::B2b(&x, &mut out));
+        assert_eq!(out, want, "decrypt last n {n}");
+    }
+    // F_wide alone, both ways.
+    let b: Block = [0x61; 16];
+    assert_eq!(ste.wide_block(Dir::Encrypt, &b), f(&dw, &b));
+    assert_eq!(ste.wide_block(Dir::Decrypt, &b), f_inv(&dw, &b));
+    assert_eq!(ste.wide_block(Dir::Encrypt, &sk), f(&dw, &sk));
+    // AES-128 only.
+    assert!(SteXex::new(&AesKey::new(&[1; 32]).unwrap(), &sk, &sh, &de, &dw).is_none());
+}

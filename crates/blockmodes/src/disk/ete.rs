@@ -23,7 +23,8 @@
 //! Per key it precomputes H, the two XEX Δs, EME's L and its doublings;
 //! then each block costs three AES calls.
 //!
-//! On x86-64 with AES-NI, [`EteEmeAes128::new_from_slice`] also sets up the
+//! On x86-64 with AES-NI and on aarch64 with the ARMv8 AES instructions,
+//! [`EteEmeAes128::new_from_slice`] also sets up the
 //! fused AES kernels (`crate::backend`): the ECB layer runs inside EME's
 //! first pass when enciphering (`PPP_j = F(K, γ2, F(K, γ1, P_j) ⊕ L_j)`,
 //! two ciphers per block in one round loop) and inside the last when
@@ -49,8 +50,8 @@ use crate::disk::xex::{Xex, XexDelta, XexTweak};
 use crate::error::{Error, Result};
 use crate::oracle::BlockCipher128Dec;
 
-#[cfg(target_arch = "x86_64")]
-use {crate::aesni::Dir, zeroize::Zeroize};
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use {crate::engine::Dir, zeroize::Zeroize};
 
 /// EtE[W, F]: the ECB layer `F(K, γ1, ·)` and the wide-block mode W over
 /// `F(K, γ2, ·)`.
@@ -73,8 +74,9 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     /// `WB(·, · : F(K, γ2, ·))`.
     wide: W,
     /// The fused AES kernels (EME over StE[XEX-AES-128] keyed from key
-    /// bytes on a CPU with AES-NI: [`EtE::new_from_slice`]).
-    #[cfg(target_arch = "x86_64")]
+    /// bytes on a CPU with AES-NI or the ARMv8 AES instructions:
+    /// [`EtE::new_from_slice`]).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fused: Option<super::eme::fused::Ete>,
 }
 
@@ -107,14 +109,14 @@ where
         Ok(Self {
             ecb: f.fix_tweak(gamma1)?,
             wide: W::from_cipher(f.fix_tweak(gamma2)?),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
         })
     }
 
     /// One unit or consecutive units on the fused kernels, if this key has
     /// them: `tweak(s)` is unit s's tweak. The length was checked.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn fused(
         &self,
         enc: bool,
@@ -138,7 +140,7 @@ where
     /// `J(K, T, M)` on one data unit in place.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(true, data.len(), data, |_| *tweak) {
             return Ok(());
         }
@@ -149,7 +151,7 @@ where
     /// `J^-1(K, T, C)` on one data unit in place.
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(false, data.len(), data, |_| *tweak) {
             return Ok(());
         }
@@ -162,7 +164,7 @@ where
     /// group, then W's own bulk call over it.
     fn units(&self, first_unit: u128, unit_len: usize, data: &mut [u8], enc: bool) -> Result<()> {
         check_units(self, first_unit, unit_len, data)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(enc, unit_len, data, |s| {
             (first_unit + s as u128).to_le_bytes()
         }) {
@@ -202,7 +204,7 @@ where
         let f = StE::<Xex<C>>::new_from_slice(key)?;
         #[allow(unused_mut)]
         let mut j = Self::new(&f, &XexTweak::T0, &XexTweak::T1)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             // StE keyed its XEX from the key bytes: the fused key, if any.
             let (xex, k, h) = f.parts();

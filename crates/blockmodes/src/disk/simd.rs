@@ -57,7 +57,10 @@ use crate::arith::gf128::Block;
 
 /// Proof that the CPU has PCLMULQDQ: [`Clmul::mul_le`]'s safe entry.
 #[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the engine only
 pub(crate) struct Clmul(());
 
 /// Proof that the CPU has AVX-512 F/BW/VL/DQ and VPCLMULQDQ: the vector
@@ -79,15 +82,25 @@ cpufeatures::new!(
     "pclmulqdq"
 );
 
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the engine only
 impl Clmul {
-    /// `Some` if the CPU has PCLMULQDQ (checked once, cached by
-    /// `cpufeatures`).
+    /// `Some` if the CPU has PCLMULQDQ (x86-64) or `PMULL` (aarch64: the
+    /// `aes` feature, which `cpufeatures` checks with it) (checked once,
+    /// cached by `cpufeatures`).
     #[inline]
     pub(crate) fn detect() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         {
             if cpu_clmul::get() {
+                return Some(Clmul(()));
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            if crate::armv8::detect() {
                 return Some(Clmul(()));
             }
         }
@@ -102,7 +115,12 @@ impl Clmul {
         unsafe {
             x86::mul_le(a, b)
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `self` proves the CPU has `PMULL`.
+        unsafe {
+            arm::mul_le(a, b)
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             let _ = (a, b);
             [0; 16]
@@ -331,6 +349,35 @@ mod x86 {
         // SAFETY: writes the 16 bytes of `r`.
         unsafe { _mm_storeu_si128(r.as_mut_ptr().cast(), _mm_xor_si128(lo, u)) };
         r
+    }
+}
+
+/// `Clmul::mul_le` on aarch64 (`PMULL`, 64 x 64 bits).
+#[cfg(target_arch = "aarch64")]
+mod arm {
+    use core::arch::aarch64::vmull_p64;
+
+    use crate::arith::gf128::Block;
+
+    /// `h x^128` reduced: `h (x^7 + x^2 + x + 1)`, the bits shifted past
+    /// `x^127` folded once more (constant-time shifts).
+    #[inline(always)]
+    fn fold(h: u128) -> u128 {
+        let over = (h >> 121) ^ (h >> 126) ^ (h >> 127);
+        let t = h ^ (h << 1) ^ (h << 2) ^ (h << 7);
+        t ^ over ^ (over << 1) ^ (over << 2) ^ (over << 7)
+    }
+
+    /// `a·b` mod `x^128 + x^7 + x^2 + x + 1`, LE convention (the blocks'
+    /// little-endian words are the polynomial's halves): four `PMULL`s.
+    #[target_feature(enable = "aes,neon")]
+    pub(super) unsafe fn mul_le(a: &Block, b: &Block) -> Block {
+        let (a, b) = (u128::from_le_bytes(*a), u128::from_le_bytes(*b));
+        let (a0, a1, b0, b1) = (a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64);
+        let (lo, hi) = (vmull_p64(a0, b0), vmull_p64(a1, b1));
+        let mid = vmull_p64(a0, b1) ^ vmull_p64(a1, b0);
+        let (lo, hi) = (lo ^ (mid << 64), hi ^ (mid >> 64));
+        (lo ^ fold(hi)).to_le_bytes()
     }
 }
 

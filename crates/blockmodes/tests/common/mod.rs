@@ -99,10 +99,10 @@ pub fn on_each_backend(keys: Option<u64>, f: impl FnMut(blockmodes::backend::Bac
     each_backend(keys, true, f);
 }
 
-/// As [`on_each_backend`] for a mode not yet on the `armv8` tier (all but
-/// OCB 1.0, PMAC and XEX): its keys stay on the generic path there, so
-/// none is expected on the fused path under `Backend::Armv8`.
-#[allow(dead_code)] // not every test file has such a mode
+/// As [`on_each_backend`] for a mode not on the `armv8` tier (XCBC$-XOR
+/// and pXCBC$ encryption so far): its keys stay on the generic path there,
+/// so none is expected on the fused path under `Backend::Armv8`.
+#[allow(dead_code)] // no test file has such a mode's keys counted now
 pub fn on_each_backend_no_armv8(keys: Option<u64>, f: impl FnMut(blockmodes::backend::Backend)) {
     each_backend(keys, false, f);
 }

@@ -1,6 +1,6 @@
-//! EME on the fused AES kernels (x86-64 with AES-NI; see `crate::backend`),
-//! for EME-AES and for EtE (EME over StE[XEX-AES-128], the ECB layer inside
-//! the same kernels).
+//! EME on the fused AES kernels (x86-64 with AES-NI, aarch64 with the ARMv8
+//! AES instructions; see `crate::backend`), for EME-AES and for EtE (EME
+//! over StE[XEX-AES-128], the ECB layer inside the same kernels).
 //!
 //! Per data unit of m blocks under the tweak T:
 //! * the first pass, one kernel call: `PPP_j = G(P_j xor L_j)` and their
@@ -17,17 +17,24 @@
 //! Units are pipelined: unit s's first pass and middle run before unit
 //! s - 1's last pass, so the middle's serial block (a cipher call's
 //! latency) overlaps the rounds of a pass instead of waiting for them.
-//! Two or more units run inside one kernel call per 32 units
+//! On x86-64 two or more units run inside one kernel call per 32 units
 //! ([`AesKey::wide_units`], `SteXex::units`): the round keys, the swap's
 //! constants and the pass set-up once per call, not twice per unit, and
-//! the middle inlined (no call that saves the vector registers).
+//! the middle inlined (no call that saves the vector registers). The
+//! armv8 tier (`armv8/wide.rs`) has the two passes only: the middle runs
+//! here, its product on `PMULL` (`Clmul`).
 //!
 //! Everything secret (SP, MP, MC, M, CCC_1) is wiped after use.
 
-use crate::aesni::{AesKey, Dir, Io, SteXex};
+#[cfg(target_arch = "x86_64")]
+use crate::aesni::SteXex;
 use crate::arith::gf128::{Block, double_le, xor};
+#[cfg(target_arch = "aarch64")]
+use crate::armv8::SteXex;
+use crate::backend::AesKey;
 use crate::disk::simd::Clmul;
 use crate::disk::units::wipe;
+use crate::engine::{Dir, Io};
 
 use super::x_sums;
 

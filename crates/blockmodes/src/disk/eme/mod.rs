@@ -17,7 +17,8 @@
 //! `MP`s of a whole group of units in one batched call. The powers
 //! `2^(i-1)·M` of a group are made by [`powers_x_le`] before its second
 //! pass, which also gives their sum (for CCC_1). With AES keyed from bytes
-//! on a CPU with AES-NI the engine runs EME (`fused.rs` beside it).
+//! on a CPU with AES-NI or the ARMv8 AES instructions the engine runs EME
+//! (`fused.rs` beside it).
 
 use cipher::KeyInit;
 use zeroize::Zeroize;
@@ -31,11 +32,12 @@ use crate::disk::wide::{WideBlockCipher, WideBlockMode};
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-#[cfg(target_arch = "x86_64")]
-use {crate::aesni::Dir, fused::Cipher};
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use {crate::engine::Dir, fused::Cipher};
 
-/// EME (and EtE's and EME2's shared parts) on the engine (x86-64).
-#[cfg(target_arch = "x86_64")]
+/// EME (and EtE's and EME2's shared parts) on the engine (x86-64; aarch64
+/// for EME and EME2).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(super) mod fused;
 
 /// Most blocks in a unit.
@@ -60,9 +62,9 @@ pub struct Eme<C> {
     /// `L_i = 2^(i-1)·L` for i = 1..=128 (`l[i - 1]`).
     l: [Block; MAX_BLOCKS],
     /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI (`crate::backend`).
-    #[cfg(target_arch = "x86_64")]
-    fused: Option<crate::aesni::AesKey>,
+    /// AES-NI or the ARMv8 AES instructions (`crate::backend`).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fused: Option<crate::backend::AesKey>,
 }
 
 impl<C: BlockCipher128> Eme<C> {
@@ -76,13 +78,13 @@ impl<C: BlockCipher128> Eme<C> {
         Self {
             cipher,
             l,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
         }
     }
 
     /// The table `L_i = 2^(i-1)·L` (`l()[i - 1]`), for EtE's fused path.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fn l(&self) -> &[Block; MAX_BLOCKS] {
         &self.l
     }
@@ -100,7 +102,7 @@ impl<C: BlockCipher128> Eme<C> {
     {
         #[allow(unused_mut)]
         let mut eme = Self::from_cipher(oracle::cipher_from_key(key)?);
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             eme.fused = crate::backend::key_for(key, &eme.cipher);
         }
@@ -116,7 +118,7 @@ impl<C: BlockCipher128> Eme<C> {
     /// under the tweak T.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused_one(Dir::Encrypt, tweak, blocks) {
             return Ok(());
         }
@@ -125,7 +127,7 @@ impl<C: BlockCipher128> Eme<C> {
     }
 
     /// One unit on the fused path, if this key has it.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn fused_one(&self, dir: Dir, tweak: &Block, blocks: &mut [Block]) -> bool {
         let Some(k) = &self.fused else {
             return false;
@@ -147,7 +149,7 @@ impl<C: BlockCipher128> Eme<C> {
         let blocks = unit_blocks(unit_len, MAX_BLOCKS * 16, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = &self.fused {
             let dir = if P::DECRYPT {
                 Dir::Decrypt
@@ -180,7 +182,7 @@ impl<C: BlockCipher128Dec> Eme<C> {
     /// except in L).
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused_one(Dir::Decrypt, tweak, blocks) {
             return Ok(());
         }
@@ -390,7 +392,10 @@ struct SecondPass<'a> {
 /// the sum of the powers `2^(i-1)·M`, i = 2..m, is `M·S_m`.
 /// Computed at compile time (as u128 little-endian values: `x` doubles by
 /// a shift and the reduction 0x87, as [`double_le`] does).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 engine only
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the engine only
 pub(super) fn x_sums() -> &'static [Block; MAX_BLOCKS] {
     static SUMS: [Block; MAX_BLOCKS] = {
         let (mut sums, mut acc, mut x) = ([[0u8; 16]; MAX_BLOCKS], 0u128, 2u128);

@@ -1,5 +1,6 @@
-//! EME2 on the fused AES kernels (x86-64 with AES-NI; see `crate::backend`),
-//! with EME's kernels (`aesni::wide`) run by runs of up to 128 blocks:
+//! EME2 on the fused AES kernels (x86-64 with AES-NI, aarch64 with the
+//! ARMv8 AES instructions; see `crate::backend`), with EME's kernels
+//! (`aesni::wide`, `armv8::wide`) run by runs of up to 128 blocks:
 //!
 //! * `T*`: the associated data's blocks through one `sigma` call per 64
 //!   blocks (`E(A_j xor Δ_j)` summed in registers, the Δs xored in after);
@@ -18,10 +19,11 @@
 //! Everything secret (the Δs, sums, MP, MM, MC, the M_k, the CCC sums) is
 //! wiped after use.
 
-use crate::aesni::{AesKey, Dir, Io, Offsets};
 use crate::arith::gf128::{Block, double_le, powers_x_le, xor};
+use crate::backend::AesKey;
 use crate::disk::simd::Clmul;
 use crate::disk::units::wipe;
+use crate::engine::{Dir, Io, Offsets};
 
 use crate::disk::eme::fused::times_sum;
 

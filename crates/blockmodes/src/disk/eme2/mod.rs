@@ -27,7 +27,8 @@
 //!
 //! Unlike EME, EME2 takes whole 4096-byte sectors as one data unit.
 //!
-//! On x86-64 with AES-NI, a key from bytes ([`Eme2::new_from_slice`]) also
+//! On x86-64 with AES-NI and on aarch64 with the ARMv8 AES instructions, a
+//! key from bytes ([`Eme2::new_from_slice`]) also
 //! runs on the fused AES kernels (`crate::backend`): EME's two passes, run
 //! by run of 128 blocks, with `2^i K_ECB` from a per-key table of the first
 //! 256 blocks and the powers of each run's mixing value made in registers
@@ -45,8 +46,8 @@ use crate::disk::wide::WideBlockCipher;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-/// EME2 on the engine (x86-64).
-#[cfg(target_arch = "x86_64")]
+/// EME2 on the engine (x86-64, aarch64).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod fused;
 
 /// EME2 over the block cipher `C`.
@@ -68,22 +69,22 @@ pub struct Eme2<C> {
     k_ad: Block,
     /// `K_ECB` (`L_0`).
     k_ecb: Block,
-    /// The fused AES kernels (`K_AES` from key bytes on a CPU with AES-NI:
-    /// `crate::backend`), with the table `2^i K_ECB` of the first 256
+    /// The fused AES kernels (`K_AES` from key bytes on a CPU with AES-NI
+    /// or the ARMv8 AES instructions: `crate::backend`), with the table `2^i K_ECB` of the first 256
     /// blocks.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fused: Option<Fused>,
 }
 
 /// EME2's fused path: the AES key and the table of `K_ECB`'s powers. Wiped
 /// on drop.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 struct Fused {
-    key: crate::aesni::AesKey,
+    key: crate::backend::AesKey,
     l: fused::Table,
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl Drop for Fused {
     fn drop(&mut self) {
         wipe(&mut self.l);
@@ -97,7 +98,7 @@ impl<C: BlockCipher128> Eme2<C> {
             cipher,
             k_ad,
             k_ecb,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             fused: None,
         }
     }
@@ -133,7 +134,7 @@ impl<C: BlockCipher128> Eme2<C> {
             k_ecb.try_into().unwrap_or_default(),
             cipher,
         );
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             e.fused = crate::backend::key_for(k_aes, &e.cipher).map(|key| Fused {
                 key,
@@ -147,8 +148,8 @@ impl<C: BlockCipher128> Eme2<C> {
     /// associated data `ad` (any length).
     pub fn encrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
-        #[cfg(target_arch = "x86_64")]
-        if self.fused(crate::aesni::Dir::Encrypt, ad, data) {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if self.fused(crate::engine::Dir::Encrypt, ad, data) {
             return Ok(());
         }
         let mut t_star = self.t_star(ad);
@@ -158,8 +159,8 @@ impl<C: BlockCipher128> Eme2<C> {
     }
 
     /// EME2 on the fused kernels, if this key has them.
-    #[cfg(target_arch = "x86_64")]
-    fn fused(&self, dir: crate::aesni::Dir, ad: &[u8], data: &mut [u8]) -> bool {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    fn fused(&self, dir: crate::engine::Dir, ad: &[u8], data: &mut [u8]) -> bool {
         let Some(f) = &self.fused else {
             return false;
         };
@@ -189,8 +190,8 @@ impl<C: BlockCipher128Dec> Eme2<C> {
     /// Decipher what [`Eme2::encrypt`] enciphered under the same `ad`.
     pub fn decrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
-        #[cfg(target_arch = "x86_64")]
-        if self.fused(crate::aesni::Dir::Decrypt, ad, data) {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if self.fused(crate::engine::Dir::Decrypt, ad, data) {
             return Ok(());
         }
         let mut t_star = self.t_star(ad);
