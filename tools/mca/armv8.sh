@@ -2,8 +2,9 @@
 # Model figures (not timings) for the armv8 tier's steady-state loops:
 # cycles per 16-byte block from llvm-mca (LLVM 16's pipeline models), AES-128,
 # for each fused loop next to the engine's own ECB loop and to the generic
-# path (the `aes` crate's batch call plus the mode's whitening passes), with
-# the issue's targets checked. Nothing here runs ARM code.
+# path (the modes over the `aes` crate's `Aes128`), with the issue's
+# targets checked. Nothing here runs ARM code natively (the generic path's
+# instructions are traced under qemu-aarch64, not timed).
 #
 # 1. Emits the crate's aarch64 assembly (release profile, one codegen
 #    unit, v0 symbol names so the const generics show) in a model-only

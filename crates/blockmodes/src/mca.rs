@@ -6,9 +6,12 @@
 //! around the `aes` crate's batch call; the script adds the batch itself
 //! (`batch_encrypt`/`batch_decrypt` of the `aes` crate) and sums per block.
 //!
-//! The passes are a lower bound of the generic path's work: its control
-//! (batch bookkeeping, Gray-code runs, group steps) is left out, which
-//! only flatters the generic path next to the fused loops.
+//! The sum of these passes (the script's `passes` column) leaves out the
+//! generic path's control (batch bookkeeping, Gray-code runs, group
+//! steps, the copies, the call), and compiled alone each pass is not the
+//! code inlined into the real loop: it is not a bound either way. The
+//! gated figure (`full`) is the generic path as it runs, traced under qemu
+//! (`examples/mca_generic.rs`, `tools/mca/trace.awk`).
 
 use crate::Block;
 use crate::armv8::{mca_begin, mca_end};
