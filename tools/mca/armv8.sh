@@ -182,7 +182,7 @@ specs+=(
 )
 gate() { [ "$1" = neoverse-n1 ] || [ "$1" = neoverse-v1 ]; }
 
-echo "llvm-mca: $("$mca" --version | awk '/LLVM version/ { print $NF }'); AES-128, cycles per 16-byte block (x ECB speed) [generic path: passes (lower bound); full, fused/full speed]"
+echo "llvm-mca: $("$mca" --version | awk '/LLVM version/ { print $NF }'); AES-128, cycles per 16-byte block (x ECB speed) [generic path: passes (summed, old); full (traced), fused/full speed]"
 printf "%-14s" "loop"
 for c in "${cpus[@]}"; do printf "  %-42s" "$c"; done
 printf "\n"
