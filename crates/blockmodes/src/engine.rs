@@ -376,6 +376,7 @@ impl ChainIo<'_, '_> {
     /// Where chain l's x of round 0 is read from (`lo .. hi` from
     /// [`check`](Self::check)): `head`, `tail` or its row of `src` (a
     /// pointer only: valid for the `n` blocks `check` found there).
+    #[inline(always)]
     pub(crate) fn chain_src(&self, l: usize, (lo, hi): (usize, usize)) -> *const Block {
         match (self.head, self.tail) {
             (Some(h), _) if l == 0 => h.as_ptr(),

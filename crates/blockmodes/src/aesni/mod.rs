@@ -291,11 +291,7 @@ impl ChainIo<'_, '_> {
             d = d.wrapping_add(self.dst_stride);
         }
         for (l, p) in (first..end).zip(src.iter_mut()) {
-            *p = match (self.head, self.tail) {
-                (Some(h), _) if l == 0 => h.as_ptr(),
-                (_, Some(t)) if l == hi => t.as_ptr(),
-                _ => self.src.as_ptr().wrapping_add((l - lo) * self.src_stride),
-            };
+            *p = self.chain_src(l, (lo, hi));
         }
     }
 }

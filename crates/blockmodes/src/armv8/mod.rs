@@ -32,6 +32,8 @@
 //! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`],
 //! [`AesKey::encrypt_be`], [`AesKey::xecb_sum`] (XECB-MAC),
 //! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption),
+//! [`AesKey::has_chains`] (true) and [`AesKey::xcbc_strided`] (pXCBC$
+//! encryption's lock-step chains, `chains.rs`),
 //! `AesKey::wide_first` and `AesKey::wide_last` (EME's and EME2's two
 //! passes, `wide.rs`) and `SteXex` (EtE's, with StE over XEX inside);
 //! the x86-only shapes answer "not here"
@@ -66,6 +68,23 @@
 //! K0 xor v)`), the data and `K[Nr]` xored into the last round's output in
 //! one `EOR3` where the CPU has FEAT_SHA3 (checked at run time), else two
 //! `EOR`s. `cwc/fused.rs` runs CWC on it; CWC-HASH stays portable.
+//!
+//! # pXCBC$ encryption's chains
+//!
+//! [`AesKey::xcbc_strided`] (`chains.rs`, the contract of
+//! `aesni::AesKey::xcbc_strided`, its types `Chains`, `ChainIo` and
+//! `CHAIN_BATCH` in `crate::engine`): up to 64 segment chains per call,
+//! eight in lock step, one register each (each chain is serial: the eight
+//! hide the `AESE`/`AESMC` latency). The chain's xor folds into the first
+//! `AESE` like the whitening: the state carried between rounds is the
+//! last `AESE`'s output (`z xor K[Nr]`, its key xor left out), and the
+//! first `AESE`'s key operand is `x xor K0 xor K[Nr]`, made from the load
+//! off the chain; `y = z + i r0^(s)` is an add with carry in general
+//! registers (z's halves byte-reversed out of the vector register). z0^(s)
+//! is one ECB call before the rounds. `gligor_donescu/pxcbc/encrypt.rs`
+//! runs pXCBC$ encryption on it (its two-key form's z0^(s) through the
+//! `aes` crate: f' has no key on this tier). XCBC$-XOR encryption's single
+//! serial chain stays generic on aarch64.
 //!
 //! # Why `unsafe`
 //!
