@@ -56,6 +56,35 @@ pub(super) struct ChainsJob<'a> {
     pub(super) sums: &'a mut [Block],
 }
 
+/// Rounds 1 .. Nr of every chain after the first (`$s`), the state into
+/// `$st`, and `y = ($st xor K[Nr]) + off` to block `$t` of each chain's
+/// output, chain v's offset `i (r0 + v)` being `$base + v i` (`$base` =
+/// `i r0`, chain 0's); then `$base += r0`, `$i += 1`. A macro: both call
+/// sites inline it (as a function LLVM kept it out of line, a call and the
+/// chains' registers spilled around it every round).
+macro_rules! finish {
+    ($nr:expr, $v:expr, $k:expr, $kn:expr, $st:expr, $s:expr, $base:expr, $i:expr, $r0:expr, $dst:expr, $t:expr) => {{
+        let mut s = $s;
+        middle!(false, $nr, $k, s);
+        let mut o = $base;
+        for v in 0..$v {
+            $st[v] = vaeseq_u8(s[v], $k[$nr - 1]);
+            // z's big-endian halves as integers: the state's two lanes,
+            // K[Nr]'s halves xored in and the bytes reversed in general
+            // registers (the vector pipes are the rounds').
+            let h = vreinterpretq_u64_u8($st[v]);
+            let hi = (vgetq_lane_u64::<0>(h) ^ $kn[0]).swap_bytes();
+            let lo = (vgetq_lane_u64::<1>(h) ^ $kn[1]).swap_bytes();
+            let z = (u128::from(hi) << 64) | u128::from(lo);
+            // SAFETY: the caller's: block t of chain v's output.
+            *$dst[v].add($t) = z.wrapping_add(o).to_be_bytes();
+            o = o.wrapping_add($i);
+        }
+        $base = $base.wrapping_add($r0);
+        $i = $i.wrapping_add(1);
+    }};
+}
+
 /// Run `job`'s `V` chains (1 ..= [`CHAINS`]) with `NR` rounds.
 ///
 /// # Safety
@@ -70,8 +99,13 @@ pub(super) unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob
     unsafe {
         let k = load_keys::<NR>(job.keys);
         // The first key operand's fixed part: K0 xor K[Nr] (the carried
-        // state lacks its K[Nr]).
+        // state lacks its K[Nr]); K[Nr]'s halves as integers for y.
         let kx = veorq_u8(k[0], k[NR]);
+        let kr = job.keys[NR];
+        let kn = [
+            u64::from_le_bytes(kr[..8].try_into().expect("8 bytes")),
+            u64::from_le_bytes(kr[8..].try_into().expect("8 bytes")),
+        ];
         let zero = vdupq_n_u8(0);
         let mut st = [zero; V];
         let mut sum = [zero; V];
@@ -79,9 +113,9 @@ pub(super) unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob
             st[v] = veorq_u8(vld1q_u8(job.z[v].as_ptr()), k[NR]);
             sum[v] = vld1q_u8(job.sums[v].as_ptr());
         }
-        // Chain l's offset i (r0 + l) and its step r0 + l.
-        let step: [u128; V] = core::array::from_fn(|l| job.r0.wrapping_add(l as u128));
-        let mut off: [u128; V] = core::array::from_fn(|l| job.first.wrapping_mul(step[l]));
+        // Chain 0's offset i r0 and i (chain v's is i (r0 + v)).
+        let (r0, mut i) = (job.r0, job.first);
+        let mut base = i.wrapping_mul(r0);
         for t in 0..job.n {
             #[cfg(blockmodes_mca)]
             super::kernel::mca_begin();
@@ -91,7 +125,7 @@ pub(super) unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob
                 sum[v] = veorq_u8(sum[v], x);
                 s[v] = round!(false, st[v], veorq_u8(x, kx));
             }
-            finish::<NR, V>(&k, &mut st, s, &mut off, &step, &job.dst, t);
+            finish!(NR, V, k, kn, st, s, base, i, r0, job.dst, t);
             #[cfg(blockmodes_mca)]
             super::kernel::mca_end();
         }
@@ -100,50 +134,17 @@ pub(super) unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob
             for v in 0..V {
                 s[v] = round!(false, st[v], veorq_u8(sum[v], kx));
             }
-            finish::<NR, V>(&k, &mut st, s, &mut off, &step, &job.dst, job.n);
+            finish!(NR, V, k, kn, st, s, base, i, r0, job.dst, job.n);
         }
         for v in 0..V {
             vst1q_u8(job.z[v].as_mut_ptr(), veorq_u8(st[v], k[NR]));
             vst1q_u8(job.sums[v].as_mut_ptr(), sum[v]);
         }
         // The offsets give r0 away.
-        let mut spent = (off, step);
-        spent.0.fill(0);
-        spent.1.fill(0);
+        let mut spent = (base, i, kn);
+        spent.0 = 0;
+        spent.1 = 0;
+        spent.2 = [0; 2];
         core::hint::black_box(&spent);
-    }
-}
-
-/// Rounds 1 .. Nr of every chain after the first (`s`), the state into
-/// `st`, and `y = (st xor K[Nr]) + off` to block `t` of each chain's
-/// output; the offsets advance by their steps.
-///
-/// # Safety
-/// From a function with the AES features; `dst[v]` valid for `t + 1`
-/// blocks, v < `V`.
-#[inline]
-#[target_feature(enable = "aes,neon")]
-unsafe fn finish<const NR: usize, const V: usize>(
-    k: &[uint8x16_t; 15],
-    st: &mut [uint8x16_t; V],
-    mut s: [uint8x16_t; V],
-    off: &mut [u128; V],
-    step: &[u128; V],
-    dst: &[*mut Block; CHAINS],
-    t: usize,
-) {
-    // SAFETY: the caller's: the features; `dst[v] + t` is a block of
-    // chain v's output.
-    unsafe {
-        middle!(false, NR, k, s);
-        for v in 0..V {
-            st[v] = vaeseq_u8(s[v], k[NR - 1]);
-            // z's big-endian halves as integers: each 8-byte half
-            // byte-reversed, then its two lanes.
-            let h = vreinterpretq_u64_u8(vrev64q_u8(veorq_u8(st[v], k[NR])));
-            let z = (u128::from(vgetq_lane_u64::<0>(h)) << 64) | u128::from(vgetq_lane_u64::<1>(h));
-            *dst[v].add(t) = z.wrapping_add(off[v]).to_be_bytes();
-            off[v] = off[v].wrapping_add(step[v]);
-        }
     }
 }
