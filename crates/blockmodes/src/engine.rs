@@ -312,8 +312,9 @@ std::thread_local! {
 /// own size: 16 on VAES, 8 on ARMv8).
 pub(crate) const CHAIN_BATCH: usize = 64;
 
-/// The chains' shape and state for `AesKey::xcbc_strided` (`aesni`, `armv8`).
-pub(crate) struct Chains<'a> {
+/// The chains' shape and state for `AesKey::xcbc_strided` (`aesni`, `armv8`;
+/// `K` that architecture's `AesKey`).
+pub(crate) struct Chains<'a, K> {
     /// r0^(s) of chain 0; chain l's is `r0 + l`.
     pub(crate) r0: u128,
     /// The index i of round 0 (its offset `i r0^(s)`).
@@ -329,8 +330,7 @@ pub(crate) struct Chains<'a> {
     /// Start every chain afresh, `z` and `sums` ignored: chain l's z =
     /// Σ = `E(c + l)` under the key (z0^(s): c + l as a big-endian block),
     /// enciphered in the kernel before its first round.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    pub(crate) z0: Option<(&'a crate::backend::AesKey, u128)>,
+    pub(crate) z0: Option<(&'a K, u128)>,
 }
 
 /// Where `AesKey::xcbc_strided`'s chains (`aesni`, `armv8`) read and

@@ -146,7 +146,9 @@ mod xmm_chain;
 
 pub(crate) use chains::CHAINS;
 
-pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo, Chains};
+pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo};
+/// The chains' shape and state for [`AesKey::xcbc_strided`].
+pub(crate) type Chains<'a> = crate::engine::Chains<'a, AesKey>;
 // A call's chains are whole groups of [`CHAINS`].
 const _: () = assert!(CHAIN_BATCH == 4 * CHAINS);
 pub(crate) use wide::SteXex;

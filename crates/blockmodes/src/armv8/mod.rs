@@ -111,7 +111,9 @@ mod ctr;
 
 // pXCBC$ encryption's lock-step chains (`chains.rs`: `AesKey::xcbc_strided`).
 mod chains;
-pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo, Chains};
+pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo};
+/// The chains' shape and state for [`AesKey::xcbc_strided`].
+pub(crate) type Chains<'a> = crate::engine::Chains<'a, AesKey>;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
