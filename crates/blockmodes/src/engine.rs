@@ -1,8 +1,10 @@
 //! What every tier of the engine shares, whatever the architecture (the
 //! x86-64 tiers in `aesni`, the ARMv8 one in `armv8`): the direction
 //! ([`Dir`]), where blocks come from and go to ([`Io`]), the offsets of a
-//! whitened loop ([`Offsets`]) and the per-key Gray-code tables
-//! ([`GrayTable`]) that OCB 1.0 and PMAC hand to the kernels.
+//! whitened loop ([`Offsets`]), the per-key Gray-code tables
+//! ([`GrayTable`]) that OCB 1.0 and PMAC hand to the kernels, and pXCBC$
+//! encryption's lock-step chains' state and strided I/O ([`Chains`],
+//! [`ChainIo`], [`CHAIN_BATCH`]) for `AesKey::xcbc_strided`.
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
 //! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
