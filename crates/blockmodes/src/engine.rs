@@ -1,8 +1,10 @@
 //! What every tier of the engine shares, whatever the architecture (the
 //! x86-64 tiers in `aesni`, the ARMv8 one in `armv8`): the direction
 //! ([`Dir`]), where blocks come from and go to ([`Io`]), the offsets of a
-//! whitened loop ([`Offsets`]) and the per-key Gray-code tables
-//! ([`GrayTable`]) that OCB 1.0 and PMAC hand to the kernels.
+//! whitened loop ([`Offsets`]), the per-key Gray-code tables
+//! ([`GrayTable`]) that OCB 1.0 and PMAC hand to the kernels, and pXCBC$
+//! encryption's lock-step chains' state and strided I/O ([`Chains`],
+//! [`ChainIo`], [`CHAIN_BATCH`]) for `AesKey::xcbc_strided`.
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
 //! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
@@ -305,4 +307,83 @@ std::thread_local! {
     /// How many keys set up on this thread took the engine
     /// ([`crate::backend::fused_keys`] reads it).
     pub(crate) static FUSED_KEYS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// The most chains one `AesKey::xcbc_strided` call runs (pXCBC$
+/// encryption's lock-step segments; each tier runs them in groups of its
+/// own size: 16 on VAES, 8 on ARMv8).
+pub(crate) const CHAIN_BATCH: usize = 64;
+
+/// The chains' shape and state for `AesKey::xcbc_strided` (`aesni`, `armv8`;
+/// `K` that architecture's `AesKey`).
+pub(crate) struct Chains<'a, K> {
+    /// r0^(s) of chain 0; chain l's is `r0 + l`.
+    pub(crate) r0: u128,
+    /// The index i of round 0 (its offset `i r0^(s)`).
+    pub(crate) first: u128,
+    /// Rounds taking x from the inputs.
+    pub(crate) n: usize,
+    /// One more round with `x = Σ` (the check block).
+    pub(crate) check: bool,
+    /// Each chain's z before the first round, and after the last.
+    pub(crate) z: &'a mut [Block; CHAIN_BATCH],
+    /// Each chain's Σ before the first round, and after the last.
+    pub(crate) sums: &'a mut [Block; CHAIN_BATCH],
+    /// Start every chain afresh, `z` and `sums` ignored: chain l's z =
+    /// Σ = `E(c + l)` under the key (z0^(s): c + l as a big-endian block),
+    /// enciphered in the kernel before its first round.
+    pub(crate) z0: Option<(&'a K, u128)>,
+}
+
+/// Where `AesKey::xcbc_strided`'s chains (`aesni`, `armv8`) read and
+/// write: chain l < `lanes` takes its x of round t from `head[t]` (chain 0, with a head),
+/// `tail[t]` (the last chain, l > 0, with a tail) or else
+/// `src[(l - lo) src_stride + t]` (lo = 1 with a head, else 0), and
+/// writes its y of round t to `dst[l dst_stride + t]`.
+pub(crate) struct ChainIo<'s, 'd> {
+    pub(crate) src: &'s [Block],
+    pub(crate) src_stride: usize,
+    pub(crate) head: Option<&'s [Block]>,
+    pub(crate) tail: Option<&'s [Block]>,
+    pub(crate) dst: &'d mut [Block],
+    pub(crate) dst_stride: usize,
+    pub(crate) lanes: usize,
+}
+
+impl ChainIo<'_, '_> {
+    /// Check that every chain l < `lanes` (at most [`CHAIN_BATCH`]) has
+    /// its input (`n` blocks) and its output (`out` blocks, disjoint from
+    /// the other chains' and from every input); returns the chains
+    /// `lo .. hi` that read from `src` (the others from `head`, `tail`).
+    ///
+    /// # Panics
+    /// If a chain's blocks are not all there or two chains' outputs overlap.
+    pub(crate) fn check(&self, n: usize, out: usize, lanes: usize) -> (usize, usize) {
+        let lo = usize::from(self.head.is_some());
+        let hi = if self.tail.is_some() && lanes > lo {
+            lanes - 1
+        } else {
+            lanes
+        };
+        assert!(lanes == 1 || out <= self.dst_stride, "outputs overlap");
+        assert!((lanes - 1) * self.dst_stride + out <= self.dst.len());
+        if n > 0 && hi > lo {
+            assert!((hi - 1 - lo) * self.src_stride + n <= self.src.len());
+        }
+        assert!(self.head.is_none_or(|h| h.len() >= n));
+        assert!(self.tail.is_none_or(|t| hi == lanes || t.len() >= n));
+        (lo, hi)
+    }
+
+    /// Where chain l's x of round 0 is read from (`lo .. hi` from
+    /// [`check`](Self::check)): `head`, `tail` or its row of `src` (a
+    /// pointer only: valid for the `n` blocks `check` found there).
+    #[inline(always)]
+    pub(crate) fn chain_src(&self, l: usize, (lo, hi): (usize, usize)) -> *const Block {
+        match (self.head, self.tail) {
+            (Some(h), _) if l == 0 => h.as_ptr(),
+            (_, Some(t)) if l == hi => t.as_ptr(),
+            _ => self.src.as_ptr().wrapping_add((l - lo) * self.src_stride),
+        }
+    }
 }

@@ -146,9 +146,11 @@ mod xmm_chain;
 
 pub(crate) use chains::CHAINS;
 
-/// The most chains one [`AesKey::xcbc_strided`] call runs ([`CHAINS`] at a
-/// time).
-pub(crate) const CHAIN_BATCH: usize = 4 * CHAINS;
+pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo};
+/// The chains' shape and state for [`AesKey::xcbc_strided`].
+pub(crate) type Chains<'a> = crate::engine::Chains<'a, AesKey>;
+// A call's chains are whole groups of [`CHAINS`].
+const _: () = assert!(CHAIN_BATCH == 4 * CHAINS);
 pub(crate) use wide::SteXex;
 
 use chains::ChainLane;
@@ -268,66 +270,7 @@ fn agrees<C: crate::oracle::BlockCipher128>(k: AesKey, cipher: &C, count: bool) 
     crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), count).then_some(k)
 }
 
-/// The chains' shape and state for [`AesKey::xcbc_strided`].
-pub(crate) struct Chains<'a> {
-    /// r0^(s) of chain 0; chain l's is `r0 + l`.
-    pub(crate) r0: u128,
-    /// The index i of round 0 (its offset `i r0^(s)`).
-    pub(crate) first: u128,
-    /// Rounds taking x from the inputs.
-    pub(crate) n: usize,
-    /// One more round with `x = Σ` (the check block).
-    pub(crate) check: bool,
-    /// Each chain's z before the first round, and after the last.
-    pub(crate) z: &'a mut [Block; CHAIN_BATCH],
-    /// Each chain's Σ before the first round, and after the last.
-    pub(crate) sums: &'a mut [Block; CHAIN_BATCH],
-    /// Start every chain afresh, `z` and `sums` ignored: chain l's z =
-    /// Σ = `E(c + l)` under the key (z0^(s): c + l as a big-endian block),
-    /// enciphered in the kernel before its first round.
-    pub(crate) z0: Option<(&'a AesKey, u128)>,
-}
-
-/// Where [`AesKey::xcbc_strided`]'s chains read and write: chain l <
-/// `lanes` takes its x of round t from `head[t]` (chain 0, with a head),
-/// `tail[t]` (the last chain, l > 0, with a tail) or else
-/// `src[(l - lo) src_stride + t]` (lo = 1 with a head, else 0), and
-/// writes its y of round t to `dst[l dst_stride + t]`.
-pub(crate) struct ChainIo<'s, 'd> {
-    pub(crate) src: &'s [Block],
-    pub(crate) src_stride: usize,
-    pub(crate) head: Option<&'s [Block]>,
-    pub(crate) tail: Option<&'s [Block]>,
-    pub(crate) dst: &'d mut [Block],
-    pub(crate) dst_stride: usize,
-    pub(crate) lanes: usize,
-}
-
 impl ChainIo<'_, '_> {
-    /// Check that every chain l < `lanes` (at most [`CHAIN_BATCH`]) has
-    /// its input (`n` blocks) and its output (`out` blocks, disjoint from
-    /// the other chains' and from every input); returns the chains
-    /// `lo .. hi` that read from `src` (the others from `head`, `tail`).
-    ///
-    /// # Panics
-    /// If a chain's blocks are not all there or two chains' outputs overlap.
-    fn check(&self, n: usize, out: usize, lanes: usize) -> (usize, usize) {
-        let lo = usize::from(self.head.is_some());
-        let hi = if self.tail.is_some() && lanes > lo {
-            lanes - 1
-        } else {
-            lanes
-        };
-        assert!(lanes == 1 || out <= self.dst_stride, "outputs overlap");
-        assert!((lanes - 1) * self.dst_stride + out <= self.dst.len());
-        if n > 0 && hi > lo {
-            assert!((hi - 1 - lo) * self.src_stride + n <= self.src.len());
-        }
-        assert!(self.head.is_none_or(|h| h.len() >= n));
-        assert!(self.tail.is_none_or(|t| hi == lanes || t.len() >= n));
-        (lo, hi)
-    }
-
     /// The pointers of chains `first .. first + CHAINS` into `job` (null
     /// from `lanes` on), `lo .. hi` from [`check`](Self::check). Written
     /// in place, per group of [`CHAINS`], in counted loops: a
@@ -350,11 +293,7 @@ impl ChainIo<'_, '_> {
             d = d.wrapping_add(self.dst_stride);
         }
         for (l, p) in (first..end).zip(src.iter_mut()) {
-            *p = match (self.head, self.tail) {
-                (Some(h), _) if l == 0 => h.as_ptr(),
-                (_, Some(t)) if l == hi => t.as_ptr(),
-                _ => self.src.as_ptr().wrapping_add((l - lo) * self.src_stride),
-            };
+            *p = self.chain_src(l, (lo, hi));
         }
     }
 }

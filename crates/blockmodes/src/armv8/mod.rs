@@ -32,6 +32,8 @@
 //! [`AesKey::encrypt_block`], [`AesKey::decrypt_block`],
 //! [`AesKey::encrypt_be`], [`AesKey::xecb_sum`] (XECB-MAC),
 //! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption),
+//! [`AesKey::has_chains`] (true) and [`AesKey::xcbc_strided`] (pXCBC$
+//! encryption's lock-step chains, `chains.rs`),
 //! `AesKey::wide_first` and `AesKey::wide_last` (EME's and EME2's two
 //! passes, `wide.rs`) and `SteXex` (EtE's, with StE over XEX inside);
 //! the x86-only shapes answer "not here"
@@ -67,6 +69,23 @@
 //! one `EOR3` where the CPU has FEAT_SHA3 (checked at run time), else two
 //! `EOR`s. `cwc/fused.rs` runs CWC on it; CWC-HASH stays portable.
 //!
+//! # pXCBC$ encryption's chains
+//!
+//! [`AesKey::xcbc_strided`] (`chains.rs`, the contract of
+//! `aesni::AesKey::xcbc_strided`, its types `Chains`, `ChainIo` and
+//! `CHAIN_BATCH` in `crate::engine`): up to 64 segment chains per call,
+//! eight in lock step, one register each (each chain is serial: the eight
+//! hide the `AESE`/`AESMC` latency). The chain's xor folds into the first
+//! `AESE` like the whitening: the state carried between rounds is the
+//! last `AESE`'s output (`z xor K[Nr]`, its key xor left out), and the
+//! first `AESE`'s key operand is `x xor K0 xor K[Nr]`, made from the load
+//! off the chain; `y = z + i r0^(s)` is an add with carry in general
+//! registers (z's halves byte-reversed out of the vector register). z0^(s)
+//! is one ECB call before the rounds. `gligor_donescu/pxcbc/encrypt.rs`
+//! runs pXCBC$ encryption on it (its two-key form's z0^(s) through the
+//! `aes` crate: f' has no key on this tier). XCBC$-XOR encryption's single
+//! serial chain stays generic on aarch64.
+//!
 //! # Why `unsafe`
 //!
 //! * The kernels are compiled with `#[target_feature(enable =
@@ -89,6 +108,12 @@ mod tests;
 
 // CWC's counter mode (`ctr.rs`: `AesKey::ctr32`, `AesKey::ctr32_append`).
 mod ctr;
+
+// pXCBC$ encryption's lock-step chains (`chains.rs`: `AesKey::xcbc_strided`).
+mod chains;
+pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo};
+/// The chains' shape and state for [`AesKey::xcbc_strided`].
+pub(crate) type Chains<'a> = crate::engine::Chains<'a, AesKey>;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -294,6 +319,90 @@ impl AesKey {
                 _ => kernel::xcbc_decrypt::<14>(keys, r0, first, prev, src, n, dst, n_out, check),
             }
         }
+    }
+
+    /// Whether [`xcbc_strided`](Self::xcbc_strided) runs on this key:
+    /// always on this tier.
+    pub(crate) fn has_chains(&self) -> bool {
+        true
+    }
+
+    /// XCBC encryption of up to [`CHAIN_BATCH`] independent chains
+    /// (pXCBC's segments, Gligor–Donescu section 4), eight at a time in
+    /// lock step (`chains.rs`), as `aesni::AesKey::xcbc_strided`: for each
+    /// chain l < `io.lanes` and round t < `n`, `x` = its block t,
+    /// `sums[l] ^= x`, `z[l] = E_K(z[l] xor x)`,
+    /// `y = z[l] + (first + t) (r0 + l)` (mod 2^128, big-endian blocks)
+    /// into its output t; with `check`, one more round with `x = sums[l]`
+    /// (the check block) into its output n. `z` and `sums` carry the
+    /// chains from one call to the next (or `z0` starts them: one ECB
+    /// call under its key). Returns true (the shape is always here).
+    ///
+    /// # Panics
+    /// If `io` does not hold n blocks for every chain's input and
+    /// `n + check` (at most its stride) for every chain's output.
+    pub(crate) fn xcbc_strided(&self, chains: &mut Chains<'_>, io: ChainIo<'_, '_>) -> bool {
+        let (n, check, lanes) = (chains.n, chains.check, io.lanes.min(CHAIN_BATCH));
+        if lanes == 0 || n + usize::from(check) == 0 {
+            return true;
+        }
+        let bounds = io.check(n, n + usize::from(check), lanes);
+        if let Some((k, c)) = chains.z0 {
+            for (l, z) in chains.z[..lanes].iter_mut().enumerate() {
+                *z = c.wrapping_add(l as u128).to_be_bytes();
+            }
+            k.ecb(Dir::Encrypt, Io::InPlace(&mut chains.z[..lanes]));
+            chains.sums[..lanes].copy_from_slice(&chains.z[..lanes]);
+        }
+        let dst = io.dst.as_mut_ptr();
+        let mut g = 0;
+        while g < lanes {
+            let end = lanes.min(g + chains::CHAINS);
+            let mut job = chains::ChainsJob {
+                keys: self.keys(Dir::Encrypt),
+                src: [core::ptr::null(); chains::CHAINS],
+                dst: [core::ptr::null_mut(); chains::CHAINS],
+                n,
+                check,
+                r0: chains.r0.wrapping_add(g as u128),
+                first: chains.first,
+                z: &mut chains.z[g..end],
+                sums: &mut chains.sums[g..end],
+            };
+            for l in g..end {
+                job.src[l - g] = io.chain_src(l, bounds);
+                job.dst[l - g] = dst.wrapping_add(l * io.dst_stride);
+            }
+            macro_rules! go {
+                ($nr:literal) => {
+                    // SAFETY: an `AesKey` exists only where `detect` found
+                    // the AES instructions; every chain's input pointer
+                    // covers n blocks and its output pointer n + check,
+                    // the outputs disjoint from each other (`ChainIo::check`)
+                    // and from the inputs (a distinct borrow); `z`, `sums`
+                    // hold the group's chains.
+                    unsafe {
+                        match end - g {
+                            1 => chains::chains::<$nr, 1>(&mut job),
+                            2 => chains::chains::<$nr, 2>(&mut job),
+                            3 => chains::chains::<$nr, 3>(&mut job),
+                            4 => chains::chains::<$nr, 4>(&mut job),
+                            5 => chains::chains::<$nr, 5>(&mut job),
+                            6 => chains::chains::<$nr, 6>(&mut job),
+                            7 => chains::chains::<$nr, 7>(&mut job),
+                            _ => chains::chains::<$nr, 8>(&mut job),
+                        }
+                    }
+                };
+            }
+            match self.rounds {
+                10 => go!(10),
+                12 => go!(12),
+                _ => go!(14),
+            }
+            g = end;
+        }
+        true
     }
 
     /// PMAC's short-message tag in one function: not on this tier (`None`:

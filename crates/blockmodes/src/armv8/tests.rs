@@ -228,6 +228,132 @@ fn xcbc_decrypt_matches_block_by_block() {
     }
 }
 
+/// pXCBC$ encryption's lock-step chains (`chains.rs`) against the `aes`
+/// crate block by block, as `aesni`'s `xcbc_strided_matches_the_aes_crate`:
+/// every chain count 1 ..= [`CHAIN_BATCH`] (every group size of eight and
+/// every remainder), n from 0 to past two tiles, with and without the check
+/// round, inputs from a head, a tail and strided rows, z and Σ carried in or
+/// started from z0 (under this key or one of another size), and offsets
+/// `(first + t)(r0 + l)` whose sums carry across the 64-bit halves and wrap
+/// mod 2^128; every key size.
+#[test]
+fn xcbc_strided_matches_block_by_block() {
+    if !detect() {
+        return;
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for key_len in [16usize, 24, 32] {
+        let key: Vec<u8> = (0..key_len as u8)
+            .map(|i| i.wrapping_mul(37) ^ 0x6b)
+            .collect();
+        let k = AesKey::new(&key).unwrap();
+        let (enc, _) = model(&key);
+        let other_key: Vec<u8> = (0..[24u8, 32, 16][key_len / 8 - 2])
+            .map(|i| i ^ 0xa7)
+            .collect();
+        let other = AesKey::new(&other_key).unwrap();
+        let (other_enc, _) = model(&other_key);
+        for lanes in 1..=CHAIN_BATCH {
+            for case in 0..3usize {
+                let n = [0usize, 1, 2, 3, 8, 17][(case + lanes) % 6];
+                let check = (case + lanes / 6) % 2 == 0;
+                let (head, tail) = (case == 1, (lanes + case) % 3 == 0);
+                let r0 = [
+                    u128::MAX - 3,
+                    (1u128 << 64) - 2,
+                    u128::from(next()) << 64 | u128::from(next()),
+                ][case];
+                let first = [1u128, u128::MAX - 4, (1u128 << 64) - 1][(lanes + case) % 3];
+                let c = [u128::MAX - 5, u128::from(next())][lanes % 2];
+                let z0 = (lanes + case) % 3;
+                let what = format!(
+                    "AES-{} lanes {lanes} case {case} n {n} check {check}",
+                    key_len * 8
+                );
+                let (src_stride, dst_stride) = (n + 2, n + usize::from(check) + 1);
+                let src = blocks(src_stride * lanes + n, next() as u8);
+                let head_x = blocks(n, 0x33);
+                let tail_x = blocks(n, 0x44);
+                let mut z: [Block; CHAIN_BATCH] =
+                    core::array::from_fn(|l| (next() as u128 ^ (l as u128) << 100).to_be_bytes());
+                let mut sums: [Block; CHAIN_BATCH] = core::array::from_fn(|l| {
+                    (u128::MAX - next() as u128 - l as u128).to_be_bytes()
+                });
+                let (z_in, sums_in) = (z, sums);
+                let mut dst = vec![[0xa5u8; 16]; dst_stride * lanes + 1];
+                let mut want = dst.clone();
+                let lo = usize::from(head);
+                let hi = if tail && lanes > lo { lanes - 1 } else { lanes };
+                let mut states = Vec::new();
+                for l in 0..lanes {
+                    let xs = if head && l == 0 {
+                        &head_x[..]
+                    } else if l >= hi {
+                        &tail_x[..]
+                    } else {
+                        &src[(l - lo) * src_stride..][..n]
+                    };
+                    let cb = c.wrapping_add(l as u128).to_be_bytes();
+                    let (mut zl, mut sl) = match z0 {
+                        0 => (z_in[l], sums_in[l]),
+                        1 => (enc(&cb), enc(&cb)),
+                        _ => (other_enc(&cb), other_enc(&cb)),
+                    };
+                    if n + usize::from(check) == 0 {
+                        // nothing runs: z and Σ untouched
+                        zl = z_in[l];
+                        sl = sums_in[l];
+                    }
+                    let r0l = r0.wrapping_add(l as u128);
+                    let rounds = n + usize::from(check);
+                    for t in 0..rounds {
+                        let x = if t < n { xs[t] } else { sl };
+                        if t < n {
+                            sl = xor(&sl, &x);
+                        }
+                        zl = enc(&xor(&zl, &x));
+                        let off = first.wrapping_add(t as u128).wrapping_mul(r0l);
+                        want[l * dst_stride + t] =
+                            u128::from_be_bytes(zl).wrapping_add(off).to_be_bytes();
+                    }
+                    states.push((zl, sl));
+                }
+                let mut chains = Chains {
+                    r0,
+                    first,
+                    n,
+                    check,
+                    z: &mut z,
+                    sums: &mut sums,
+                    z0: [None, Some((&k, c)), Some((&other, c))][z0],
+                };
+                let io = ChainIo {
+                    src: &src,
+                    src_stride,
+                    head: head.then_some(&head_x[..]),
+                    tail: tail.then_some(&tail_x[..]),
+                    dst: &mut dst,
+                    dst_stride,
+                    lanes,
+                };
+                assert!(k.has_chains());
+                assert!(k.xcbc_strided(&mut chains, io));
+                assert_eq!(dst, want, "{what} outputs");
+                for (l, (zl, sl)) in states.iter().enumerate() {
+                    assert_eq!(z[l], *zl, "{what} z of chain {l}");
+                    assert_eq!(sums[l], *sl, "{what} Σ of chain {l}");
+                }
+            }
+        }
+    }
+}
+
 /// CWC's counter mode (`ctr.rs`) against the `aes` crate block by block:
 /// every length up to 25 blocks and three batches, whole or with a partial
 /// last block, every key size, in place, from one buffer into another and

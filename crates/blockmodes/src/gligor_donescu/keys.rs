@@ -183,10 +183,14 @@ impl<C: BlockCipher128> Keys<C> {
     /// The fused key and counter block behind z0^(s) of the chain whose
     /// r0^(s) is `r0_first`: (f', r0^(s)) or (f, r0^(s) + 1), if that
     /// key is on the fused path.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn z0_fused(&self, r0_first: u128) -> Option<(&crate::aesni::AesKey, u128)> {
+    /// (On aarch64 the one-key form's only: f' has no fused key there.)
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    pub(crate) fn z0_fused(&self, r0_first: u128) -> Option<(&crate::backend::AesKey, u128)> {
         match &self.f_prime {
+            #[cfg(target_arch = "x86_64")]
             Some(_) => self.fused_prime.as_ref().map(|k| (k, r0_first)),
+            #[cfg(not(target_arch = "x86_64"))]
+            Some(_) => None,
             None => self.fused.as_ref().map(|k| (k, r0_first.wrapping_add(1))),
         }
     }

@@ -100,7 +100,7 @@ pub fn on_each_backend(keys: Option<u64>, f: impl FnMut(blockmodes::backend::Bac
 }
 
 /// As [`on_each_backend`] for a mode not on the `armv8` tier (XCBC$-XOR
-/// and pXCBC$ encryption so far): its keys stay on the generic path there,
+/// encryption so far): its keys stay on the generic path there,
 /// so none is expected on the fused path under `Backend::Armv8`.
 #[allow(dead_code)] // no test file has such a mode's keys counted now
 pub fn on_each_backend_no_armv8(keys: Option<u64>, f: impl FnMut(blockmodes::backend::Backend)) {

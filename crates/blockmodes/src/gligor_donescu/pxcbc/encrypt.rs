@@ -99,7 +99,7 @@ fn encrypt_range<C: BlockCipher128>(
     end: usize,
     body: &mut [u8],
 ) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if let Some(k) = keys.fused().filter(|k| k.has_chains()) {
         encrypt_segments_fused(k, keys, r0, stream, layout, first, end, body);
         return;
@@ -108,16 +108,16 @@ fn encrypt_range<C: BlockCipher128>(
 }
 
 /// [`encrypt_range`] on the fused kernels: up to
-/// [`CHAIN_BATCH`](crate::aesni::CHAIN_BATCH) segments of one length n_s
+/// [`CHAIN_BATCH`](crate::engine::CHAIN_BATCH) segments of one length n_s
 /// per call, in lock step (`AesKey::xcbc_strided`: segment s's chain with r0^(s) = r0 + s,
 /// z0^(s), i from 1, its check block `z0^(s) xor x_1 xor ... xor x_{n_s}`
 /// summed while the rounds run). The rounds are cut where a chain's x is
 /// not a message block: x_1 of segment 1 (the length block) and the
 /// message's padded last block, each taken from a block of its own.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
-    key: &crate::aesni::AesKey,
+    key: &crate::backend::AesKey,
     keys: &Keys<C>,
     r0: u128,
     stream: &Stream,
@@ -126,7 +126,7 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
     end: usize,
     body: &mut [u8],
 ) {
-    use crate::aesni::CHAIN_BATCH;
+    use crate::engine::CHAIN_BATCH;
     let (body, _) = body.as_chunks_mut::<16>();
     let mut z = [[0u8; 16]; CHAIN_BATCH];
     let mut sums = [[0u8; 16]; CHAIN_BATCH];
@@ -170,20 +170,20 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
 /// The most blocks of a segment taken from a copy (the one holding the
 /// length block, the one holding the padded block) when its rounds run
 /// in one kernel call.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const EDGE: usize = 64;
 
 /// The chains' z and Σ between kernel calls, and the fused z0 key and
-/// counter of the first call ([`crate::aesni::Chains`]).
-#[cfg(target_arch = "x86_64")]
+/// counter of the first call ([`crate::engine::Chains`]).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 type ChainState<'a> = (
-    &'a mut [Block; crate::aesni::CHAIN_BATCH],
-    &'a mut [Block; crate::aesni::CHAIN_BATCH],
-    Option<(&'a crate::aesni::AesKey, u128)>,
+    &'a mut [Block; crate::engine::CHAIN_BATCH],
+    &'a mut [Block; crate::engine::CHAIN_BATCH],
+    Option<(&'a crate::backend::AesKey, u128)>,
 );
 
 /// Segments `g .. g + lanes` (0-based), all of n_s blocks.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 struct Group<'a, 'b> {
     stream: &'a Stream<'b>,
     layout: &'a Layout,
@@ -192,7 +192,7 @@ struct Group<'a, 'b> {
     n_s: usize,
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl Group<'_, '_> {
     /// The round ranges of one kernel call each: all n_s rounds at once
     /// when n_s <= [`EDGE`] (a lane whose x are not all message blocks
@@ -219,7 +219,7 @@ impl Group<'_, '_> {
     /// chains' z and Σ carried in `state`, or started by its z0 key.
     fn run(
         &self,
-        key: &crate::aesni::AesKey,
+        key: &crate::backend::AesKey,
         r0: u128,
         a: usize,
         b: usize,
@@ -253,7 +253,7 @@ impl Group<'_, '_> {
         }
         let lo = usize::from(odd[0]);
         let [head, tail] = &edges;
-        let io = crate::aesni::ChainIo {
+        let io = crate::engine::ChainIo {
             src: msg.get(j(lo).saturating_sub(1)..).unwrap_or(&[]),
             src_stride: s,
             head: odd[0].then(|| &head[..count]),
@@ -262,7 +262,7 @@ impl Group<'_, '_> {
             dst_stride: s + 1,
             lanes: self.lanes,
         };
-        let mut chains = crate::aesni::Chains {
+        let mut chains = crate::engine::Chains {
             // r0^(s) of lane 0 (s = g + 1), i = a + 1.
             r0: r0.wrapping_add(self.g as u128 + 1),
             first: a as u128 + 1,
