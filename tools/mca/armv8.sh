@@ -148,19 +148,17 @@ be=whole:aes::backends::aarch64_aes::encdec::batch_encrypt::\<11,
 bd=whole:aes::backends::aarch64_aes::encdec::batch_decrypt::\<11,
 m=blockmodes::mca::
 specs=(
-  "ecb|loop:kernel::entry::<10, false, 0, false, 0, true>|1|"
-  "ocb1-encrypt|loop:kernel::entry::<10, false, 2, true, 1, true>|0.85|$be ${m}offsets: ${m}xor_sum_in: ${m}xor:|ocb1-encrypt 8 64 batch_encrypt"
-  "ocb1-decrypt|loop:kernel::entry::<10, true, 2, true, 2, true>|0.85|$bd ${m}offsets: ${m}xor: ${m}xor_sum_out:|ocb1-decrypt 8 64 batch_decrypt"
-  "pmac|loop:kernel::entry::<10, false, 2, false, 2, false>|0.85|$be ${m}offsets: ${m}xor: ${m}sum:|pmac 8 64 batch_encrypt"
-  "xex|loop:kernel::entry::<10, false, 1, true, 0, true>|0.85|$be ${m}xex_deltas: ${m}xor: ${m}xor:|xex 8 64 batch_encrypt"
-  "xex-sectors|loop:kernel::entry::<10, false, 1, true, 0, true>|0.85||xex-sectors 264 264 batch_encrypt"
+  "ecb|loop:kernel::plain::entry::<10, false, 0, false, 0, true>|1|"
+  "ocb1-encrypt|loop:kernel::{k}::entry::<10, false, 2, true, 1, true>|0.85|$be ${m}offsets: ${m}xor_sum_in: ${m}xor:|ocb1-encrypt 8 64 batch_encrypt"
+  "ocb1-decrypt|loop:kernel::{k}::entry::<10, true, 2, true, 2, true>|0.85|$bd ${m}offsets: ${m}xor: ${m}xor_sum_out:|ocb1-decrypt 8 64 batch_decrypt"
+  "pmac|loop:kernel::plain::entry::<10, false, 2, false, 2, false>|0.85|$be ${m}offsets: ${m}xor: ${m}sum:|pmac 8 64 batch_encrypt"
+  "xex|loop:kernel::{k}::entry::<10, false, 1, true, 0, true>|0.85|$be ${m}xex_deltas: ${m}xor: ${m}xor:|xex 8 64 batch_encrypt"
+  "xex-sectors|loop:kernel::{k}::entry::<10, false, 1, true, 0, true>|0.85||xex-sectors 264 264 batch_encrypt"
   "xecb-mac|loop:kernel::xecb_sum::<10>|0.8|"
   "xcbc-decrypt|loop:kernel::xcbc_decrypt::<10>|0.8|"
 )
 # CWC's counter mode (`armv8/ctr.rs`: counter blocks made in registers)
-# (and its EOR3 form, on CPUs with FEAT_SHA3: neoverse-v1 and apple-m1
-# have it, neoverse-n1 does not; its figure there is the model's only)
-specs+=("cwc-ctr|loop:ctr::plain::ctr32::<10>|0.9|" "cwc-ctr-eor3|loop:ctr::sha3::ctr32::<10>|0.9|")
+specs+=("cwc-ctr|loop:ctr::{k}::ctr32::<10>|0.9|")
 # EME (issue 24): its two passes (`armv8/wide.rs`), each a loop; `eme` is
 # their sum per block (a block goes through both), the middle (one block
 # per data unit, in the driver) left out. EME2 runs the same two loops.
@@ -186,6 +184,12 @@ specs+=(
 # No target in the issue: printed only (`-`).
 specs+=("pxcbc-chains|loop:chains::chains::<10, 8>|-|")
 gate() { [ "$1" = neoverse-n1 ] || [ "$1" = neoverse-v1 ]; }
+# `{k}` in a loop's symbol: the kernel compiled twice, plain and with
+# FEAT_SHA3's `EOR3` (chosen at run time, `AesKey::has_eor3`); each CPU
+# model gets the one that CPU runs: `sha3` where the core has FEAT_SHA3
+# (neoverse-v1, apple-m1; LLVM's models of them have the feature), `plain`
+# on neoverse-n1 (Armv8.2, no SHA-3) and any other.
+variant() { case $1 in neoverse-v1 | apple-m1) echo sha3 ;; *) echo plain ;; esac; }
 
 echo "llvm-mca: $("$mca" --version | awk '/LLVM version/ { print $NF }'); AES-128, cycles per 16-byte block (x ECB speed) [generic path: passes (summed, old); full (traced), fused/full speed]"
 printf "%-14s" "loop"
@@ -199,15 +203,19 @@ for spec in "${specs[@]}"; do
   # A sum of loops (`a+b`: each block goes through both): one region file
   # each, their cycles per block added.
   rm -f "$tmp"/fused*.s "$tmp"/fused*.blocks
-  k=0
-  IFS='+' read -r -a parts <<< "$sym"
-  for part in "${parts[@]}"; do
-    k=$((k + 1))
-    # `name@N`: the loop's trip is N blocks (not its AES calls / 10)
-    case $part in *@*) echo "${part##*@}" > "$tmp/fused$k.s.blocks"; part=${part%@*} ;; esac
-    region_of "$part" > "$tmp/fused$k.s"
+  vars=(plain)
+  case $sym in *'{k}'*) vars=(plain sha3) ;; esac
+  for var in "${vars[@]}"; do
+    k=0
+    IFS='+' read -r -a parts <<< "${sym//\{k\}/$var}"
+    for part in "${parts[@]}"; do
+      k=$((k + 1))
+      # `name@N`: the loop's trip is N blocks (not its AES calls / 10)
+      case $part in *@*) echo "${part##*@}" > "$tmp/fused-$var-$k.s.blocks"; part=${part%@*} ;; esac
+      region_of "$part" > "$tmp/fused-$var-$k.s"
+    done
   done
-  cat "$tmp"/fused[0-9]*.s > "$tmp/fused.s"
+  cat "$tmp"/fused-*-[0-9]*.s > "$tmp/fused.s"
   have_g=
   rm -f "$tmp"/g*.s
   if [ -n "$gsym" ]; then
@@ -239,7 +247,9 @@ for spec in "${specs[@]}"; do
   fi
   for c in "${cpus[@]}"; do
     f=0
-    for part in "$tmp"/fused[0-9]*.s; do
+    var=plain
+    [ "${#vars[@]}" = 1 ] || var=$(variant "$c")
+    for part in "$tmp"/fused-$var-[0-9]*.s; do
       f=$(awk -v t="$f" -v c="$(per_block "$part" "$c")" 'BEGIN { printf "%.2f", t + c }')
     done
     [ "$name" = ecb ] && ecb[$c]=$f

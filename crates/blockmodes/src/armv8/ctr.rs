@@ -35,9 +35,6 @@ use crate::engine::append_with;
 /// Blocks per full batch.
 const BATCH: usize = 8;
 
-// FEAT_SHA3 (`EOR3`), checked at run time.
-cpufeatures::new!(cpu_sha3, "sha3");
-
 impl AesKey {
     /// `out = in xor` the keystream `E_K(cb), E_K(cb + 1), ...`, the
     /// counter blocks given as big-endian integers (the last four bytes a
@@ -83,7 +80,7 @@ impl AesKey {
         // (SHA-3 checked here, cached by `cpufeatures`: one load per call.)
         // SAFETY: `src` and `dst` hold `len` bytes (equal or disjoint: from
         // one `InOutBuf`, or input and spare capacity).
-        unsafe { self.ctr32_on(cpu_sha3::get(), cb, src, dst, len) };
+        unsafe { self.ctr32_on(Self::has_eor3(), cb, src, dst, len) };
         out
     }
 
@@ -118,12 +115,6 @@ impl AesKey {
                 (_, true) => sha3::ctr32::<14>(keys, cb, src, dst, len),
             }
         }
-    }
-
-    /// Whether [`ctr32`](Self::ctr32) runs the `EOR3` kernel on this CPU.
-    #[cfg(test)]
-    pub(super) fn has_eor3() -> bool {
-        cpu_sha3::get()
     }
 }
 
@@ -337,5 +328,5 @@ macro_rules! kernels {
 
 // The kernels on AES and NEON ...
 kernels!($ plain, "aes,neon", super::xor3_neon);
-// ... and with FEAT_SHA3's `EOR3` (checked at run time: `cpu_sha3`).
+// ... and with FEAT_SHA3's `EOR3` (checked at run time: `AesKey::has_eor3`).
 kernels!($ sha3, "aes,neon,sha3", veor3q_u8);

@@ -70,27 +70,6 @@ impl Drop for Job<'_> {
     }
 }
 
-/// The kernel for one shape, compiled with the AES instructions.
-///
-/// # Safety
-/// The CPU must have AES (and NEON). `job.src`, `job.dst` (if `STORE`) and
-/// `job.z` (for a slice of offsets) valid for `job.n` blocks; `src` and
-/// `dst` equal or disjoint; `job.gray` set for [`SRC_GRAY`].
-#[target_feature(enable = "aes,neon")]
-pub(super) unsafe fn entry<
-    const NR: usize,
-    const DEC: bool,
-    const SRC: u8,
-    const POST: bool,
-    const SUM: u8,
-    const STORE: bool,
->(
-    job: &Job<'_>,
-) -> Block {
-    // SAFETY: this function has the features; `job` is the caller's.
-    unsafe { kernel::<NR, DEC, SRC, POST, SUM, STORE>(job) }
-}
-
 /// The model-only build's (`--cfg blockmodes_mca`, `tools/mca/armv8.sh`)
 /// start-of-region marker for llvm-mca, for code outside this file (the
 /// generic path's whitening passes, `src/mca.rs`): an assembler comment,
@@ -130,83 +109,6 @@ pub(super) fn load_keys<const NR: usize>(keys: &[Block; 15]) -> [uint8x16_t; 15]
 struct Walk {
     w: uint8x16_t,
     q: u64,
-}
-
-/// The loop over batches.
-///
-/// # Safety
-/// As [`entry`], from a function with its features.
-#[inline]
-#[target_feature(enable = "aes,neon")]
-unsafe fn kernel<
-    const NR: usize,
-    const DEC: bool,
-    const SRC: u8,
-    const POST: bool,
-    const SUM: u8,
-    const STORE: bool,
->(
-    job: &Job<'_>,
-) -> Block {
-    // SAFETY: the caller's: the CPU has the features; pointer accesses are
-    // justified where they are.
-    unsafe {
-        let k = load_keys::<NR>(job.keys);
-        if SRC == SRC_GRAY && job.gray.is_none() {
-            // Against the contract: nothing done (see `offsets`).
-            return [0; 16];
-        }
-        let mut walk = Walk {
-            w: veorq_u8(vld1q_u8(job.w.as_ptr()), k[0]),
-            q: job.first >> 6,
-        };
-        // `(Z xor K0) xor kx = Z xor K[Nr]`: the last xor's operand.
-        let kx = veorq_u8(k[0], k[NR]);
-        let mut acc = vdupq_n_u8(0);
-        let n = job.n;
-        let mut i = 0;
-        macro_rules! go {
-            ($v:literal) => {{
-                let mut z = [vdupq_n_u8(0); $v];
-                offsets::<$v, SRC>(job, &mut walk, i, k[0], &mut z);
-                // SAFETY: the batch's blocks i .. i + $v are below n; `dst`
-                // is only written when STORE (then valid), `wrapping_add`
-                // keeps a null one harmless.
-                let (src, dst) = (job.src.add(i), job.dst.wrapping_add(i));
-                batch::<$v, NR, DEC, SRC, POST, SUM, STORE>(&k, kx, src, dst, &z, &mut acc);
-            }};
-        }
-        while n - i >= BATCH {
-            // A model-only build (`--cfg blockmodes_mca`, `tools/mca/armv8.sh`)
-            // marks the steady-state loop for llvm-mca (the assembly printer
-            // writes the markers as `//` comments, which the script turns
-            // into the `#` ones llvm-mca 16 reads on aarch64).
-            #[cfg(blockmodes_mca)]
-            core::arch::asm!("# LLVM-MCA-BEGIN", options(nomem, nostack, preserves_flags));
-            go!(8);
-            i += BATCH;
-            #[cfg(blockmodes_mca)]
-            core::arch::asm!("# LLVM-MCA-END", options(nomem, nostack, preserves_flags));
-        }
-        match n - i {
-            0 => {}
-            1 => go!(1),
-            2 => go!(2),
-            3 => go!(3),
-            4 => go!(4),
-            5 => go!(5),
-            6 => go!(6),
-            _ => go!(7),
-        }
-        if SUM == SUM_OUT && !POST && !STORE && n % 2 == 1 {
-            // Σ's last xor, K[Nr] of every block, folded: n copies xor to
-            // K[Nr] for odd n, zero for even.
-            acc = veorq_u8(acc, k[NR]);
-        }
-        let mut out = [0u8; 16];
-        vst1q_u8(out.as_mut_ptr(), acc);
-        out
-    }
 }
 
 /// The offsets of the batch's `V` blocks from block `i` on, with the first
@@ -309,65 +211,202 @@ macro_rules! last {
     };
 }
 
-/// One batch of `V` blocks: loads, whitening in the first key operand and
-/// the last xor, rounds, sum, stores. `z` holds `Z xor K0` (see
-/// [`offsets`]), `kx` is `K0 xor K[Nr]`.
-///
-/// # Safety
-/// From a function with the AES features; `src` (and `dst` if STORE)
-/// valid for `V` blocks, equal or disjoint.
-#[inline]
-#[target_feature(enable = "aes,neon")]
-unsafe fn batch<
-    const V: usize,
-    const NR: usize,
-    const DEC: bool,
-    const SRC: u8,
-    const POST: bool,
-    const SUM: u8,
-    const STORE: bool,
->(
-    k: &[uint8x16_t; 15],
-    kx: uint8x16_t,
-    src: *const Block,
-    dst: *mut Block,
-    z: &[uint8x16_t; V],
-    acc: &mut uint8x16_t,
-) {
-    // SAFETY: the caller's: the features; `src` valid for V blocks
-    // (loads), `dst` for V blocks when STORE (stores after every load).
-    unsafe {
-        let mut x = [vdupq_n_u8(0); V];
-        for v in 0..V {
-            let m = vld1q_u8(src.add(v).cast());
-            if SUM == SUM_IN {
-                *acc = veorq_u8(*acc, m);
-            }
-            // The first round with key operand Z xor K0 (ECB: K0).
-            let k0 = if SRC != SRC_NONE { z[v] } else { k[0] };
-            x[v] = round!(DEC, m, k0);
-        }
-        middle!(DEC, NR, k, x);
-        for v in 0..V {
-            let s = last!(DEC, x[v], k[NR - 1]);
-            // K[Nr] xor Z = (Z xor K0) xor kx, or K[Nr] (Σ: folded once per
-            // call, `kernel`).
-            let y = if POST {
-                veorq_u8(s, veorq_u8(z[v], kx))
-            } else if SUM == SUM_OUT && !STORE {
-                s
-            } else {
-                veorq_u8(s, k[NR])
+/// The whitened loop, once per feature set: the module `$m` compiled with
+/// `$features`, its three-way xor `$xor3` for the `POST` shapes' last xor
+/// (`EOR3` where the features have SHA-3, else two `EOR`s), as CWC's
+/// counter mode in `ctr.rs`. (`$d` is `$`, for the macros inside.)
+macro_rules! whitened {
+    ($d:tt $m:ident, $features:literal, $xor3:path) => {
+        pub(super) mod $m {
+            use core::arch::aarch64::*;
+
+            use super::{
+                BATCH, Job, SRC_GRAY, SRC_NONE, SUM_IN, SUM_OUT, Walk, load_keys, offsets,
             };
-            if SUM == SUM_OUT {
-                *acc = veorq_u8(*acc, y);
+            use crate::arith::gf128::Block;
+
+            /// The kernel for one shape, compiled with `$features`.
+            ///
+            /// # Safety
+            /// The CPU must have `$features` (AES and NEON; SHA-3 for
+            /// `sha3`). `job.src`, `job.dst` (if `STORE`) and `job.z` (for
+            /// a slice of offsets) valid for `job.n` blocks; `src` and `dst`
+            /// equal or disjoint; `job.gray` set for [`SRC_GRAY`].
+            #[target_feature(enable = $features)]
+            pub(in crate::armv8) unsafe fn entry<
+                const NR: usize,
+                const DEC: bool,
+                const SRC: u8,
+                const POST: bool,
+                const SUM: u8,
+                const STORE: bool,
+            >(
+                job: &Job<'_>,
+            ) -> Block {
+                // SAFETY: this function has the features; `job` is the caller's.
+                unsafe { kernel::<NR, DEC, SRC, POST, SUM, STORE>(job) }
             }
-            if STORE {
-                vst1q_u8(dst.add(v).cast(), y);
+
+            /// The loop over batches.
+            ///
+            /// # Safety
+            /// As [`entry`], from a function with its features.
+            #[inline]
+            #[target_feature(enable = $features)]
+            unsafe fn kernel<
+                const NR: usize,
+                const DEC: bool,
+                const SRC: u8,
+                const POST: bool,
+                const SUM: u8,
+                const STORE: bool,
+            >(
+                job: &Job<'_>,
+            ) -> Block {
+                // SAFETY: the caller's: the CPU has the features; pointer accesses are
+                // justified where they are.
+                unsafe {
+                    let k = load_keys::<NR>(job.keys);
+                    if SRC == SRC_GRAY && job.gray.is_none() {
+                        // Against the contract: nothing done (see `offsets`).
+                        return [0; 16];
+                    }
+                    let mut walk = Walk {
+                        w: veorq_u8(vld1q_u8(job.w.as_ptr()), k[0]),
+                        q: job.first >> 6,
+                    };
+                    // `(Z xor K0) xor kx = Z xor K[Nr]`: the last xor's operand.
+                    let kx = veorq_u8(k[0], k[NR]);
+                    let mut acc = vdupq_n_u8(0);
+                    let n = job.n;
+                    let mut i = 0;
+                    macro_rules! go {
+                                ($d v:literal) => {{
+                                    let mut z = [vdupq_n_u8(0); $d v];
+                                    offsets::<$d v, SRC>(job, &mut walk, i, k[0], &mut z);
+                                    // SAFETY: the batch's blocks i .. i + $d v are below n; `dst`
+                                    // is only written when STORE (then valid), `wrapping_add`
+                                    // keeps a null one harmless.
+                                    let (src, dst) = (job.src.add(i), job.dst.wrapping_add(i));
+                                    batch::<$d v, NR, DEC, SRC, POST, SUM, STORE>(
+                                        &k, kx, src, dst, &z, &mut acc,
+                                    );
+                                }};
+                            }
+                    while n - i >= BATCH {
+                        // A model-only build (`--cfg blockmodes_mca`,
+                        // `tools/mca/armv8.sh`) marks the steady-state loop
+                        // for llvm-mca (the assembly printer writes the
+                        // markers as `//` comments, which the script turns
+                        // into the `#` ones llvm-mca 16 reads on aarch64).
+                        #[cfg(blockmodes_mca)]
+                        core::arch::asm!(
+                            "# LLVM-MCA-BEGIN",
+                            options(nomem, nostack, preserves_flags)
+                        );
+                        go!(8);
+                        i += BATCH;
+                        #[cfg(blockmodes_mca)]
+                        core::arch::asm!(
+                            "# LLVM-MCA-END",
+                            options(nomem, nostack, preserves_flags)
+                        );
+                    }
+                    match n - i {
+                        0 => {}
+                        1 => go!(1),
+                        2 => go!(2),
+                        3 => go!(3),
+                        4 => go!(4),
+                        5 => go!(5),
+                        6 => go!(6),
+                        _ => go!(7),
+                    }
+                    if SUM == SUM_OUT && !POST && !STORE && n % 2 == 1 {
+                        // Σ's last xor, K[Nr] of every block, folded: n copies xor to
+                        // K[Nr] for odd n, zero for even.
+                        acc = veorq_u8(acc, k[NR]);
+                    }
+                    let mut out = [0u8; 16];
+                    vst1q_u8(out.as_mut_ptr(), acc);
+                    out
+                }
+            }
+
+            /// One batch of `V` blocks: loads, whitening in the first key operand and
+            /// the last xor, rounds, sum, stores. `z` holds `Z xor K0` (see
+            /// [`offsets`]), `kx` is `K0 xor K[Nr]`.
+            ///
+            /// # Safety
+            /// From a function with the AES features; `src` (and `dst` if STORE)
+            /// valid for `V` blocks, equal or disjoint.
+            #[inline]
+            #[target_feature(enable = $features)]
+            unsafe fn batch<
+                const V: usize,
+                const NR: usize,
+                const DEC: bool,
+                const SRC: u8,
+                const POST: bool,
+                const SUM: u8,
+                const STORE: bool,
+            >(
+                k: &[uint8x16_t; 15],
+                kx: uint8x16_t,
+                src: *const Block,
+                dst: *mut Block,
+                z: &[uint8x16_t; V],
+                acc: &mut uint8x16_t,
+            ) {
+                // SAFETY: the caller's: the features; `src` valid for V blocks
+                // (loads), `dst` for V blocks when STORE (stores after every load).
+                unsafe {
+                    let mut x = [vdupq_n_u8(0); V];
+                    for v in 0..V {
+                        let m = vld1q_u8(src.add(v).cast());
+                        if SUM == SUM_IN {
+                            *acc = veorq_u8(*acc, m);
+                        }
+                        // The first round with key operand Z xor K0 (ECB: K0).
+                        let k0 = if SRC != SRC_NONE { z[v] } else { k[0] };
+                        x[v] = round!(DEC, m, k0);
+                    }
+                    middle!(DEC, NR, k, x);
+                    for v in 0..V {
+                        let s = last!(DEC, x[v], k[NR - 1]);
+                        // K[Nr] xor Z = (Z xor K0) xor kx, or K[Nr] (Σ: folded once per
+                        // call, `kernel`).
+                        let y = if POST {
+                            $xor3(s, z[v], kx)
+                        } else if SUM == SUM_OUT && !STORE {
+                            s
+                        } else {
+                            veorq_u8(s, k[NR])
+                        };
+                        if SUM == SUM_OUT {
+                            *acc = veorq_u8(*acc, y);
+                        }
+                        if STORE {
+                            vst1q_u8(dst.add(v).cast(), y);
+                        }
+                    }
+                }
             }
         }
-    }
+    };
 }
+
+/// `a xor b xor c` with two `EOR`s (NEON, baseline on aarch64).
+#[inline(always)]
+fn xor3_neon(a: uint8x16_t, b: uint8x16_t, c: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON is part of every aarch64 target Rust builds for.
+    unsafe { veorq_u8(a, veorq_u8(b, c)) }
+}
+
+// The whitened loop on AES and NEON (every CPU with the tier) ...
+whitened!($ plain, "aes,neon", super::xor3_neon);
+// ... and with FEAT_SHA3's `EOR3` (checked at run time: `AesKey::has_eor3`).
+whitened!($ sha3, "aes,neon,sha3", veor3q_u8);
 
 /// XECB-MAC's sum (Gligor–Donescu, section 5): the xor of
 /// `E_K(x_t + (first + t) r0)` over the `n` blocks from `src` and then,

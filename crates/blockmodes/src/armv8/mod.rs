@@ -134,6 +134,11 @@ pub(crate) fn detect() -> bool {
     cpu_aes::get()
 }
 
+// FEAT_SHA3 (`EOR3`, a three-way xor), checked at run time: the kernels
+// compiled with it (CWC's counter mode, the whitened loop's `POST`
+// shapes) run where the CPU has it, the plain ones elsewhere.
+cpufeatures::new!(cpu_sha3, "sha3");
+
 /// The engine's one level on aarch64 (the tier `armv8`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
@@ -192,6 +197,11 @@ impl AesKey {
         Some(k)
     }
 
+    /// Whether this CPU has FEAT_SHA3, so that the `EOR3` kernels run.
+    pub(super) fn has_eor3() -> bool {
+        cpu_sha3::get()
+    }
+
     /// The level this key runs on.
     pub(crate) fn level(&self) -> Level {
         Level::Armv8
@@ -236,6 +246,20 @@ impl AesKey {
         sum: bool,
         io: Io<'_, '_>,
     ) -> Block {
+        self.whiten_on(Self::has_eor3(), dir, offsets, sum, io)
+    }
+
+    /// [`whiten`](Self::whiten) on the `EOR3` kernel if `eor3` (the CPU
+    /// must have SHA-3: [`has_eor3`](Self::has_eor3)), else on the plain
+    /// one (the tests take both).
+    pub(super) fn whiten_on(
+        &self,
+        eor3: bool,
+        dir: Dir,
+        offsets: Offsets<'_>,
+        sum: bool,
+        io: Io<'_, '_>,
+    ) -> Block {
         let (src, dst, n) = io.raw();
         let shape = if sum {
             kernel::Shape::WhitenSum
@@ -243,7 +267,7 @@ impl AesKey {
             kernel::Shape::Whiten
         };
         let job = self.job(dir, src, dst, n, Some(&offsets));
-        self.run(dir, shape, &job)
+        self.run_on(eor3 && Self::has_eor3(), dir, shape, &job)
     }
 
     /// `E_K(in[0] xor Z[0]) xor E_K(in[1] xor Z[1]) xor ...` (PMAC's Σ);
@@ -497,8 +521,14 @@ impl AesKey {
         job
     }
 
-    /// Dispatch to the round count and the shape.
+    /// Dispatch to the round count and the shape (the plain kernels).
     fn run(&self, dir: Dir, shape: kernel::Shape, job: &Job<'_>) -> Block {
+        self.run_on(false, dir, shape, job)
+    }
+
+    /// Dispatch to the round count and the shape; the whitened shapes on
+    /// the `EOR3` kernel if `eor3` (checked by the caller: SHA-3).
+    fn run_on(&self, eor3: bool, dir: Dir, shape: kernel::Shape, job: &Job<'_>) -> Block {
         if job.n == 0 {
             return [0; 16];
         }
@@ -506,45 +536,72 @@ impl AesKey {
         macro_rules! go {
             ($nr:literal) => {
                 // SAFETY: an `AesKey` exists only where `detect` found the
-                // AES instructions; `job`'s pointers cover `job.n` blocks
-                // (`Io::raw`, `job`), `dst` unless the shape is `Sigma`.
+                // AES instructions, and `eor3` only where the caller found
+                // SHA-3; `job`'s pointers cover `job.n` blocks (`Io::raw`,
+                // `job`), `dst` unless the shape is `Sigma`.
                 unsafe {
                     match (dir, shape, job.src_kind) {
+                        (Dir::Encrypt, Shape::Whiten, SRC_SLICE) if eor3 => {
+                            kernel::sha3::entry::<$nr, false, SRC_SLICE, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Encrypt, Shape::Whiten, _) if eor3 => {
+                            kernel::sha3::entry::<$nr, false, SRC_GRAY, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::Whiten, SRC_SLICE) if eor3 => {
+                            kernel::sha3::entry::<$nr, true, SRC_SLICE, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::Whiten, _) if eor3 => {
+                            kernel::sha3::entry::<$nr, true, SRC_GRAY, true, SUM_NONE, true>(job)
+                        }
+                        (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) if eor3 => {
+                            kernel::sha3::entry::<$nr, false, SRC_SLICE, true, SUM_IN, true>(job)
+                        }
+                        (Dir::Encrypt, Shape::WhitenSum, _) if eor3 => {
+                            kernel::sha3::entry::<$nr, false, SRC_GRAY, true, SUM_IN, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) if eor3 => {
+                            kernel::sha3::entry::<$nr, true, SRC_SLICE, true, SUM_OUT, true>(job)
+                        }
+                        (Dir::Decrypt, Shape::WhitenSum, _) if eor3 => {
+                            kernel::sha3::entry::<$nr, true, SRC_GRAY, true, SUM_OUT, true>(job)
+                        }
                         (Dir::Encrypt, Shape::Ecb, _) => {
-                            kernel::entry::<$nr, false, SRC_NONE, false, SUM_NONE, true>(job)
+                            kernel::plain::entry::<$nr, false, SRC_NONE, false, SUM_NONE, true>(job)
                         }
                         (Dir::Decrypt, Shape::Ecb, _) => {
-                            kernel::entry::<$nr, true, SRC_NONE, false, SUM_NONE, true>(job)
+                            kernel::plain::entry::<$nr, true, SRC_NONE, false, SUM_NONE, true>(job)
                         }
                         (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
-                            kernel::entry::<$nr, false, SRC_SLICE, true, SUM_NONE, true>(job)
+                            kernel::plain::entry::<$nr, false, SRC_SLICE, true, SUM_NONE, true>(job)
                         }
                         (Dir::Encrypt, Shape::Whiten, _) => {
-                            kernel::entry::<$nr, false, SRC_GRAY, true, SUM_NONE, true>(job)
+                            kernel::plain::entry::<$nr, false, SRC_GRAY, true, SUM_NONE, true>(job)
                         }
                         (Dir::Decrypt, Shape::Whiten, SRC_SLICE) => {
-                            kernel::entry::<$nr, true, SRC_SLICE, true, SUM_NONE, true>(job)
+                            kernel::plain::entry::<$nr, true, SRC_SLICE, true, SUM_NONE, true>(job)
                         }
                         (Dir::Decrypt, Shape::Whiten, _) => {
-                            kernel::entry::<$nr, true, SRC_GRAY, true, SUM_NONE, true>(job)
+                            kernel::plain::entry::<$nr, true, SRC_GRAY, true, SUM_NONE, true>(job)
                         }
                         (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) => {
-                            kernel::entry::<$nr, false, SRC_SLICE, true, SUM_IN, true>(job)
+                            kernel::plain::entry::<$nr, false, SRC_SLICE, true, SUM_IN, true>(job)
                         }
                         (Dir::Encrypt, Shape::WhitenSum, _) => {
-                            kernel::entry::<$nr, false, SRC_GRAY, true, SUM_IN, true>(job)
+                            kernel::plain::entry::<$nr, false, SRC_GRAY, true, SUM_IN, true>(job)
                         }
                         (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) => {
-                            kernel::entry::<$nr, true, SRC_SLICE, true, SUM_OUT, true>(job)
+                            kernel::plain::entry::<$nr, true, SRC_SLICE, true, SUM_OUT, true>(job)
                         }
                         (Dir::Decrypt, Shape::WhitenSum, _) => {
-                            kernel::entry::<$nr, true, SRC_GRAY, true, SUM_OUT, true>(job)
+                            kernel::plain::entry::<$nr, true, SRC_GRAY, true, SUM_OUT, true>(job)
                         }
                         (_, Shape::Sigma, SRC_SLICE) => {
-                            kernel::entry::<$nr, false, SRC_SLICE, false, SUM_OUT, false>(job)
+                            kernel::plain::entry::<$nr, false, SRC_SLICE, false, SUM_OUT, false>(
+                                job,
+                            )
                         }
                         (_, Shape::Sigma, _) => {
-                            kernel::entry::<$nr, false, SRC_GRAY, false, SUM_OUT, false>(job)
+                            kernel::plain::entry::<$nr, false, SRC_GRAY, false, SUM_OUT, false>(job)
                         }
                     }
                 }
