@@ -16,7 +16,10 @@
 //! so for `C = E_K(M xor Z) xor Z` (XEX, OCB 1.0, PMAC's terms) the first
 //! `AESE`'s key operand is `Z xor K0` (the state is `M` as loaded) and the
 //! last step is one xor with `K[Nr] xor Z`: two vector xors per block on
-//! top of ECB's rounds. Decryption is the same shape with `AESD`/`AESIMC`
+//! top of ECB's rounds (one where the CPU has FEAT_SHA3: `EOR3(s, Z xor
+//! K0, K0 xor K[Nr])` makes the last xor and its operand one instruction;
+//! `kernel.rs` is compiled both ways and the choice made at run time).
+//! Decryption is the same shape with `AESD`/`AESIMC`
 //! and the equivalent inverse cipher's keys (FIPS-197 section 5.3.5:
 //! `InvMixColumns` of round keys 1 .. Nr-1, in reverse order), as
 //! `aesni`'s. A sum of inputs (OCB's Checksum) or outputs (its Checksum
