@@ -19,11 +19,9 @@
 //! `aesni::key_for`, `armv8::key_for`), lowered by the cap below. Any
 //! other cipher, a cipher handed over already keyed (`from_cipher`, which
 //! has no key bytes), or a CPU without AES-NI (x86-64) or the ARMv8 AES
-//! instructions (aarch64) keeps the generic path; on aarch64 so do the
-//! modes not yet on the `armv8` tier (all but OCB 1.0, PMAC, XEX,
-//! XECB-MAC, XCBC/pXCBC decryption, pXCBC$ encryption, CWC, EME, EME2 and
-//! EtE: XCBC$-XOR encryption so far). Every tier computes the same function; the
-//! tests run every vector on each tier the CPU has.
+//! instructions (aarch64) keeps the generic path. Every mode has its
+//! engine path on both architectures' tiers. Every tier computes the same
+//! function; the tests run every vector on each tier the CPU has.
 //!
 //! # The cap: `BLOCKMODES_CPU`
 //!

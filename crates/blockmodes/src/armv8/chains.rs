@@ -25,6 +25,13 @@
 //! chains' rounds fill the AES pipes for that long (two pipes: 8 x 10 / 2 =
 //! 40 cycles a round on Neoverse N1; the model row `pxcbc-chains` in
 //! `tools/mca/armv8.sh`). Eight is also the whitened loop's batch.
+//!
+//! XCBC$-XOR encryption's one chain (`AesKey::xcbc_chain`, [`xcbc_chain`])
+//! is the same round for a single chain, its inputs from a closure (the
+//! message, its padded last block, then the check block): serial like
+//! CBC's, so what the engine saves over the generic path is everything
+//! around the rounds (keys in registers for the message, no call per
+//! block, the chain's xor folded into the first `AESE`).
 
 use core::arch::aarch64::*;
 
@@ -139,6 +146,62 @@ pub(super) unsafe fn chains<const NR: usize, const V: usize>(job: &mut ChainsJob
         for v in 0..V {
             vst1q_u8(job.z[v].as_mut_ptr(), veorq_u8(st[v], k[NR]));
             vst1q_u8(job.sums[v].as_mut_ptr(), sum[v]);
+        }
+        // The offsets give r0 away.
+        let mut spent = (base, i, kn);
+        spent.0 = 0;
+        spent.1 = 0;
+        spent.2 = [0; 2];
+        core::hint::black_box(&spent);
+    }
+}
+
+/// XCBC's encryption chain (Gligor–Donescu, section 3) over `n` blocks
+/// `x(0) .. x(n - 1)` (`x_1 .. x_n`) from `z0`, then, if `CHECK`, the
+/// check block `z0 xor x_1 xor ... xor x_n`: `out[i - 1] = y_i = z_i + i
+/// r0`, as many blocks as `out` holds (`n + CHECK` in the contract of
+/// `aesni::AesKey::xcbc_chain`). One chain, serial like CBC's: the round
+/// keys in registers for the whole message, the carried state and the
+/// first key operand as in [`chains`] (the chain's xor folded into the
+/// first `AESE`, so its critical path is the rounds alone), `y` made in
+/// general registers beside the next block's rounds.
+///
+/// # Safety
+/// The CPU must have AES (and NEON).
+#[inline]
+#[target_feature(enable = "aes,neon")]
+pub(super) unsafe fn xcbc_chain<const NR: usize, const CHECK: bool>(
+    keys: &[Block; 15],
+    r0: u128,
+    z0: &Block,
+    n: usize,
+    x: impl Fn(usize) -> Block,
+    out: &mut [Block],
+) {
+    // SAFETY: the caller's: the features; the one pointer written is
+    // block t < out.len() of `out`.
+    unsafe {
+        let k = load_keys::<NR>(keys);
+        let kx = veorq_u8(k[0], k[NR]);
+        let kr = keys[NR];
+        let kn = [
+            u64::from_le_bytes(kr[..8].try_into().expect("8 bytes")),
+            u64::from_le_bytes(kr[8..].try_into().expect("8 bytes")),
+        ];
+        let z = vld1q_u8(z0.as_ptr());
+        // The carried state z_{i-1} xor K[Nr], and the check block's sum.
+        let mut st = [veorq_u8(z, k[NR])];
+        let mut sum = z;
+        // y_1's offset 1 r0, and i = 1.
+        let (mut base, mut i) = (r0, 1u128);
+        let dst = [out.as_mut_ptr()];
+        for t in 0..out.len() {
+            let xi = if t < n { vld1q_u8(x(t).as_ptr()) } else { sum };
+            if CHECK {
+                sum = veorq_u8(sum, xi);
+            }
+            let s = [round!(false, st[0], veorq_u8(xi, kx))];
+            finish!(NR, 1, k, kn, st, s, base, i, r0, dst, t);
         }
         // The offsets give r0 away.
         let mut spent = (base, i, kn);

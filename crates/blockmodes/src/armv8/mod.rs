@@ -36,7 +36,8 @@
 //! [`AesKey::encrypt_be`], [`AesKey::xecb_sum`] (XECB-MAC),
 //! [`AesKey::xcbc_decrypt`] (XCBC$-XOR and pXCBC decryption),
 //! [`AesKey::has_chains`] (true) and [`AesKey::xcbc_strided`] (pXCBC$
-//! encryption's lock-step chains, `chains.rs`),
+//! encryption's lock-step chains, `chains.rs`), [`AesKey::xcbc_chain`]
+//! (XCBC$-XOR encryption's serial chain, `chains.rs`),
 //! `AesKey::wide_first` and `AesKey::wide_last` (EME's and EME2's two
 //! passes, `wide.rs`) and `SteXex` (EtE's, with StE over XEX inside);
 //! the x86-only shapes answer "not here"
@@ -344,6 +345,32 @@ impl AesKey {
                 10 => kernel::xcbc_decrypt::<10>(keys, r0, first, prev, src, n, dst, n_out, check),
                 12 => kernel::xcbc_decrypt::<12>(keys, r0, first, prev, src, n, dst, n_out, check),
                 _ => kernel::xcbc_decrypt::<14>(keys, r0, first, prev, src, n, dst, n_out, check),
+            }
+        }
+    }
+
+    /// XCBC's encryption chain over `n` blocks `x(0) .. x(n - 1)` from
+    /// `z0`, then, if `CHECK`, the check block (the contract of
+    /// `gligor_donescu::chain::encrypt_blocks` and of
+    /// `aesni::AesKey::xcbc_chain`): `out[i - 1] = y_i`, `n + CHECK`
+    /// blocks. One function, the keys in registers (`chains.rs`).
+    pub(crate) fn xcbc_chain<const CHECK: bool>(
+        &self,
+        r0: u128,
+        z0: &Block,
+        n: usize,
+        x: impl Fn(usize) -> Block,
+        out: &mut [Block],
+    ) {
+        debug_assert_eq!(out.len(), n + CHECK as usize);
+        let keys = self.keys(Dir::Encrypt);
+        // SAFETY: an `AesKey` exists only where `detect` found the AES
+        // instructions (NEON is baseline).
+        unsafe {
+            match self.rounds {
+                10 => chains::xcbc_chain::<10, CHECK>(keys, r0, z0, n, x, out),
+                12 => chains::xcbc_chain::<12, CHECK>(keys, r0, z0, n, x, out),
+                _ => chains::xcbc_chain::<14, CHECK>(keys, r0, z0, n, x, out),
             }
         }
     }

@@ -95,19 +95,7 @@ macro_rules! with_aes {
 /// inside `f` on that backend; checks that each key set up in `f` took the
 /// path asked for (`keys`: how many AES keys `f` sets up through key
 /// bytes, or `None` not to check).
-pub fn on_each_backend(keys: Option<u64>, f: impl FnMut(blockmodes::backend::Backend)) {
-    each_backend(keys, true, f);
-}
-
-/// As [`on_each_backend`] for a mode not on the `armv8` tier (XCBC$-XOR
-/// encryption so far): its keys stay on the generic path there,
-/// so none is expected on the fused path under `Backend::Armv8`.
-#[allow(dead_code)] // no test file has such a mode's keys counted now
-pub fn on_each_backend_no_armv8(keys: Option<u64>, f: impl FnMut(blockmodes::backend::Backend)) {
-    each_backend(keys, false, f);
-}
-
-fn each_backend(keys: Option<u64>, armv8: bool, mut f: impl FnMut(blockmodes::backend::Backend)) {
+pub fn on_each_backend(keys: Option<u64>, mut f: impl FnMut(blockmodes::backend::Backend)) {
     use blockmodes::backend::{Backend, available, force, fused_keys};
     for &b in available() {
         let prev = force(b);
@@ -116,8 +104,7 @@ fn each_backend(keys: Option<u64>, armv8: bool, mut f: impl FnMut(blockmodes::ba
         let fused = fused_keys() - before;
         force(prev);
         if let Some(n) = keys {
-            let engine = b != Backend::Generic && (armv8 || b != Backend::Armv8);
-            let expected = if engine { n } else { 0 };
+            let expected = if b != Backend::Generic { n } else { 0 };
             assert_eq!(fused, expected, "{b:?}: keys on the fused path");
         }
     }
