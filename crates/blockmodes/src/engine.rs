@@ -4,7 +4,9 @@
 //! whitened loop ([`Offsets`]), the per-key Gray-code tables
 //! ([`GrayTable`]) that OCB 1.0 and PMAC hand to the kernels, and pXCBC$
 //! encryption's lock-step chains' state and strided I/O ([`Chains`],
-//! [`ChainIo`], [`CHAIN_BATCH`]) for `AesKey::xcbc_strided`.
+//! [`ChainIo`], [`CHAIN_BATCH`]) for `AesKey::xcbc_strided`, and EtE's
+//! StE-over-XEX pair ([`SteXex`], its passes per architecture through
+//! [`SteKey`]).
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
 //! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
@@ -385,5 +387,180 @@ impl ChainIo<'_, '_> {
             (_, Some(t)) if l == hi => t.as_ptr(),
             _ => self.src.as_ptr().wrapping_add((l - lo) * self.src_stride),
         }
+    }
+}
+
+/// StE over XEX-AES-128 with its two fixed tweaks, EtE's block ciphers
+/// (Bellare, Cash and Keelveedhi, 2011): `F_ecb(x) = E(sw(x) xor Δ_ecb)
+/// xor Δ_ecb` (EtE's ECB layer, γ1) and `F_wide` the same with
+/// `Δ_wide` (EME's block cipher, γ2), `F^-1(c) = sw(E^-1(c xor Δ) xor
+/// Δ)`; `sw` exchanges K and H. Holds its own copy of the AES-128 key and,
+/// per direction, the first and last round keys with the deltas folded
+/// in; zeroized on drop. Written once for both architectures: each
+/// architecture's key type runs the passes ([`SteKey`]; `aesni::SteXex`
+/// and `armv8::SteXex` name this type over their `AesKey`).
+#[derive(Clone)]
+pub(crate) struct SteXex<K> {
+    pub(crate) key: K,
+    /// StE's K and H.
+    pub(crate) k: Block,
+    pub(crate) h: Block,
+    /// `[K0 xor Δ_wide, K_last xor Δ_wide, K0 xor Δ_ecb, K_last xor
+    /// Δ_ecb]` of the encryption keys, then of the decryption keys.
+    folded: [[Block; 4]; 2],
+}
+
+/// An architecture's side of [`SteXex`]: its AES key's round keys and the
+/// passes with StE's layer on its kernels.
+pub(crate) trait SteKey: Clone + Sized {
+    /// 10, 12 or 14.
+    fn rounds(&self) -> usize;
+    /// The round keys of `dir` (the inverse cipher's for decryption).
+    fn round_keys(&self, dir: Dir) -> &[Block; 15];
+    /// [`SteXex::first`] (`last` false) or [`SteXex::last`] (with `m`)
+    /// over one unit; returns the first pass's sum.
+    fn ste_pass(
+        ste: &SteXex<Self>,
+        dir: Dir,
+        last: bool,
+        l: &[Block],
+        m: &Block,
+        io: Io<'_, '_>,
+    ) -> Block;
+    /// [`SteXex::first_mid`]: `None` where the tier has no such kernel.
+    fn ste_first_mid(
+        ste: &SteXex<Self>,
+        dir: Dir,
+        l: &[Block],
+        tweak: &Block,
+        s_m: &Block,
+        unit: &mut [Block],
+    ) -> Option<Block>;
+    /// [`SteXex::units`]: false (nothing done) where the tier has no such
+    /// kernel.
+    fn ste_units(
+        ste: &SteXex<Self>,
+        dir: Dir,
+        l: &[Block],
+        s_m: &Block,
+        m: usize,
+        blocks: &mut [Block],
+        tweaks: &[Block],
+    ) -> bool;
+}
+
+impl<K: SteKey> SteXex<K> {
+    /// The pair for the AES key `key` (AES-128 only: StE's key is one
+    /// block; `None` for another size), StE's K and H and the two XEX
+    /// deltas.
+    pub(crate) fn new(
+        key: &K,
+        k: &Block,
+        h: &Block,
+        d_ecb: &Block,
+        d_wide: &Block,
+    ) -> Option<Self> {
+        if key.rounds() != 10 {
+            return None;
+        }
+        let fold = |keys: &[Block; 15]| {
+            [
+                xor(&keys[0], d_wide),
+                xor(&keys[10], d_wide),
+                xor(&keys[0], d_ecb),
+                xor(&keys[10], d_ecb),
+            ]
+        };
+        Some(Self {
+            key: key.clone(),
+            k: *k,
+            h: *h,
+            folded: [
+                fold(key.round_keys(Dir::Encrypt)),
+                fold(key.round_keys(Dir::Decrypt)),
+            ],
+        })
+    }
+
+    /// The folded first and last keys of `dir` (see the field).
+    pub(crate) fn folded(&self, dir: Dir) -> &[Block; 4] {
+        &self.folded[usize::from(dir == Dir::Decrypt)]
+    }
+
+    /// EtE's first pass over one unit: enciphering, `out[j] =
+    /// F_wide(F_ecb(in[j]) xor l[j])` (the ECB layer and EME's first
+    /// pass); deciphering, `out[j] = F_wide^-1(in[j] xor l[j])`. Returns
+    /// the xor of the outputs.
+    pub(crate) fn first(&self, dir: Dir, l: &[Block], io: Io<'_, '_>) -> Block {
+        K::ste_pass(self, dir, false, l, &[0; 16], io)
+    }
+
+    /// EtE's first pass and EME's middle over one unit, as the key's
+    /// `wide_first_mid` with G the first pass's cipher above and `MC =
+    /// F_wide(MP)` (or `F_wide^-1(MP)`); `None` (nothing done) where the
+    /// tier has no such kernel.
+    pub(crate) fn first_mid(
+        &self,
+        dir: Dir,
+        l: &[Block],
+        tweak: &Block,
+        s_m: &Block,
+        unit: &mut [Block],
+    ) -> Option<Block> {
+        K::ste_first_mid(self, dir, l, tweak, s_m, unit)
+    }
+
+    /// EtE over consecutive units in one kernel call, as the key's
+    /// `wide_units` with the passes of [`first_mid`](Self::first_mid) and
+    /// [`last`](Self::last); false (nothing done) where the tier has no
+    /// such kernel.
+    pub(crate) fn units(
+        &self,
+        dir: Dir,
+        l: &[Block],
+        s_m: &Block,
+        m: usize,
+        blocks: &mut [Block],
+        tweaks: &[Block],
+    ) -> bool {
+        K::ste_units(self, dir, l, s_m, m, blocks, tweaks)
+    }
+
+    /// EtE's last pass over one unit: enciphering, `out[j] =
+    /// F_wide(in[j] xor m x^j) xor l[j]`; deciphering, `out[j] =
+    /// F_ecb^-1(F_wide^-1(in[j] xor m x^j) xor l[j])` (EME's last pass and
+    /// the ECB layer).
+    pub(crate) fn last(&self, dir: Dir, m: &Block, l: &[Block], io: Io<'_, '_>) {
+        K::ste_pass(self, dir, true, l, m, io);
+    }
+
+    /// `F_wide(block)` (`Dir::Encrypt`) or `F_wide^-1(block)`: one block
+    /// through the pass without the ECB layer (the last when enciphering,
+    /// the first when deciphering) with a zero table and `m = 0`.
+    pub(crate) fn wide_block(&self, dir: Dir, block: &Block) -> Block {
+        let zero = [[0u8; 16]];
+        let mut b = [*block];
+        match dir {
+            Dir::Encrypt => self.last(dir, &[0; 16], &zero, Io::InPlace(&mut b)),
+            Dir::Decrypt => {
+                self.first(dir, &zero, Io::InPlace(&mut b));
+            }
+        }
+        b[0]
+    }
+}
+
+impl<K> Drop for SteXex<K> {
+    fn drop(&mut self) {
+        self.k.zeroize();
+        self.h.zeroize();
+        self.folded.as_flattened_mut().as_flattened_mut().zeroize();
+    }
+}
+
+impl<K> core::fmt::Debug for SteXex<K> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SteXex").finish_non_exhaustive()
     }
 }

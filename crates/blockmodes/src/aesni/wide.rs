@@ -39,7 +39,8 @@
 use super::lane::{Xmm, Ymm, Zmm};
 use super::wide_kernel::{self, Pass, WideJob};
 use super::{AesKey, Dir, Io, Level, XMM_BELOW};
-use crate::arith::gf128::{Block, xor};
+use crate::arith::gf128::Block;
+use crate::engine::SteKey;
 
 /// A zero block, for the keys and swap points of a plain pass.
 static ZERO: Block = [0; 16];
@@ -230,74 +231,42 @@ impl AesKey {
     }
 }
 
-/// StE over XEX-AES-128 with its two fixed tweaks, EtE's block ciphers:
-/// `F_ecb(x) = E(sw(x) xor Δ_ecb) xor Δ_ecb` (EtE's ECB layer, γ1) and
-/// `F_wide` the same with `Δ_wide` (EME's block cipher, γ2); `sw` exchanges
-/// K and H. Holds its own copy of the AES-128 key and, per direction, the
-/// first and last round keys with the deltas folded in; zeroized on drop.
-#[derive(Clone)]
-pub(crate) struct SteXex {
-    key: AesKey,
-    k: Block,
-    h: Block,
-    /// `[K0 xor Δ_wide, K_last xor Δ_wide, K0 xor Δ_ecb, K_last xor
-    /// Δ_ecb]` of the encryption keys, then of the decryption keys.
-    folded: [[Block; 4]; 2],
-}
+/// EtE's StE-over-XEX pair on this key ([`crate::engine::SteXex`]; its
+/// passes: [`SteKey`] below).
+pub(crate) type SteXex = crate::engine::SteXex<AesKey>;
 
-impl SteXex {
-    /// The pair for the AES key `key` (AES-128 only: StE's key is one
-    /// block; `None` for another size), StE's K and H and the two XEX
-    /// deltas.
-    pub(crate) fn new(
-        key: &AesKey,
-        k: &Block,
-        h: &Block,
-        d_ecb: &Block,
-        d_wide: &Block,
-    ) -> Option<Self> {
-        if key.rounds != 10 {
-            return None;
+impl SteKey for AesKey {
+    fn rounds(&self) -> usize {
+        self.rounds
+    }
+
+    fn round_keys(&self, dir: Dir) -> &[Block; 15] {
+        match dir {
+            Dir::Encrypt => &self.enc.k.0,
+            Dir::Decrypt => &self.dec.k.0,
         }
-        let fold = |keys: &[Block; 15]| {
-            [
-                xor(&keys[0], d_wide),
-                xor(&keys[10], d_wide),
-                xor(&keys[0], d_ecb),
-                xor(&keys[10], d_ecb),
-            ]
-        };
-        Some(Self {
-            key: key.clone(),
-            k: *k,
-            h: *h,
-            folded: [fold(&key.enc.k.0), fold(&key.dec.k.0)],
-        })
     }
 
-    /// The pass's job: the key's, with the folded keys and K and H.
-    fn job<'a>(&'a self, dir: Dir, io: Io<'_, '_>, l: &[Block], m: &'a Block) -> WideJob<'a> {
-        let mut job = self.key.wide_job(dir, io, l, m);
-        let f = &self.folded[usize::from(dir == Dir::Decrypt)];
-        (job.k0, job.kl, job.k0_ecb, job.kl_ecb) = (&f[0], &f[1], &f[2], &f[3]);
-        (job.sk, job.sh) = (&self.k, &self.h);
-        job
+    fn ste_pass(
+        ste: &SteXex,
+        dir: Dir,
+        last: bool,
+        l: &[Block],
+        m: &Block,
+        io: Io<'_, '_>,
+    ) -> Block {
+        let job = ste_job(ste, dir, io, l, m);
+        if job.n == 0 {
+            return [0; 16];
+        }
+        let pass = if last { Pass::Last } else { Pass::First };
+        // AES-128 only (`SteXex::new`): the kernels are instantiated for
+        // 10 rounds.
+        ste.key.wide_run_on::<10, true>(dir, pass, &job)
     }
 
-    /// EtE's first pass over one unit: enciphering, `out[j] =
-    /// F_wide(F_ecb(in[j]) xor l[j])` (the ECB layer and EME's first
-    /// pass); deciphering, `out[j] = F_wide^-1(in[j] xor l[j])`. Returns
-    /// the xor of the outputs.
-    pub(crate) fn first(&self, dir: Dir, l: &[Block], io: Io<'_, '_>) -> Block {
-        let job = self.job(dir, io, l, &ZERO);
-        self.run(dir, Pass::First, &job)
-    }
-
-    /// EtE's first pass and EME's middle over one unit, as
-    /// [`AesKey::wide_first_mid`] with G the first pass's cipher above and
-    /// `MC = F_wide(MP)` (or `F_wide^-1(MP)`).
-    pub(crate) fn first_mid(
-        &self,
+    fn ste_first_mid(
+        ste: &SteXex,
         dir: Dir,
         l: &[Block],
         tweak: &Block,
@@ -305,19 +274,16 @@ impl SteXex {
         unit: &mut [Block],
     ) -> Option<Block> {
         let n = unit.len();
-        if n == 0 || n > l.len() || !self.key.has_clmul() {
+        if n == 0 || n > l.len() || !ste.key.has_clmul() {
             return None;
         }
-        let mut job = self.job(dir, Io::InPlace(unit), l, &ZERO);
+        let mut job = ste_job(ste, dir, Io::InPlace(unit), l, &ZERO);
         (job.tweak, job.s_m) = (tweak, s_m);
-        Some(self.run(dir, Pass::FirstMid, &job))
+        Some(ste.key.wide_run_on::<10, true>(dir, Pass::FirstMid, &job))
     }
 
-    /// EtE over consecutive units in one kernel call, as
-    /// [`AesKey::wide_units`] with the passes of [`SteXex::first_mid`] and
-    /// [`SteXex::last`].
-    pub(crate) fn units(
-        &self,
+    fn ste_units(
+        ste: &SteXex,
         dir: Dir,
         l: &[Block],
         s_m: &Block,
@@ -325,62 +291,29 @@ impl SteXex {
         blocks: &mut [Block],
         tweaks: &[Block],
     ) -> bool {
-        if !self.key.units_fit(l, m, blocks, tweaks) {
+        if !ste.key.units_fit(l, m, blocks, tweaks) {
             return false;
         }
-        let mut job = self.job(dir, Io::InPlace(blocks), l, &ZERO);
+        let mut job = ste_job(ste, dir, Io::InPlace(blocks), l, &ZERO);
         (job.n, job.s_m) = (m, s_m);
-        // AES-128 only (`new`): 10 rounds.
-        self.key.wide_units_on::<10, true>(dir, &job, tweaks);
+        // AES-128 only (`SteXex::new`): 10 rounds.
+        ste.key.wide_units_on::<10, true>(dir, &job, tweaks);
         true
     }
-
-    /// EtE's last pass over one unit: enciphering, `out[j] =
-    /// F_wide(in[j] xor m x^j) xor l[j]`; deciphering, `out[j] =
-    /// F_ecb^-1(F_wide^-1(in[j] xor m x^j) xor l[j])` (EME's last pass and
-    /// the ECB layer).
-    pub(crate) fn last(&self, dir: Dir, m: &Block, l: &[Block], io: Io<'_, '_>) {
-        let job = self.job(dir, io, l, m);
-        self.run(dir, Pass::Last, &job);
-    }
-
-    /// `F_wide(block)` (`Dir::Encrypt`) or `F_wide^-1(block)`: one block
-    /// through the passes above with a zero table and `m = 0` (the passes
-    /// without the ECB layer: the last when enciphering, the first when
-    /// deciphering).
-    pub(crate) fn wide_block(&self, dir: Dir, block: &Block) -> Block {
-        let zero = [[0u8; 16]];
-        let mut b = [*block];
-        match dir {
-            Dir::Encrypt => self.last(dir, &[0; 16], &zero, Io::InPlace(&mut b)),
-            Dir::Decrypt => {
-                self.first(dir, &zero, Io::InPlace(&mut b));
-            }
-        }
-        b[0]
-    }
-
-    fn run(&self, dir: Dir, pass: Pass, job: &WideJob<'_>) -> Block {
-        if job.n == 0 {
-            return [0; 16];
-        }
-        // AES-128 only (`new`): the kernels are instantiated for 10 rounds.
-        self.key.wide_run_on::<10, true>(dir, pass, job)
-    }
 }
 
-impl Drop for SteXex {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.k.zeroize();
-        self.h.zeroize();
-        self.folded.as_flattened_mut().as_flattened_mut().zeroize();
-    }
-}
-
-impl core::fmt::Debug for SteXex {
-    /// Prints no key material.
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SteXex").finish_non_exhaustive()
-    }
+/// An EtE pass's job: the key's, with the folded keys of `dir` and StE's
+/// K and H.
+fn ste_job<'a>(
+    ste: &'a SteXex,
+    dir: Dir,
+    io: Io<'_, '_>,
+    l: &[Block],
+    m: &'a Block,
+) -> WideJob<'a> {
+    let mut job = ste.key.wide_job(dir, io, l, m);
+    let f = ste.folded(dir);
+    (job.k0, job.kl, job.k0_ecb, job.kl_ecb) = (&f[0], &f[1], &f[2], &f[3]);
+    (job.sk, job.sh) = (&ste.k, &ste.h);
+    job
 }

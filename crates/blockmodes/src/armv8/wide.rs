@@ -43,6 +43,7 @@ use core::arch::aarch64::*;
 use super::kernel::{last, load_keys, middle, round};
 use super::{AesKey, Dir, Io};
 use crate::arith::gf128::Block;
+use crate::engine::SteKey;
 
 /// Blocks per full batch.
 const BATCH: usize = 8;
@@ -321,124 +322,41 @@ unsafe fn batch<const V: usize, const NR: usize, const DEC: bool, const LAST: bo
     }
 }
 
-/// StE over XEX-AES-128 with its two fixed tweaks, EtE's block ciphers,
-/// as `aesni::SteXex`: `F_ecb(x) = E(sw(x) xor Δ_ecb) xor Δ_ecb` (EtE's
-/// ECB layer, γ1) and `F_wide` the same with `Δ_wide` (EME's block
-/// cipher, γ2), `F^-1(c) = sw(E^-1(c xor Δ) xor Δ)`; `sw` exchanges K and
-/// H (vector compares and masks: no branch, no table index). Holds its own
-/// copy of the AES-128 key and, per direction, the first and last round
-/// keys with the deltas folded in; zeroized on drop.
-#[derive(Clone)]
-pub(crate) struct SteXex {
-    key: AesKey,
-    k: Block,
-    h: Block,
-    /// `[K0 xor Δ_wide, K_last xor Δ_wide, K0 xor Δ_ecb, K_last xor
-    /// Δ_ecb]` of the encryption keys, then of the decryption keys.
-    folded: [[Block; 4]; 2],
-}
+/// EtE's StE-over-XEX pair on this key, as on x86-64
+/// ([`crate::engine::SteXex`]; its passes: [`SteKey`] below). StE's swap
+/// `sw` is vector compares and masks here: no branch, no table index.
+pub(crate) type SteXex = crate::engine::SteXex<AesKey>;
 
-impl SteXex {
-    /// The pair for the AES key `key` (AES-128 only: StE's key is one
-    /// block; `None` for another size), StE's K and H and the two XEX
-    /// deltas.
-    pub(crate) fn new(
-        key: &AesKey,
-        k: &Block,
-        h: &Block,
-        d_ecb: &Block,
-        d_wide: &Block,
-    ) -> Option<Self> {
-        use crate::arith::gf128::xor;
-        if key.rounds != 10 {
-            return None;
-        }
-        let fold = |keys: &[Block; 15]| {
-            [
-                xor(&keys[0], d_wide),
-                xor(&keys[10], d_wide),
-                xor(&keys[0], d_ecb),
-                xor(&keys[10], d_ecb),
-            ]
-        };
-        Some(Self {
-            key: key.clone(),
-            k: *k,
-            h: *h,
-            folded: [fold(key.keys(Dir::Encrypt)), fold(key.keys(Dir::Decrypt))],
-        })
+impl SteKey for AesKey {
+    fn rounds(&self) -> usize {
+        self.rounds
     }
 
-    /// EtE's first pass over one unit: enciphering, `out[j] =
-    /// F_wide(F_ecb(in[j]) xor l[j])` (the ECB layer and EME's first
-    /// pass); deciphering, `out[j] = F_wide^-1(in[j] xor l[j])`. Returns
-    /// the xor of the outputs.
-    pub(crate) fn first(&self, dir: Dir, l: &[Block], io: Io<'_, '_>) -> Block {
-        self.run(dir, false, self.key.wide_job(dir, io, l, &ZERO))
+    fn round_keys(&self, dir: Dir) -> &[Block; 15] {
+        self.keys(dir)
     }
 
-    /// EtE's last pass over one unit: enciphering, `out[j] =
-    /// F_wide(in[j] xor m x^j) xor l[j]`; deciphering, `out[j] =
-    /// F_ecb^-1(F_wide^-1(in[j] xor m x^j) xor l[j])` (EME's last pass and
-    /// the ECB layer).
-    pub(crate) fn last(&self, dir: Dir, m: &Block, l: &[Block], io: Io<'_, '_>) {
-        self.run(dir, true, self.key.wide_job(dir, io, l, m));
-    }
-
-    /// The first pass and the middle in one call: not on this tier (`None`).
-    pub(crate) fn first_mid(
-        &self,
-        _dir: Dir,
-        _l: &[Block],
-        _tweak: &Block,
-        _s_m: &Block,
-        _unit: &mut [Block],
-    ) -> Option<Block> {
-        None
-    }
-
-    /// Whole EtE units in one call: not on this tier (false, nothing done).
-    pub(crate) fn units(
-        &self,
-        _dir: Dir,
-        _l: &[Block],
-        _s_m: &Block,
-        _m: usize,
-        _blocks: &mut [Block],
-        _tweaks: &[Block],
-    ) -> bool {
-        false
-    }
-
-    /// `F_wide(block)` (`Dir::Encrypt`) or `F_wide^-1(block)`: one block
-    /// through the pass without the ECB layer (the last when enciphering,
-    /// the first when deciphering) with a zero table and `m = 0`.
-    pub(crate) fn wide_block(&self, dir: Dir, block: &Block) -> Block {
-        let zero = [[0u8; 16]];
-        let mut b = [*block];
-        match dir {
-            Dir::Encrypt => self.last(dir, &[0; 16], &zero, Io::InPlace(&mut b)),
-            Dir::Decrypt => {
-                self.first(dir, &zero, Io::InPlace(&mut b));
-            }
-        }
-        b[0]
-    }
-
-    fn run(&self, dir: Dir, last: bool, job: WideJob<'_>) -> Block {
+    fn ste_pass(
+        ste: &SteXex,
+        dir: Dir,
+        last: bool,
+        l: &[Block],
+        m: &Block,
+        io: Io<'_, '_>,
+    ) -> Block {
+        let job = ste.key.wide_job(dir, io, l, m);
         if job.n == 0 {
             return [0; 16];
         }
-        let f = &self.folded[usize::from(dir == Dir::Decrypt)];
         let ste = SteJob {
             job,
-            folded: f,
-            k: &self.k,
-            h: &self.h,
+            folded: ste.folded(dir),
+            k: &ste.k,
+            h: &ste.h,
         };
         // SAFETY: an `AesKey` exists only where `detect` found the AES
         // instructions; the job's pointers cover `job.n` blocks (`Io::raw`,
-        // `n <= l.len()`); AES-128 (`new`), so 10 rounds.
+        // `n <= l.len()`); AES-128 (`SteXex::new`), so 10 rounds.
         unsafe {
             match (dir, last) {
                 (Dir::Encrypt, false) => ste_pass::<false, false>(&ste),
@@ -448,21 +366,30 @@ impl SteXex {
             }
         }
     }
-}
 
-impl Drop for SteXex {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.k.zeroize();
-        self.h.zeroize();
-        self.folded.as_flattened_mut().as_flattened_mut().zeroize();
+    /// The first pass and the middle in one call: not on this tier.
+    fn ste_first_mid(
+        _ste: &SteXex,
+        _dir: Dir,
+        _l: &[Block],
+        _tweak: &Block,
+        _s_m: &Block,
+        _unit: &mut [Block],
+    ) -> Option<Block> {
+        None
     }
-}
 
-impl core::fmt::Debug for SteXex {
-    /// Prints no key material.
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SteXex").finish_non_exhaustive()
+    /// Whole EtE units in one call: not on this tier.
+    fn ste_units(
+        _ste: &SteXex,
+        _dir: Dir,
+        _l: &[Block],
+        _s_m: &Block,
+        _m: usize,
+        _blocks: &mut [Block],
+        _tweaks: &[Block],
+    ) -> bool {
+        false
     }
 }
 
