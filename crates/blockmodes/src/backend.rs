@@ -282,6 +282,20 @@ impl AesKey {
         match *self {}
     }
 
+    pub(crate) fn encrypt_be(&self, _: u128) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn xecb_sum(
+        &self,
+        _: u128,
+        _: u128,
+        _: &[crate::Block],
+        _: Option<&crate::Block>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
     pub(crate) fn sigma_tag(
         &self,
         _: &crate::engine::GrayTable,
@@ -481,6 +495,18 @@ impl<C: crate::oracle::BlockCipher128> Engine<C> {
         match &self.aes {
             Some(k) => k.encrypt_block(block),
             None => crate::oracle::encrypt_block(&self.cipher, block),
+        }
+    }
+
+    /// `E_K(x)` of the block whose big-endian integer is `x`: on the
+    /// engine key the integer goes into a register directly (a block
+    /// written as two 8-byte halves and read back as one 16-byte load
+    /// would wait for the stores to retire).
+    #[inline]
+    pub(crate) fn encrypt_be(&self, x: u128) -> crate::Block {
+        match &self.aes {
+            Some(k) => k.encrypt_be(x),
+            None => crate::oracle::encrypt_block(&self.cipher, &x.to_be_bytes()),
         }
     }
 
