@@ -58,7 +58,7 @@ pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
     debug_assert_eq!(out.len(), rounds);
     // On f's fused AES key: the whole chain in one AES-NI function.
     #[cfg(target_arch = "x86_64")]
-    if let Some(k) = keys.fused() {
+    if let Some(k) = keys.f.aes() {
         k.xcbc_chain::<CHECK>(r0, z0, n, x, out);
         return;
     }
@@ -71,7 +71,7 @@ pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
         r0,
         offset: 0,
     };
-    encrypt_chain(&keys.f, rounds, &mut work);
+    encrypt_chain(keys.f.cipher(), rounds, &mut work);
     work.wipe();
 }
 
