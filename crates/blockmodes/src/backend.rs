@@ -286,6 +286,40 @@ impl AesKey {
         match *self {}
     }
 
+    pub(crate) fn whiten(
+        &self,
+        _: crate::engine::Dir,
+        _: crate::engine::Offsets<'_>,
+        _: bool,
+        _: crate::engine::Io<'_, '_>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn ocb_blocks(
+        &self,
+        _: crate::engine::Dir,
+        _: &crate::engine::GrayTable,
+        _: &crate::Block,
+        _: crate::engine::Io<'_, '_>,
+        _: &mut crate::Block,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ocb_blocks_append(
+        &self,
+        _: crate::engine::Dir,
+        _: &crate::engine::GrayTable,
+        _: &crate::Block,
+        _: &[crate::Block],
+        _: &mut alloc::vec::Vec<u8>,
+        _: &mut crate::Block,
+    ) -> crate::Block {
+        match *self {}
+    }
+
     pub(crate) fn xecb_sum(
         &self,
         _: u128,
