@@ -286,6 +286,16 @@ impl AesKey {
         match *self {}
     }
 
+    pub(crate) fn xex_units(
+        &self,
+        _: crate::engine::Dir,
+        _: u128,
+        _: usize,
+        _: crate::engine::Io<'_, '_>,
+    ) -> bool {
+        match *self {}
+    }
+
     pub(crate) fn whiten(
         &self,
         _: crate::engine::Dir,

@@ -33,12 +33,10 @@ use crate::disk::units::{
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::engine::Dir;
 
 /// XEX on the engine: whole units through one kernel call (x86-64,
-/// aarch64).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+/// aarch64; built everywhere, run where the engine has the key).
 mod fused;
 
 /// The largest data unit of the sector interface (the spec's 16..2048 bytes).
@@ -189,7 +187,6 @@ impl<C: BlockCipher128> Xex<C> {
     /// ```
     pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = self.engine.aes() {
             fused::run(k, self.simd, Dir::Encrypt, &first, blocks);
             first.zeroize();
@@ -235,7 +232,6 @@ impl<C: BlockCipher128> Xex<C> {
         let blocks = unit_blocks(unit_len, MAX_UNIT_LEN, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = self.engine.aes() {
             let dir = if P::DECRYPT {
                 Dir::Decrypt
@@ -328,7 +324,6 @@ impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = self.engine.aes() {
             fused::run(k, self.simd, Dir::Decrypt, &first, blocks);
             first.zeroize();
