@@ -246,12 +246,113 @@ pub fn fused_keys() -> u64 {
     0
 }
 
-/// The engine's expanded key on this architecture (the modes hold an
-/// `Option` of it beside their cipher; [`key_for`] makes one).
+/// The engine's expanded key on this architecture (an [`Engine`] holds an
+/// `Option` of it beside its cipher; [`key_for`] makes one).
 #[cfg(target_arch = "x86_64")]
 pub(crate) use crate::aesni::AesKey;
 #[cfg(target_arch = "aarch64")]
 pub(crate) use crate::armv8::AesKey;
+
+/// Off the engine's architectures there is no engine key: an uninhabited
+/// type, so that [`Engine::aes`] is always `None` and its callers need no
+/// `#[cfg]`.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[derive(Clone, Debug)]
+pub(crate) enum AesKey {}
+
+/// The engine key's calls that the modes' fused drivers make, so that the
+/// drivers build on every target (none can run here: there is no key).
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+impl AesKey {
+    pub(crate) fn encrypt_block(&self, _: &crate::Block) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn decrypt_block(&self, _: &crate::Block) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn ecb(&self, _: crate::engine::Dir, _: crate::engine::Io<'_, '_>) {
+        match *self {}
+    }
+
+    pub(crate) fn sigma(&self, _: crate::engine::Offsets<'_>, _: &[crate::Block]) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn encrypt_be(&self, _: u128) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn xex_units(
+        &self,
+        _: crate::engine::Dir,
+        _: u128,
+        _: usize,
+        _: crate::engine::Io<'_, '_>,
+    ) -> bool {
+        match *self {}
+    }
+
+    pub(crate) fn whiten(
+        &self,
+        _: crate::engine::Dir,
+        _: crate::engine::Offsets<'_>,
+        _: bool,
+        _: crate::engine::Io<'_, '_>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn ocb_blocks(
+        &self,
+        _: crate::engine::Dir,
+        _: &crate::engine::GrayTable,
+        _: &crate::Block,
+        _: crate::engine::Io<'_, '_>,
+        _: &mut crate::Block,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ocb_blocks_append(
+        &self,
+        _: crate::engine::Dir,
+        _: &crate::engine::GrayTable,
+        _: &crate::Block,
+        _: &[crate::Block],
+        _: &mut alloc::vec::Vec<u8>,
+        _: &mut crate::Block,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn xecb_sum(
+        &self,
+        _: u128,
+        _: u128,
+        _: &[crate::Block],
+        _: Option<&crate::Block>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn sigma_tag(
+        &self,
+        _: &crate::engine::GrayTable,
+        _: &[crate::Block],
+        _: &crate::Block,
+    ) -> Option<crate::Block> {
+        match *self {}
+    }
+}
+
+/// No engine here: the generic path.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(_: &[u8], _: &C) -> Option<AesKey> {
+    None
+}
 
 /// The engine's key for a mode keyed with the cipher `C` and the key bytes
 /// `key`, on the highest tier that this CPU runs and that the cap
@@ -279,6 +380,18 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) 
         return None;
     }
     crate::armv8::key_for(key, cipher)
+}
+
+/// The tier an engine key runs on.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn key_tier(k: &AesKey) -> Tier {
+    tier_of(k.level())
+}
+
+/// (No engine key exists here.)
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn key_tier(k: &AesKey) -> Tier {
+    match *k {}
 }
 
 /// The tier an engine key's level is.
@@ -365,10 +478,130 @@ pub fn tier_names() -> alloc::string::String {
     names.join(" ")
 }
 
+/// What a mode holds instead of a bare cipher: the block cipher `C` and,
+/// for AES keyed from key bytes on a CPU the engine runs on, the engine's
+/// expanded key with its tier ([`key_for`]). Its single blocks and ECB run
+/// on the engine key when there is one, else on `C` (through
+/// [`crate::oracle`]); a mode's own fused driver reaches the engine key
+/// through [`aes`](Self::aes).
+///
+/// The choice is made once, in [`from_key`](Self::from_key): `C` one of
+/// the `aes` crate's AES types (recognised by `TypeId`, every mode's bound
+/// [`BlockCipher128`](crate::oracle::BlockCipher128) being `'static`), and
+/// `C` and the expanded key agreeing on `E_K(0^128)`.
+/// [`from_cipher`](Self::from_cipher) has no key bytes and keeps the
+/// generic path. The engine key wipes itself on drop; `C` is as the caller
+/// gave it.
+#[derive(Clone)]
+pub(crate) struct Engine<C> {
+    cipher: C,
+    aes: Option<AesKey>,
+}
+
+impl<C: crate::oracle::BlockCipher128> Engine<C> {
+    /// `cipher` alone: the generic path.
+    #[inline]
+    pub(crate) fn from_cipher(cipher: C) -> Self {
+        Self { cipher, aes: None }
+    }
+
+    /// `cipher`, keyed with the bytes `key`, with the engine's key where
+    /// [`key_for`] gives one (the tier a key set up now on this thread
+    /// takes: [`Tier::current`]).
+    pub(crate) fn from_key(cipher: C, key: &[u8]) -> Self {
+        let aes = key_for(key, &cipher);
+        Self { cipher, aes }
+    }
+
+    /// A second key of the same cipher for a mode whose first key is
+    /// `first` (XCBC's and pXCBC's f' beside f): `cipher`, keyed with the
+    /// bytes `key`, on `first`'s engine tier where `first` has the engine
+    /// key (x86-64: `aesni::companion_key`, which checks that the two
+    /// agree; not counted apart by [`fused_keys`]); else, and on every
+    /// other architecture, the generic path.
+    pub(crate) fn companion(first: &Engine<C>, cipher: C, key: &[u8]) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        let aes = first
+            .aes
+            .as_ref()
+            .and_then(|f| crate::aesni::companion_key(f, key, &cipher));
+        #[cfg(not(target_arch = "x86_64"))]
+        let aes = {
+            let _ = (first, key);
+            None
+        };
+        Self { cipher, aes }
+    }
+
+    /// The block cipher.
+    #[inline(always)]
+    pub(crate) fn cipher(&self) -> &C {
+        &self.cipher
+    }
+
+    /// The engine's key, if this runs on the engine (always `None` off
+    /// x86-64 and aarch64).
+    #[inline(always)]
+    pub(crate) fn aes(&self) -> Option<&AesKey> {
+        self.aes.as_ref()
+    }
+
+    /// The tier this runs on.
+    pub(crate) fn tier(&self) -> Tier {
+        self.aes.as_ref().map_or(Tier::Generic, key_tier)
+    }
+
+    /// `E_K(block)`.
+    #[inline]
+    pub(crate) fn encrypt_block(&self, block: &crate::Block) -> crate::Block {
+        match &self.aes {
+            Some(k) => k.encrypt_block(block),
+            None => crate::oracle::encrypt_block(&self.cipher, block),
+        }
+    }
+
+    /// `E_K(x)` of the block whose big-endian integer is `x`: on the
+    /// engine key the integer goes into a register directly (a block
+    /// written as two 8-byte halves and read back as one 16-byte load
+    /// would wait for the stores to retire).
+    #[inline]
+    pub(crate) fn encrypt_be(&self, x: u128) -> crate::Block {
+        match &self.aes {
+            Some(k) => k.encrypt_be(x),
+            None => crate::oracle::encrypt_block(&self.cipher, &x.to_be_bytes()),
+        }
+    }
+
+    /// `E_K^-1(block)`.
+    #[inline]
+    pub(crate) fn decrypt_block(&self, block: &crate::Block) -> crate::Block
+    where
+        C: crate::oracle::BlockCipher128Dec,
+    {
+        match &self.aes {
+            Some(k) => k.decrypt_block(block),
+            None => crate::oracle::decrypt_block(&self.cipher, block),
+        }
+    }
+
+    /// ECB: every block of `blocks` through `E_K`, in place.
+    #[inline]
+    pub(crate) fn ecb_encrypt(&self, blocks: &mut [crate::Block]) {
+        match &self.aes {
+            Some(k) => k.ecb(
+                crate::engine::Dir::Encrypt,
+                crate::engine::Io::InPlace(blocks),
+            ),
+            None => crate::oracle::ecb_encrypt_blocks(&self.cipher, blocks),
+        }
+    }
+}
+
 /// ECB encryption through the tier a key set up now takes ([`Tier::current`]):
-/// the engine's own ECB on `aesni`, `vaes256` and `vaes512`, the cipher's
-/// (the `aes` crate's) on `generic` — the yardstick of `blockmodes bench`,
-/// so that every ratio to ECB compares a mode and ECB on the same tier.
+/// the engine's own ECB on `armv8`, `aesni`, `vaes256` and `vaes512`, the
+/// cipher's (the `aes` crate's) on `generic` — the yardstick of
+/// `blockmodes bench`, so that every ratio to ECB compares a mode and ECB
+/// on the same tier.
 ///
 /// ```
 /// use blockmodes::backend::Ecb;
@@ -380,9 +613,7 @@ pub fn tier_names() -> alloc::string::String {
 /// ```
 #[doc(hidden)]
 pub struct Ecb<C> {
-    cipher: C,
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<AesKey>,
+    engine: Engine<C>,
 }
 
 impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
@@ -391,31 +622,17 @@ impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
     pub fn new_from_slice(key: &[u8]) -> Result<Self, cipher::InvalidLength> {
         let cipher = C::new_from_slice(key)?;
         Ok(Self {
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: key_for(key, &cipher),
-            cipher,
+            engine: Engine::from_key(cipher, key),
         })
     }
 
     /// Encipher `blocks` in place.
     pub fn encrypt_blocks(&self, blocks: &mut [crate::Block]) {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            k.ecb(
-                crate::engine::Dir::Encrypt,
-                crate::engine::Io::InPlace(blocks),
-            );
-            return;
-        }
-        crate::oracle::ecb_encrypt_blocks(&self.cipher, blocks);
+        self.engine.ecb_encrypt(blocks);
     }
 
     /// The tier this key runs on.
     pub fn tier(&self) -> Tier {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return tier_of(k.level());
-        }
-        Tier::Generic
+        self.engine.tier()
     }
 }

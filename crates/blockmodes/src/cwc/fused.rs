@@ -51,20 +51,15 @@ const _: () = assert!(
     FUSED_STRIDE.is_multiple_of(16) && FUSED_STRIDE.is_multiple_of(super::hash::STRIDE_BYTES)
 );
 
-/// The expanded key (zeroized on drop).
-#[derive(Clone)]
-pub(super) struct Fused {
-    key: AesKey,
+/// The engine's expanded key (the mode's `Engine` holds it).
+#[derive(Clone, Copy)]
+pub(super) struct Fused<'a> {
+    key: &'a AesKey,
 }
 
-impl Fused {
-    pub(super) fn new(key: AesKey) -> Self {
+impl<'a> Fused<'a> {
+    pub(super) fn new(key: &'a AesKey) -> Self {
         Self { key }
-    }
-
-    /// `E_K(block)`.
-    pub(super) fn encrypt_block(&self, block: &Block) -> Block {
-        self.key.encrypt_be(u128::from_be_bytes(*block))
     }
 
     /// CWC-CTR from counter `first` (`1 <= first`, the run's counters below
@@ -121,7 +116,7 @@ impl Fused {
         #[cfg(target_arch = "x86_64")]
         let one_pass = hash
             .ifma_powers()
-            .and_then(|pw| io.one_pass(&self.key, base + 1, pw, st.s));
+            .and_then(|pw| io.one_pass(self.key, base + 1, pw, st.s));
         // (aarch64: no one-pass kernel; the hash is portable.)
         #[cfg(not(target_arch = "x86_64"))]
         let one_pass: Option<u128> = None;
@@ -152,14 +147,14 @@ impl Fused {
         while len - at > FUSED_STRIDE {
             let end = at + FUSED_STRIDE;
             let extra = pad.is_none().then_some(base);
-            let p = io.ctr(&self.key, base + counter, at..end, extra);
+            let p = io.ctr(self.key, base + counter, at..end, extra);
             pad.get_or_insert(p);
             hash.absorb_chunks(st, io.written(at..end));
             counter += (FUSED_STRIDE / 16) as u128;
             at = end;
         }
         let p = io.ctr(
-            &self.key,
+            self.key,
             base + counter,
             at..len,
             pad.is_none().then_some(base),

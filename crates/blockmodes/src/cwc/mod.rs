@@ -138,10 +138,9 @@ use cipher::{
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, xor};
+use crate::backend::Engine;
 use crate::error::{Error, Result};
-use crate::oracle::{
-    self, BlockCipher128, ParWork, ecb_encrypt_blocks, encrypt_block, encrypt_par,
-};
+use crate::oracle::{self, BlockCipher128, ParWork, encrypt_par};
 use crate::{Aes128, Aes192, Aes256};
 use hash::{CwcHash, HashState, STRIDE_BYTES, check_len};
 
@@ -172,12 +171,11 @@ where
     T: TagSize<P>,
     P: TagPolicy,
 {
-    cipher: C,
+    /// The block cipher, and the engine's AES key (the fused kernels) when
+    /// keyed from AES key bytes on a CPU with AES-NI or the ARMv8 AES
+    /// instructions (`crate::backend`).
+    engine: Engine<C>,
     hash: CwcHash,
-    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI or the ARMv8 AES instructions (`crate::backend`).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<fused::Fused>,
     _tag: PhantomData<(T, P)>,
 }
 
@@ -191,10 +189,8 @@ pub type CwcAes256 = Cwc<Aes256>;
 impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Cwc<C, T, P> {
     fn clone(&self) -> Self {
         Self {
-            cipher: self.cipher.clone(),
+            engine: self.engine.clone(),
             hash: self.hash.clone(),
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: self.fused.clone(),
             _tag: PhantomData,
         }
     }
@@ -256,10 +252,8 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     pub fn from_cipher(cipher: C) -> Self {
         let hash = CwcHash::from_cipher(&cipher);
         Self {
-            cipher,
+            engine: Engine::from_cipher(cipher),
             hash,
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
             _tag: PhantomData,
         }
     }
@@ -269,21 +263,22 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// cipher is AES and the CPU runs it (`crate::backend`); K_h then comes
     /// from the fused key's `E_K(110^126)`.
     fn from_key(cipher: C, key: &[u8]) -> Self {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = crate::backend::key_for(key, &cipher) {
-            let f = fused::Fused::new(k);
-            let mut z = f.encrypt_block(&hash::HASH_KEY_INPUT);
-            let hash = CwcHash::from_key_block(&z);
-            z.zeroize();
-            return Self {
-                cipher,
-                hash,
-                fused: Some(f),
-                _tag: PhantomData,
-            };
+        let engine = Engine::from_key(cipher, key);
+        let mut z = engine.encrypt_be(u128::from_be_bytes(hash::HASH_KEY_INPUT));
+        let hash = CwcHash::from_key_block(&z);
+        z.zeroize();
+        Self {
+            engine,
+            hash,
+            _tag: PhantomData,
         }
-        let _ = key;
-        Self::from_cipher(cipher)
+    }
+
+    /// The fused kernels, if the engine has the AES key.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[inline(always)]
+    fn fused(&self) -> Option<fused::Fused<'_>> {
+        self.engine.aes().map(fused::Fused::new)
     }
 
     /// CWC keyed from a byte slice: [`Error::InvalidKeyLength`] when the
@@ -321,7 +316,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         // The fused kernels write sigma straight into the new `Vec`'s
         // capacity (no zero fill first); other ciphers fill a zeroed `Vec`.
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             let mut out = Vec::with_capacity(msg.len() + T::USIZE);
             let mut tag = f.seal_append(&self.hash, base, ad, msg, &mut out);
             out.extend_from_slice(&tag[..T::USIZE]);
@@ -366,7 +361,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         let (sigma, tag) = ct_and_tag.split_at(body_len);
         let base = self.check(nonce, ad, sigma)?;
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             // The tag first (over sigma; nothing is decrypted before it
             // verifies), then the plaintext straight into the new `Vec`.
             let mut full = self.mac(base, ad, sigma);
@@ -528,10 +523,8 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// ```
     pub fn with_portable_hash(self) -> Self {
         Self {
-            cipher: self.cipher,
+            engine: self.engine,
             hash: self.hash.portable(),
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: self.fused,
             _tag: PhantomData,
         }
     }
@@ -589,30 +582,20 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
 
     /// `E_K(block)`, on the fused kernels where the key has them.
     fn encrypt_block(&self, block: &Block) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
-            return f.encrypt_block(block);
-        }
-        encrypt_block(&self.cipher, block)
+        self.engine.encrypt_be(u128::from_be_bytes(*block))
     }
 
     /// `E_K` of both blocks (one cipher call on the generic path).
     #[cfg(feature = "alloc")]
     fn encrypt_pair(&self, pair: &mut [Block; 2]) {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
-            pair[0] = f.encrypt_block(&pair[0]);
-            pair[1] = f.encrypt_block(&pair[1]);
-            return;
-        }
-        ecb_encrypt_blocks(&self.cipher, pair);
+        self.engine.ecb_encrypt(pair);
     }
 
     /// CWC-CTR and CWC-MAC together: `io`'s output becomes sigma (M from its
     /// input); returns the full 16-byte tau. Lengths already checked.
     fn seal_io(&self, base: u128, ad: &[u8], io: InOutBuf<'_, '_, u8>) -> Block {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             return f.seal(&self.hash, base, ad, io);
         }
         self.seal(base, ad, io.into_out_with_copied_in())
@@ -622,7 +605,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// xor the keystream.
     fn ctr_io(&self, base: u128, first: usize, io: InOutBuf<'_, '_, u8>) {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             return f.ctr(base, first as u64, io);
         }
         self.ctr(base, first, io.into_out_with_copied_in());
@@ -656,7 +639,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         }
         self.hash.absorb_padded(&mut st, &buf[hashed..]);
         let mut hv = self.hash.finish(st, ad.len(), buf.len());
-        let mut r = encrypt_block(&self.cipher, &hv);
+        let mut r = self.engine.encrypt_block(&hv);
         let tau = xor(&r, &mac_pad);
         hv.zeroize();
         r.zeroize();
@@ -668,7 +651,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// `E_K(10^7 || N || 0^32)` in one cipher call. Lengths already checked.
     fn mac(&self, base: u128, ad: &[u8], sigma: &[u8]) -> Block {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             return f.mac(&self.hash, base, ad, sigma);
         }
         let mut st = HashState::default();
@@ -676,7 +659,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         self.hash.absorb_padded(&mut st, sigma);
         let mut hv = self.hash.finish(st, ad.len(), sigma.len());
         let mut pair = [hv, base.to_be_bytes()];
-        ecb_encrypt_blocks(&self.cipher, &mut pair);
+        self.engine.ecb_encrypt(&mut pair);
         let tau = xor(&pair[0], &pair[1]);
         hv.zeroize();
         pair.zeroize();
@@ -695,7 +678,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
             data: buf,
             mac_pad: [0; 16],
         };
-        encrypt_par(&self.cipher, blocks, &mut work);
+        encrypt_par(self.engine.cipher(), blocks, &mut work);
         work.mac_pad
     }
 }

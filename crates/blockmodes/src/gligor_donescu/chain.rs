@@ -59,7 +59,7 @@ pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
     // On f's fused AES key: the whole chain in one function of the engine
     // (AES-NI; the ARMv8 Crypto Extensions).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    if let Some(k) = keys.fused() {
+    if let Some(k) = keys.f.aes() {
         k.xcbc_chain::<CHECK>(r0, z0, n, x, out);
         return;
     }
@@ -72,7 +72,7 @@ pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
         r0,
         offset: 0,
     };
-    encrypt_chain(&keys.f, rounds, &mut work);
+    encrypt_chain(keys.f.cipher(), rounds, &mut work);
     work.wipe();
 }
 

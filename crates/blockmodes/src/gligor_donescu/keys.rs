@@ -7,85 +7,46 @@ use zeroize::Zeroize;
 
 use crate::arith::gf128::Block;
 use crate::arith::modular::to_block;
+use crate::backend::Engine;
 use crate::error::{Error, Result};
-use crate::oracle::{
-    BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, encrypt_block, encrypt_par,
-};
+use crate::oracle::{BlockCipher128, BlockCipher128Dec, ParWork, encrypt_block, encrypt_par};
 
 /// f and, in the two-key form, f'.
 #[derive(Clone)]
 pub(crate) struct Keys<C> {
-    /// f = F_K: every chaining call, y0 = f(r0), r0 = f(ctr).
-    pub(crate) f: C,
-    /// f' = F_K' (two-key form) or `None` (one-key form: z0 = f(r0 + 1)).
-    pub(crate) f_prime: Option<C>,
-    /// f on the fused AES kernels, when keyed from AES key bytes on a CPU
-    /// with AES-NI or the ARMv8 AES instructions (`crate::backend`): XCBC
-    /// decryption in one kernel call, the single blocks r0 = f^-1(y0),
-    /// r0 = f(ctr) (XCBC encryption's chain too, on x86-64 only).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<crate::backend::AesKey>,
-    /// f' on the fused AES kernels (two-key form, beside `fused`): the
-    /// z0^(s) of pXCBC's segments through one ECB call.
-    #[cfg(target_arch = "x86_64")]
-    fused_prime: Option<crate::aesni::AesKey>,
+    /// f = F_K: every chaining call, y0 = f(r0), r0 = f(ctr); with the
+    /// engine's AES key when keyed from AES key bytes on a CPU with AES-NI
+    /// or the ARMv8 AES instructions (`crate::backend`): XCBC decryption in
+    /// one kernel call, the single blocks r0 = f^-1(y0), r0 = f(ctr) (XCBC
+    /// encryption's chain too, on x86-64 only).
+    pub(crate) f: Engine<C>,
+    /// f' = F_K' (two-key form) or `None` (one-key form: z0 = f(r0 + 1));
+    /// on x86-64 with the engine's key beside f's (`Engine::companion`):
+    /// the z0^(s) of pXCBC's segments through one ECB call.
+    pub(crate) f_prime: Option<Engine<C>>,
 }
 
 impl<C: BlockCipher128> Keys<C> {
     /// Two-key form from two keyed ciphers.
     pub(crate) fn two(f: C, f_prime: C) -> Self {
         Self {
-            f,
-            f_prime: Some(f_prime),
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
-            #[cfg(target_arch = "x86_64")]
-            fused_prime: None,
+            f: Engine::from_cipher(f),
+            f_prime: Some(Engine::from_cipher(f_prime)),
         }
     }
 
     /// One-key form.
     pub(crate) fn one(f: C) -> Self {
         Self {
-            f,
+            f: Engine::from_cipher(f),
             f_prime: None,
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
-            #[cfg(target_arch = "x86_64")]
-            fused_prime: None,
         }
-    }
-
-    /// `self` with f on the fused kernels where `key` (f's key bytes)
-    /// allows it.
-    fn with_fused(self, key: &[u8]) -> Self {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            let fused = crate::backend::key_for(key, &self.f);
-            Self { fused, ..self }
-        }
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        {
-            let _ = key;
-            self
-        }
-    }
-
-    /// f's fused kernels, if it has them.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    #[inline]
-    pub(crate) fn fused(&self) -> Option<&crate::backend::AesKey> {
-        self.fused.as_ref()
     }
 
     /// `f(block)`.
     #[inline]
     pub(crate) fn f_encrypt(&self, block: &Block) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return k.encrypt_block(block);
-        }
-        encrypt_block(&self.f, block)
+        self.f.encrypt_block(block)
     }
 
     /// `f(x)` of the block whose big-endian integer is `x` (y0 = f(r0),
@@ -94,11 +55,7 @@ impl<C: BlockCipher128> Keys<C> {
     /// 16-byte load would wait for the stores to retire).
     #[inline]
     pub(crate) fn f_encrypt_int(&self, x: u128) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return k.encrypt_be(x);
-        }
-        encrypt_block(&self.f, &to_block(x))
+        self.f.encrypt_be(x)
     }
 
     /// `f^-1(block)`.
@@ -107,11 +64,7 @@ impl<C: BlockCipher128> Keys<C> {
     where
         C: BlockCipher128Dec,
     {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return k.decrypt_block(block);
-        }
-        decrypt_block(&self.f, block)
+        self.f.decrypt_block(block)
     }
 
     /// `true` for the two-key form.
@@ -136,25 +89,12 @@ impl<C: BlockCipher128> Keys<C> {
             expected: 2 * k,
             got: key.len(),
         };
-        let keys = Self::two(
-            C::new_from_slice(k1).map_err(bad)?,
-            C::new_from_slice(k2).map_err(bad)?,
-        )
-        .with_fused(k1);
-        #[cfg(target_arch = "x86_64")]
-        let keys = {
-            let fp = keys.f_prime.as_ref();
-            let fused_prime = keys
-                .fused
-                .as_ref()
-                .zip(fp)
-                .and_then(|(f, fp)| crate::aesni::companion_key(f, k2, fp));
-            Self {
-                fused_prime,
-                ..keys
-            }
-        };
-        Ok(keys)
+        let f = Engine::from_key(C::new_from_slice(k1).map_err(bad)?, k1);
+        let f_prime = Engine::companion(&f, C::new_from_slice(k2).map_err(bad)?, k2);
+        Ok(Self {
+            f,
+            f_prime: Some(f_prime),
+        })
     }
 
     /// One-key form from K.
@@ -162,7 +102,10 @@ impl<C: BlockCipher128> Keys<C> {
     where
         C: KeyInit,
     {
-        crate::oracle::cipher_from_key(key).map(|f| Self::one(f).with_fused(key))
+        crate::oracle::cipher_from_key(key).map(|f| Self {
+            f: Engine::from_key(f, key),
+            f_prime: None,
+        })
     }
 
     /// z0 = f'(r0), or f(r0 + 1) in the one-key form.
@@ -175,8 +118,8 @@ impl<C: BlockCipher128> Keys<C> {
             return k.encrypt_be(x);
         }
         match &self.f_prime {
-            Some(fp) => encrypt_block(fp, &to_block(r0)),
-            None => encrypt_block(&self.f, &to_block(r0.wrapping_add(1))),
+            Some(fp) => encrypt_block(fp.cipher(), &to_block(r0)),
+            None => encrypt_block(self.f.cipher(), &to_block(r0.wrapping_add(1))),
         }
     }
 
@@ -187,11 +130,8 @@ impl<C: BlockCipher128> Keys<C> {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn z0_fused(&self, r0_first: u128) -> Option<(&crate::backend::AesKey, u128)> {
         match &self.f_prime {
-            #[cfg(target_arch = "x86_64")]
-            Some(_) => self.fused_prime.as_ref().map(|k| (k, r0_first)),
-            #[cfg(not(target_arch = "x86_64"))]
-            Some(_) => None,
-            None => self.fused.as_ref().map(|k| (k, r0_first.wrapping_add(1))),
+            Some(fp) => fp.aes().map(|k| (k, r0_first)),
+            None => self.f.aes().map(|k| (k, r0_first.wrapping_add(1))),
         }
     }
 
@@ -227,8 +167,8 @@ impl<C: BlockCipher128> Keys<C> {
             }
         }
         let (cipher, first) = match &self.f_prime {
-            Some(fp) => (fp, r0_first),
-            None => (&self.f, r0_first.wrapping_add(1)),
+            Some(fp) => (fp.cipher(), r0_first),
+            None => (self.f.cipher(), r0_first.wrapping_add(1)),
         };
         let n = out.len();
         encrypt_par(cipher, n, &mut Run { first, out });

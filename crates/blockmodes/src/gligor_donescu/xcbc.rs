@@ -713,14 +713,14 @@ fn decrypt_chain<C: BlockCipher128Dec, const CHECK: bool>(
     out: &mut [u8],
 ) -> (Block, Block) {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    if let Some(k) = keys.fused() {
+    if let Some(k) = keys.f.aes() {
         let (ct, _) = body.as_chunks::<16>();
         let (out, _) = out.as_chunks_mut::<16>();
         let mut check = [0u8; 16];
         let sum = k.xcbc_decrypt(r0, 1, z0, ct, out, CHECK.then_some(&mut check));
         return (crate::arith::gf128::xor(&sum, z0), check);
     }
-    chain::decrypt::<C, CHECK>(&keys.f, r0, z0, body, out)
+    chain::decrypt::<C, CHECK>(keys.f.cipher(), r0, z0, body, out)
 }
 
 /// Wipe one block (a vectorized store, not sixteen single-byte ones).

@@ -14,23 +14,26 @@ use alloc::vec::Vec;
 #[cfg(feature = "alloc")]
 use super::head_len;
 use super::{BlockBuf, copy_prefix, copy_tail, wipe, zero_after};
-use crate::arith::gf128::{Block, GrayBatch, xor, xor_in_place};
+use crate::arith::gf128::{Block, xor, xor_in_place};
 use crate::backend::AesKey;
 use crate::engine::{Dir, GrayTable, Io};
 
-/// The expanded key and its offset tables.
-#[derive(Clone)]
-pub(super) struct Fused {
-    key: AesKey,
-    table: GrayTable,
+/// The engine's expanded key and, beside it, the key's offset tables.
+#[derive(Clone, Copy)]
+pub(super) struct Fused<'a> {
+    key: &'a AesKey,
+    table: &'a GrayTable,
 }
 
-impl Fused {
-    pub(super) fn new(key: AesKey, batch: &GrayBatch) -> Self {
-        Self {
-            table: GrayTable::new(batch),
-            key,
-        }
+impl<'a> Fused<'a> {
+    /// The fused path of a key whose engine key is `key` and whose
+    /// offsets' table is `table`, if it has both.
+    #[inline(always)]
+    pub(super) fn of(key: Option<&'a AesKey>, table: Option<&'a GrayTable>) -> Option<Self> {
+        Some(Self {
+            key: key?,
+            table: table?,
+        })
     }
 
     /// `R = E_K(N xor L)`.
@@ -55,7 +58,7 @@ impl Fused {
         let keys = (l, l_inv, nonce);
         let tag = self.core(Dir::Encrypt, keys, n_full, &mut last, len, |r, y_m| {
             let io = Io::InOut(io.blocks_inout());
-            self.key.ocb_blocks(Dir::Encrypt, &self.table, r, io, y_m)
+            self.key.ocb_blocks(Dir::Encrypt, self.table, r, io, y_m)
         });
         copy_prefix(io.tail_out(), &last); // C[m]
         wipe(&mut last);
@@ -82,7 +85,7 @@ impl Fused {
         let n_full = blocks.len() as u64;
         let run = |r: &Block, y_m: &mut Block| {
             self.key
-                .ocb_blocks_append(dir, &self.table, r, blocks, out, y_m)
+                .ocb_blocks_append(dir, self.table, r, blocks, out, y_m)
         };
         let tag = self.core(dir, (l, l_inv, nonce), n_full, &mut last, len, run);
         out.extend_from_slice(&last[..len]); // C[m], or M[m]
@@ -150,7 +153,7 @@ impl Fused {
         let keys = (l, l_inv, nonce);
         let tag = self.core(Dir::Decrypt, keys, n_full, &mut last, len, |r, y_m| {
             let io = Io::InOut(io.blocks_inout());
-            self.key.ocb_blocks(Dir::Decrypt, &self.table, r, io, y_m)
+            self.key.ocb_blocks(Dir::Decrypt, self.table, r, io, y_m)
         });
         copy_prefix(io.tail_out(), &last); // M[m]
         wipe(&mut last);
@@ -158,7 +161,7 @@ impl Fused {
     }
 }
 
-impl Fused {
+impl Fused<'_> {
     /// Full blocks `first, first + 1, ...` of a message in `io` (the on-line
     /// interface, `ocb1/online.rs`): `C[i] = E_K(M[i] xor Z[i]) xor Z[i]`
     /// (or `M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]`) with
@@ -166,7 +169,7 @@ impl Fused {
     #[cfg(feature = "alloc")]
     pub(super) fn blocks(&self, dir: Dir, first: u64, r: &Block, io: &mut impl BlockBuf) -> Block {
         let off = crate::engine::Offsets::Gray {
-            table: &self.table,
+            table: self.table,
             first,
             r,
         };

@@ -43,11 +43,13 @@ use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, TagPosition};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, GrayBatch, GrayCursor, GrayOffsets, half_be, xor, xor_in_place};
+use crate::backend::Engine;
+use crate::engine::GrayTable;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod fused;
+use fused::Fused;
 #[cfg(feature = "alloc")]
 mod online;
 #[cfg(feature = "alloc")]
@@ -158,15 +160,16 @@ where
     T: TagSize<P>,
     P: TagPolicy,
 {
-    cipher: C,
+    /// The block cipher, and the engine's AES key when keyed from AES key
+    /// bytes on a CPU the engine runs on (`crate::backend`).
+    engine: Engine<C>,
     /// `L(-1) = L * x^-1`.
     l_inv: Block,
     /// `L(0..64)` and `gamma_j * L` for `j < 64`.
     batch: GrayBatch,
-    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI (`crate::backend`).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<fused::Fused>,
+    /// The offsets laid out for the engine's kernels, made only where the
+    /// engine has the AES key (the fused path, `fused.rs`).
+    table: Option<GrayTable>,
     _tag: PhantomData<(T, P)>,
 }
 
@@ -189,33 +192,36 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn from_cipher(cipher: C) -> Self {
-        let mut l = oracle::encrypt_block(&cipher, &[0u8; 16]); // L = E_K(0^n)
-        let l_inv = half_be(&l); // L(-1) = L * x^-1
-        let batch = GrayBatch::new(GrayOffsets::new(&l));
-        l.zeroize();
-        Self {
-            cipher,
-            l_inv,
-            batch,
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
-            _tag: PhantomData,
-        }
+        Self::with_engine(Engine::from_cipher(cipher))
     }
 
     /// Key setup from key bytes and the cipher keyed with them: as
     /// [`from_cipher`](Self::from_cipher), plus the fused path where the
     /// cipher is AES and the CPU runs it (`crate::backend`).
     fn from_key(cipher: C, key: &[u8]) -> Self {
-        #[allow(unused_mut)]
-        let mut ocb = Self::from_cipher(cipher);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            ocb.fused =
-                crate::backend::key_for(key, &ocb.cipher).map(|k| fused::Fused::new(k, &ocb.batch));
+        Self::with_engine(Engine::from_key(cipher, key))
+    }
+
+    /// Key setup on `engine` (the fused path's table only if it has the
+    /// engine's key).
+    fn with_engine(engine: Engine<C>) -> Self {
+        let mut l = engine.encrypt_block(&[0u8; 16]); // L = E_K(0^n)
+        let l_inv = half_be(&l); // L(-1) = L * x^-1
+        let batch = GrayBatch::new(GrayOffsets::new(&l));
+        l.zeroize();
+        Self {
+            table: engine.aes().map(|_| GrayTable::new(&batch)),
+            engine,
+            l_inv,
+            batch,
+            _tag: PhantomData,
         }
-        let _ = key;
-        ocb
+    }
+
+    /// The fused path, if this key has it.
+    #[inline(always)]
+    fn fused(&self) -> Option<Fused<'_>> {
+        Fused::of(self.engine.aes(), self.table.as_ref())
     }
 
     #[cfg(feature = "alloc")]
@@ -243,8 +249,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
         // The fused kernels write `C` straight into the new `Vec`'s
         // capacity (no zero fill first: the Vec call runs at the in-place
         // call's speed); other ciphers fill a zeroed `Vec`.
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             let mut out = Vec::with_capacity(total);
             let keys = (self.batch.offsets().l(0), &self.l_inv, &nonce);
             let full = f.append(crate::engine::Dir::Encrypt, keys, msg, &mut out);
@@ -283,8 +288,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// OCB.Enc of figure 2 on `io`; returns the full 16-byte tag
     /// `E_K(Checksum xor Z[m])`.
     fn seal(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             return f.seal(self.batch.offsets().l(0), &self.l_inv, nonce, io);
         }
         let n_full = io.blocks_in().len(); // m - 1
@@ -292,7 +296,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
         // C[i] = E_K(M[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
         // Checksum = M[1] xor ... xor M[m-1].
         let mut checksum = BlockWork::<_, false>::run(&self.batch, io, &mut z, |n, w| {
-            oracle::encrypt_par(&self.cipher, n, w)
+            oracle::encrypt_par(self.engine.cipher(), n, w)
         });
         let mut z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
         let mut last = [0u8; 16];
@@ -313,7 +317,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// `R = E_K(N xor L)`: the cursor on `Z[i] = gamma_i * L xor R`.
     fn start_offsets(&self, nonce: &Block) -> GrayCursor {
         let mut n_xor_l = xor(nonce, self.batch.offsets().l(0));
-        let mut r = oracle::encrypt_block(&self.cipher, &n_xor_l);
+        let mut r = self.engine.encrypt_block(&n_xor_l);
         let cursor = GrayCursor::new(&r);
         wipe(&mut n_xor_l);
         wipe(&mut r);
@@ -325,12 +329,12 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     fn y_m(&self, z_m: &Block, len_bytes: usize) -> Block {
         let bits = (8 * len_bytes as u128).to_be_bytes(); // len(M[m])
         let x_m = xor(&xor(&bits, &self.l_inv), z_m); // X[m]
-        oracle::encrypt_block(&self.cipher, &x_m)
+        self.engine.encrypt_block(&x_m)
     }
 
     /// The full tag `E_K(Checksum xor Z[m])`.
     fn tag(&self, checksum: &Block, z_m: &Block) -> Block {
-        oracle::encrypt_block(&self.cipher, &xor(checksum, z_m))
+        self.engine.encrypt_block(&xor(checksum, z_m))
     }
 }
 
@@ -382,8 +386,7 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
                     got: ciphertext_and_tag.len(),
                 })?;
         let (ct, tag) = ciphertext_and_tag.split_at(ct_len);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             // `M` written straight into the new `Vec` (as in
             // `encrypt_to_vec`), wiped if the tag does not verify.
             let mut out = Vec::with_capacity(ct_len);
@@ -467,8 +470,7 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     /// OCB.Dec of figure 2 on `io`, up to the tag: writes `M` and returns the
     /// full 16-byte tag `T'` it recomputes. The caller compares and wipes.
     fn open(&self, nonce: &Block, io: &mut impl BlockBuf) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = &self.fused {
+        if let Some(f) = self.fused() {
             return f.open(self.batch.offsets().l(0), &self.l_inv, nonce, io);
         }
         let n_full = io.blocks_in().len(); // m - 1
@@ -476,7 +478,7 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
         // M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i] for i = 1 .. m-1;
         // Checksum = M[1] xor ... xor M[m-1].
         let mut checksum = BlockWork::<_, true>::run(&self.batch, io, &mut z, |n, w| {
-            oracle::decrypt_par(&self.cipher, n, w)
+            oracle::decrypt_par(self.engine.cipher(), n, w)
         });
         let mut z_m = z.offset(&self.batch, n_full as u64 + 1); // Z[m]
         let mut last = [0u8; 16];
@@ -497,11 +499,10 @@ impl<C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
 impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Ocb1<C, T, P> {
     fn clone(&self) -> Self {
         Self {
-            cipher: self.cipher.clone(),
+            engine: self.engine.clone(),
             l_inv: self.l_inv,
             batch: self.batch.clone(),
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: self.fused.clone(),
+            table: self.table.clone(),
             _tag: PhantomData,
         }
     }
@@ -678,7 +679,6 @@ trait BlockBuf {
     /// Output final block.
     fn tail_out(&mut self) -> &mut [u8];
     /// Blocks 1 .. m-1, input and output.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>>;
 }
 
@@ -719,7 +719,6 @@ impl BlockBuf for Io<'_, '_> {
     fn tail_out(&mut self) -> &mut [u8] {
         self.tail.get_out()
     }
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>> {
         self.blocks.reborrow()
     }

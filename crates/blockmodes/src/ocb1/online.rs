@@ -22,7 +22,6 @@ use super::{
     truncate_tag, wipe, zero_after,
 };
 use crate::arith::gf128::{Block, GrayCursor, xor, xor_in_place};
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::engine::Dir;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec};
@@ -137,7 +136,6 @@ impl BlockBuf for Pair<'_, '_> {
     fn tail_out(&mut self) -> &mut [u8] {
         &mut []
     }
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn blocks_inout(&mut self) -> InOutBuf<'_, '_, Array<u8, U16>> {
         self.0.reborrow()
     }
@@ -208,7 +206,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
     fn online_state(&self, nonce: &[u8]) -> Result<State> {
         let nonce = check_nonce(nonce)?;
         let mut n_xor_l = xor(&nonce, self.batch.offsets().l(0));
-        let r = oracle::encrypt_block(&self.cipher, &n_xor_l); // R = E_K(N xor L)
+        let r = self.engine.encrypt_block(&n_xor_l); // R = E_K(N xor L)
         wipe(&mut n_xor_l);
         Ok(State {
             cursor: GrayCursor::new(&r),
@@ -269,12 +267,11 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1Encryptor<'_, C, T, P> 
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
         let ocb = self.ocb;
         self.state.update(input, out, |io, base, cursor, _r| {
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            if let Some(f) = &ocb.fused {
+            if let Some(f) = ocb.fused() {
                 return f.blocks(Dir::Encrypt, base + 1, _r, io);
             }
             BlockWork::<_, false>::run_from(&ocb.batch, io, base, cursor, |n, w| {
-                oracle::encrypt_par(&ocb.cipher, n, w)
+                oracle::encrypt_par(ocb.engine.cipher(), n, w)
             })
         });
     }
@@ -394,12 +391,11 @@ impl<'a, C: BlockCipher128Dec, T: TagSize<P>, P: TagPolicy> Ocb1Decryptor<'a, C,
     pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
         let ocb = self.ocb;
         self.state.update(input, out, |io, base, cursor, _r| {
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            if let Some(f) = &ocb.fused {
+            if let Some(f) = ocb.fused() {
                 return f.blocks(Dir::Decrypt, base + 1, _r, io);
             }
             BlockWork::<_, true>::run_from(&ocb.batch, io, base, cursor, |n, w| {
-                oracle::decrypt_par(&ocb.cipher, n, w)
+                oracle::decrypt_par(ocb.engine.cipher(), n, w)
             })
         });
     }

@@ -8,41 +8,42 @@
 //! x86-64 a short message's whole tag `E_K(Σ xor X[m])` is one function
 //! ([`Fused::short_tag`], `AesKey::sigma_tag`: below `XMM_BELOW` blocks).
 
-use crate::arith::gf128::{Block, GrayBatch, xor};
-use crate::backend::AesKey;
+use crate::arith::gf128::{Block, xor};
+use crate::backend::{AesKey, Engine};
 use crate::engine::{GrayTable, Offsets};
+use crate::oracle::BlockCipher128;
 
-/// The expanded key and its offset tables.
-#[derive(Clone)]
-pub(super) struct Fused {
-    key: AesKey,
-    table: GrayTable,
+use super::kernel::Keys;
+
+/// The engine's expanded key and, beside it, the key's offset tables.
+#[derive(Clone, Copy)]
+pub(super) struct Fused<'a> {
+    key: &'a AesKey,
+    table: &'a GrayTable,
 }
 
-impl Fused {
-    pub(super) fn new(key: AesKey, offsets: &GrayBatch) -> Self {
-        Self {
-            table: GrayTable::new(offsets),
-            key,
-        }
-    }
-
-    /// `E_K(block)`.
-    pub(super) fn encrypt_block(&self, block: &Block) -> Block {
-        self.key.encrypt_block(block)
+impl<'a> Fused<'a> {
+    /// The fused path of `engine` with the per-key values `keys`, if
+    /// `engine` has the engine's AES key (`keys` then has its tables).
+    #[inline(always)]
+    pub(super) fn of<C: BlockCipher128>(engine: &'a Engine<C>, keys: &'a Keys) -> Option<Self> {
+        Some(Self {
+            key: engine.aes()?,
+            table: keys.table.as_ref()?,
+        })
     }
 
     /// `E_K(Σ xor x)` for a message whose blocks before the last are
     /// `body`, if it is short enough for the one-function kernel.
     pub(super) fn short_tag(&self, body: &[Block], x: &Block) -> Option<Block> {
-        self.key.sigma_tag(&self.table, body, x)
+        self.key.sigma_tag(self.table, body, x)
     }
 
     /// As `super::sigma_of`: `Y[first] xor ... ` over `head` (if any), then
     /// `body`.
     pub(super) fn sigma(&self, first: u64, head: Option<&Block>, body: &[Block]) -> Block {
         let gray = |first| Offsets::Gray {
-            table: &self.table,
+            table: self.table,
             first,
             r: &[0; 16],
         };

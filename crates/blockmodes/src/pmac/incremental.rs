@@ -170,7 +170,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> PmacIncremental<'_, C, T, P
     /// # Ok::<(), blockmodes::Error>(())
     /// ```
     pub fn append(&mut self, data: &[u8]) {
-        absorb(&self.pmac.cipher, &self.pmac.keys, &mut self.state, data);
+        absorb(&self.pmac.engine, &self.pmac.keys, &mut self.state, data);
     }
 
     /// **replace**: block `index` (1-based, `1..=m`) was `old` and becomes
@@ -218,9 +218,9 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> PmacIncremental<'_, C, T, P
                 "a replaced block before the last is 16 bytes",
             ));
         };
-        let (cipher, keys) = (&self.pmac.cipher, &self.pmac.keys);
-        let mut y_old = sigma_of(cipher, keys, index, Some(old), &[]);
-        let mut y_new = sigma_of(cipher, keys, index, Some(new), &[]);
+        let (engine, keys) = (&self.pmac.engine, &self.pmac.keys);
+        let mut y_old = sigma_of(engine, keys, index, Some(old), &[]);
+        let mut y_new = sigma_of(engine, keys, index, Some(new), &[]);
         xor_in_place(&mut self.state.sigma, &y_old);
         xor_in_place(&mut self.state.sigma, &y_new);
         y_old.zeroize();

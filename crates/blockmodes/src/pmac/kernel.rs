@@ -7,18 +7,14 @@ use super::*;
 /// `|M[m]| = n`, for `last = M[m]` of at most 16 bytes. The length of `M[m]`
 /// is public; its bytes are not branched on.
 pub(super) fn full_tag<C: BlockCipher128>(
-    cipher: &C,
+    engine: &Engine<C>,
     keys: &Keys,
     sigma: &Block,
     last: &[u8],
 ) -> Block {
     let mut tail = last_term(keys, last);
     let mut x = xor(sigma, &tail);
-    let y = match keys.fused() {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        Some(f) => f.encrypt_block(&x),
-        _ => oracle::encrypt_block(cipher, &x),
-    };
+    let y = engine.encrypt_block(&x);
     crate::oracle::scratch::wipe(core::slice::from_mut(&mut x));
     crate::oracle::scratch::wipe(core::slice::from_mut(&mut tail));
     y
@@ -47,7 +43,7 @@ pub(super) fn last_term(keys: &Keys, last: &[u8]) -> Block {
 /// it, encipher it together with every whole block of `data` but the last
 /// one, which is held back in turn.
 pub(super) fn absorb<C: BlockCipher128>(
-    cipher: &C,
+    engine: &Engine<C>,
     keys: &Keys,
     state: &mut State,
     mut data: &[u8],
@@ -71,7 +67,7 @@ pub(super) fn absorb<C: BlockCipher128>(
         blocks.len()
     };
     let mut head = state.last;
-    let mut sigma = sigma_of(cipher, keys, state.done + 1, Some(&head), &blocks[..n_body]);
+    let mut sigma = sigma_of(engine, keys, state.done + 1, Some(&head), &blocks[..n_body]);
     xor_in_place(&mut state.sigma, &sigma);
     sigma.zeroize();
     head.zeroize();
@@ -86,14 +82,13 @@ pub(super) fn absorb<C: BlockCipher128>(
 /// blocks `head` (if any) followed by `body`, in batches through
 /// [`oracle::encrypt_par`].
 pub(super) fn sigma_of<C: BlockCipher128>(
-    cipher: &C,
+    engine: &Engine<C>,
     keys: &Keys,
     first: u64,
     head: Option<&Block>,
     body: &[Block],
 ) -> Block {
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    if let Some(f) = keys.fused() {
+    if let Some(f) = Fused::of(engine, keys) {
         return f.sigma(first, head, body);
     }
     let n = body.len() + usize::from(head.is_some());
@@ -106,7 +101,7 @@ pub(super) fn sigma_of<C: BlockCipher128>(
         base: [0u8; 16],
         acc: [[0u8; 16]; 4],
     };
-    oracle::encrypt_par(cipher, n, &mut work);
+    oracle::encrypt_par(engine.cipher(), n, &mut work);
     let [a, b, c, d] = work.acc;
     xor(&xor(&a, &b), &xor(&c, &d))
 }
@@ -232,51 +227,23 @@ pub(super) struct Keys {
     /// `L(i) = L · x^i` (`L(0) = L = E_K(0^n)`) and `γ_j · L` for
     /// `j = 0..63`, the offsets inside one aligned group of 64 blocks.
     pub(super) offsets: GrayBatch,
-    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI (`crate::backend`).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    pub(super) fused: Option<super::fused::Fused>,
+    /// The offsets laid out for the engine's kernels, made only where
+    /// `engine` has the engine's AES key (the fused path, `fused.rs`).
+    pub(super) table: Option<GrayTable>,
 }
 
 impl Keys {
-    pub(super) fn new<C: BlockCipher128>(cipher: &C) -> Self {
-        let mut l = oracle::encrypt_block(cipher, &[0u8; 16]);
+    /// The per-key values under `engine` (one block, `L = E_K(0^n)`).
+    pub(super) fn new<C: BlockCipher128>(engine: &Engine<C>) -> Self {
+        let mut l = engine.encrypt_block(&[0u8; 16]);
+        let offsets = GrayBatch::new(GrayOffsets::new(&l));
         let keys = Self {
             l_inv: half_be(&l),
-            offsets: GrayBatch::new(GrayOffsets::new(&l)),
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
+            table: engine.aes().map(|_| GrayTable::new(&offsets)),
+            offsets,
         };
         l.zeroize();
         keys
-    }
-
-    /// As [`new`](Self::new), plus the fused path where `cipher` is AES
-    /// keyed with `key` and the CPU runs it.
-    pub(super) fn with_key<C: BlockCipher128>(cipher: &C, key: &[u8]) -> Self {
-        #[allow(unused_mut)]
-        let mut keys = Self::new(cipher);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            keys.fused = crate::backend::key_for(key, cipher)
-                .map(|k| super::fused::Fused::new(k, &keys.offsets));
-        }
-        let _ = key;
-        keys
-    }
-
-    /// The fused kernels, if this key uses them.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    #[inline(always)]
-    pub(super) fn fused(&self) -> Option<&super::fused::Fused> {
-        self.fused.as_ref()
-    }
-
-    /// No fused kernels off x86-64.
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    #[inline(always)]
-    pub(super) fn fused(&self) -> Option<&core::convert::Infallible> {
-        None
     }
 }
 

@@ -40,11 +40,13 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, GrayBatch, GrayOffsets, half_be, xor, xor_in_place};
+use crate::backend::Engine;
+use crate::engine::GrayTable;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, ParWork};
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod fused;
+use fused::Fused;
 
 use crate::tag::Safe;
 pub use crate::tag::{Tag, TagPolicy, TagSize};
@@ -173,7 +175,9 @@ where
     T: TagSize<P>,
     P: TagPolicy,
 {
-    cipher: C,
+    /// The block cipher, and the engine's AES key when keyed from AES key
+    /// bytes on a CPU the engine runs on (`crate::backend`).
+    engine: Engine<C>,
     keys: Keys,
     state: State,
     _tag: PhantomData<(T, P)>,
@@ -182,7 +186,7 @@ where
 impl<C: Clone, T: TagSize<P>, P: TagPolicy> Clone for Pmac<C, T, P> {
     fn clone(&self) -> Self {
         Self {
-            cipher: self.cipher.clone(),
+            engine: self.engine.clone(),
             keys: self.keys.clone(),
             state: self.state.clone(),
             _tag: PhantomData,
@@ -207,21 +211,19 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     /// assert_eq!(pmac.mac(b"").len(), 16);
     /// ```
     pub fn from_cipher(cipher: C) -> Self {
-        let keys = Keys::new(&cipher);
-        Self::from_parts(cipher, keys)
+        Self::with_engine(Engine::from_cipher(cipher))
     }
 
     /// PMAC keyed with the bytes `key` (and `cipher` keyed with them):
     /// the fused path where it applies (`crate::backend`).
     fn from_key(cipher: C, key: &[u8]) -> Self {
-        let keys = Keys::with_key(&cipher, key);
-        Self::from_parts(cipher, keys)
+        Self::with_engine(Engine::from_key(cipher, key))
     }
 
-    fn from_parts(cipher: C, keys: Keys) -> Self {
+    fn with_engine(engine: Engine<C>) -> Self {
         Self {
-            cipher,
-            keys,
+            keys: Keys::new(&engine),
+            engine,
             state: State::default(),
             _tag: PhantomData,
         }
@@ -303,12 +305,12 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     /// ```
     pub fn update(&mut self, data: &[u8]) {
         let Self {
-            cipher,
+            engine,
             keys,
             state,
             ..
         } = self;
-        absorb(cipher, keys, state, data);
+        absorb(engine, keys, state, data);
     }
 
     /// The tag of everything given to [`update`](Self::update), as
@@ -456,7 +458,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
                 "the final PMAC block has at most 16 bytes",
             ));
         }
-        let mut full = full_tag(&self.cipher, &self.keys, &sigma.0, last_block);
+        let mut full = full_tag(&self.engine, &self.keys, &sigma.0, last_block);
         let tag = Self::truncate(&full);
         full.zeroize();
         Ok(tag)
@@ -489,7 +491,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
         let mut sigma = crate::par::xor_slices(body, PARALLEL_PIECE_BLOCKS, |start, run| {
             self.sigma_of(1 + start as u64, None, run)
         });
-        let mut full = full_tag(&self.cipher, &self.keys, &sigma, last);
+        let mut full = full_tag(&self.engine, &self.keys, &sigma, last);
         sigma.zeroize();
         let tag = Self::truncate(&full);
         full.zeroize();
@@ -501,8 +503,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     /// The untruncated `E_K(X[m])` of a whole message.
     fn full_tag_of(&self, msg: &[u8]) -> Block {
         let (body, last) = split_message(msg);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(f) = self.keys.fused() {
+        if let Some(f) = Fused::of(&self.engine, &self.keys) {
             let mut tail = kernel::last_term(&self.keys, last);
             let tag = f.short_tag(body, &tail);
             crate::oracle::scratch::wipe(core::slice::from_mut(&mut tail));
@@ -511,7 +512,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
             }
         }
         let mut sigma = self.sigma_of(1, None, body);
-        let full = full_tag(&self.cipher, &self.keys, &sigma, last);
+        let full = full_tag(&self.engine, &self.keys, &sigma, last);
         crate::oracle::scratch::wipe(core::slice::from_mut(&mut sigma));
         full
     }
@@ -519,12 +520,12 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     /// `E_K(X[m])` with `X[m] = Σ ⊕ pad(M[m])`, `⊕ L(-1)` if `M[m]` is full.
     fn full_tag_from_state(&self, state: &State) -> Block {
         let last = &state.last[..state.last_len];
-        full_tag(&self.cipher, &self.keys, &state.sigma, last)
+        full_tag(&self.engine, &self.keys, &state.sigma, last)
     }
 
     /// `Y[first] ⊕ ··· ⊕ Y[first+k-1]` over `head` (if any) then `body`.
     fn sigma_of(&self, first: u64, head: Option<&Block>, body: &[Block]) -> Block {
-        sigma_of(&self.cipher, &self.keys, first, head, body)
+        sigma_of(&self.engine, &self.keys, first, head, body)
     }
 
     fn finalize_and_reset(&mut self) -> Tag<T> {
@@ -570,7 +571,9 @@ mod tests {
 
     #[test]
     fn gamma_low_is_the_gray_code_table() {
-        let keys = Keys::new(&<crate::Aes128 as KeyInit>::new(&[1u8; 16].into()));
+        let keys = Keys::new(&Engine::from_cipher(<crate::Aes128 as KeyInit>::new(
+            &[1u8; 16].into(),
+        )));
         for j in 0..64u64 {
             assert_eq!(
                 keys.offsets.low()[j as usize],

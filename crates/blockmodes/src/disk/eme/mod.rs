@@ -24,6 +24,7 @@ use cipher::KeyInit;
 use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, double_le, powers_x_le, xor};
+use crate::backend::Engine;
 use crate::disk::units::{
     DataUnitCipher, Dec, Enc, MAX_GROUP, Pass, check_unit_numbers, copy_fold, fold4, group_units,
     unit_blocks, wipe, with_scratch, xor_blocks_to,
@@ -58,29 +59,27 @@ const MAX_BLOCKS: usize = 128;
 /// ```
 #[derive(Clone)]
 pub struct Eme<C> {
-    cipher: C,
+    /// The block cipher, and the engine's AES key when keyed from AES key
+    /// bytes on a CPU the engine runs on (`crate::backend`).
+    engine: Engine<C>,
     /// `L_i = 2^(i-1)·L` for i = 1..=128 (`l[i - 1]`).
     l: [Block; MAX_BLOCKS],
-    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI or the ARMv8 AES instructions (`crate::backend`).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<crate::backend::AesKey>,
 }
 
 impl<C: BlockCipher128> Eme<C> {
     /// EME over a keyed block cipher: computes `L = 2·E(0^128)` (forward
     /// cipher) and its doublings.
     pub fn from_cipher(cipher: C) -> Self {
-        let mut big_l = double_le(&oracle::encrypt_block(&cipher, &[0; 16]));
+        Self::with_engine(Engine::from_cipher(cipher))
+    }
+
+    /// EME on `engine`: `L` and its doublings.
+    fn with_engine(engine: Engine<C>) -> Self {
+        let mut big_l = double_le(&engine.encrypt_block(&[0; 16]));
         let mut l = [[0; 16]; MAX_BLOCKS];
         powers_x_le(&big_l, &mut l);
         big_l.zeroize();
-        Self {
-            cipher,
-            l,
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
-        }
+        Self { engine, l }
     }
 
     /// The table `L_i = 2^(i-1)·L` (`l()[i - 1]`), for EtE's fused path.
@@ -100,18 +99,13 @@ impl<C: BlockCipher128> Eme<C> {
     where
         C: KeyInit,
     {
-        #[allow(unused_mut)]
-        let mut eme = Self::from_cipher(oracle::cipher_from_key(key)?);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            eme.fused = crate::backend::key_for(key, &eme.cipher);
-        }
-        Ok(eme)
+        let cipher = oracle::cipher_from_key(key)?;
+        Ok(Self::with_engine(Engine::from_key(cipher, key)))
     }
 
     /// The block cipher.
     pub fn cipher(&self) -> &C {
-        &self.cipher
+        self.engine.cipher()
     }
 
     /// Encipher one data unit (16 to 2048 bytes, a multiple of 16) in place
@@ -122,14 +116,14 @@ impl<C: BlockCipher128> Eme<C> {
         if self.fused_one(Dir::Encrypt, tweak, blocks) {
             return Ok(());
         }
-        eme_one(&Enc(&self.cipher), &self.l, tweak, blocks);
+        eme_one(&Enc(self.engine.cipher()), &self.l, tweak, blocks);
         Ok(())
     }
 
     /// One unit on the fused path, if this key has it.
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn fused_one(&self, dir: Dir, tweak: &Block, blocks: &mut [Block]) -> bool {
-        let Some(k) = &self.fused else {
+        let Some(k) = self.engine.aes() else {
             return false;
         };
         let m = blocks.len();
@@ -150,7 +144,7 @@ impl<C: BlockCipher128> Eme<C> {
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
+        if let Some(k) = self.engine.aes() {
             let dir = if P::DECRYPT {
                 Dir::Decrypt
             } else {
@@ -186,7 +180,7 @@ impl<C: BlockCipher128Dec> Eme<C> {
         if self.fused_one(Dir::Decrypt, tweak, blocks) {
             return Ok(());
         }
-        eme_one(&Dec(&self.cipher), &self.l, tweak, blocks);
+        eme_one(&Dec(self.engine.cipher()), &self.l, tweak, blocks);
         Ok(())
     }
 }
@@ -471,10 +465,10 @@ impl<C: BlockCipher128Dec> WideBlockCipher for Eme<C> {
         Eme::decrypt(self, tweak, data)
     }
     fn encrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
-        self.units(&Enc(&self.cipher), first_unit, unit_len, data)
+        self.units(&Enc(self.engine.cipher()), first_unit, unit_len, data)
     }
     fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
-        self.units(&Dec(&self.cipher), first_unit, unit_len, data)
+        self.units(&Dec(self.engine.cipher()), first_unit, unit_len, data)
     }
 }
 

@@ -38,6 +38,7 @@ use cipher::{KeyInit, KeySizeUser, typenum::Unsigned};
 use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, double_le, powers_x_le, xor};
+use crate::backend::Engine;
 use crate::disk::units::{
     DataUnitCipher, Dec, Enc, Pass, copy_blocks, copy_fold, fold4, wipe, with_scratch,
     xor_blocks_to,
@@ -64,23 +65,23 @@ mod fused;
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
 pub struct Eme2<C> {
-    cipher: C,
+    /// The block cipher keyed with `K_AES`, and the engine's AES key when
+    /// keyed from key bytes on a CPU the engine runs on (`crate::backend`).
+    engine: Engine<C>,
     /// `K_AD`.
     k_ad: Block,
     /// `K_ECB` (`L_0`).
     k_ecb: Block,
-    /// The fused AES kernels (`K_AES` from key bytes on a CPU with AES-NI
-    /// or the ARMv8 AES instructions: `crate::backend`), with the table `2^i K_ECB` of the first 256
-    /// blocks.
+    /// Beside the engine's key (and only then): the fused path's table
+    /// `2^i K_ECB` of the first 256 blocks.
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fused: Option<Fused>,
 }
 
-/// EME2's fused path: the AES key and the table of `K_ECB`'s powers. Wiped
-/// on drop.
+/// EME2's fused path beside the engine's key: the table of `K_ECB`'s
+/// powers. Wiped on drop.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 struct Fused {
-    key: crate::backend::AesKey,
     l: fused::Table,
 }
 
@@ -94,12 +95,20 @@ impl Drop for Fused {
 impl<C: BlockCipher128> Eme2<C> {
     /// EME2 from `K_AD`, `K_ECB` and the block cipher keyed with `K_AES`.
     pub fn from_parts(k_ad: Block, k_ecb: Block, cipher: C) -> Self {
+        Self::with_engine(k_ad, k_ecb, Engine::from_cipher(cipher))
+    }
+
+    /// EME2 from `K_AD`, `K_ECB` and `engine` (the fused path's table made
+    /// if `engine` has the engine's key).
+    fn with_engine(k_ad: Block, k_ecb: Block, engine: Engine<C>) -> Self {
         Self {
-            cipher,
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            fused: engine.aes().map(|_| Fused {
+                l: fused::table(&k_ecb),
+            }),
+            engine,
             k_ad,
             k_ecb,
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
         }
     }
 
@@ -128,20 +137,11 @@ impl<C: BlockCipher128> Eme2<C> {
         let (k_ad, rest) = key.split_at(16);
         let (k_ecb, k_aes) = rest.split_at(16);
         let cipher = C::new_from_slice(k_aes).map_err(|_| bad)?;
-        #[allow(unused_mut)]
-        let mut e = Self::from_parts(
+        Ok(Self::with_engine(
             k_ad.try_into().unwrap_or_default(),
             k_ecb.try_into().unwrap_or_default(),
-            cipher,
-        );
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            e.fused = crate::backend::key_for(k_aes, &e.cipher).map(|key| Fused {
-                key,
-                l: fused::table(&e.k_ecb),
-            });
-        }
-        Ok(e)
+            Engine::from_key(cipher, k_aes),
+        ))
     }
 
     /// Encipher `data` (at least 16 bytes, any length) in place with the
@@ -153,7 +153,7 @@ impl<C: BlockCipher128> Eme2<C> {
             return Ok(());
         }
         let mut t_star = self.t_star(ad);
-        eme2(&Enc(&self.cipher), &self.k_ecb, &t_star, data);
+        eme2(&Enc(self.engine.cipher()), &self.k_ecb, &t_star, data);
         t_star.zeroize();
         Ok(())
     }
@@ -161,11 +161,11 @@ impl<C: BlockCipher128> Eme2<C> {
     /// EME2 on the fused kernels, if this key has them.
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn fused(&self, dir: crate::engine::Dir, ad: &[u8], data: &mut [u8]) -> bool {
-        let Some(f) = &self.fused else {
+        let (Some(key), Some(f)) = (self.engine.aes(), &self.fused) else {
             return false;
         };
-        let mut t_star = fused::t_star(&f.key, &self.k_ad, ad);
-        fused::eme2(&f.key, &f.l, dir, &t_star, data);
+        let mut t_star = fused::t_star(key, &self.k_ad, ad);
+        fused::eme2(key, &f.l, dir, &t_star, data);
         t_star.zeroize();
         true
     }
@@ -173,7 +173,7 @@ impl<C: BlockCipher128> Eme2<C> {
     /// `T*` from the associated data (always with the forward cipher).
     fn t_star(&self, ad: &[u8]) -> Block {
         if ad.is_empty() {
-            return oracle::encrypt_block(&self.cipher, &self.k_ad);
+            return self.engine.encrypt_block(&self.k_ad);
         }
         let mut work = AdWork {
             ad,
@@ -181,7 +181,7 @@ impl<C: BlockCipher128> Eme2<C> {
             deltas: [[0; 16]; 64],
             t_star: [0; 16],
         };
-        oracle::encrypt_par(&self.cipher, ad.len().div_ceil(16), &mut work);
+        oracle::encrypt_par(self.engine.cipher(), ad.len().div_ceil(16), &mut work);
         work.t_star
     }
 }
@@ -195,7 +195,7 @@ impl<C: BlockCipher128Dec> Eme2<C> {
             return Ok(());
         }
         let mut t_star = self.t_star(ad);
-        eme2(&Dec(&self.cipher), &self.k_ecb, &t_star, data);
+        eme2(&Dec(self.engine.cipher()), &self.k_ecb, &t_star, data);
         t_star.zeroize();
         Ok(())
     }

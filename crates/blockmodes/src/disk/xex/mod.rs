@@ -22,6 +22,7 @@ use cipher::{Key, KeyInit, KeySizeUser};
 use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, double_be, mul_x_pow_be, powers_x_be, xor};
+use crate::backend::Engine;
 use crate::disk::fixed::{FixedTweak, Whitening};
 use crate::disk::simd::Avx512;
 use crate::disk::tweakable::TweakableBlockCipher;
@@ -32,12 +33,10 @@ use crate::disk::units::{
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::engine::Dir;
 
 /// XEX on the engine: whole units through one kernel call (x86-64,
-/// aarch64).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+/// aarch64; built everywhere, run where the engine has the key).
 mod fused;
 
 /// The largest data unit of the sector interface (the spec's 16..2048 bytes).
@@ -82,53 +81,43 @@ impl XexTweak {
 /// ```
 #[derive(Clone)]
 pub struct Xex<C> {
-    cipher: C,
+    /// The block cipher, and the engine's AES key when keyed from AES key
+    /// bytes on a CPU the engine runs on (`crate::backend`).
+    engine: Engine<C>,
     /// The AVX-512 delta kernel for the fused path's runs of blocks, if the
     /// CPU has it (checked at key setup; the generic path is portable).
     simd: Option<Avx512>,
-    /// The fused AES kernels, when keyed from AES key bytes on a CPU with
-    /// AES-NI (`crate::backend`).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<crate::backend::AesKey>,
 }
 
 impl<C: BlockCipher128> Xex<C> {
     /// XEX over a keyed block cipher.
     pub fn from_cipher(cipher: C) -> Self {
-        Self {
-            cipher,
-            simd: Avx512::detect(),
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
-        }
+        Self::with_engine(Engine::from_cipher(cipher))
     }
 
     /// XEX over `cipher` keyed with the bytes `key`: the fused path where
     /// it applies (`crate::backend`).
     fn from_key(cipher: C, key: &[u8]) -> Self {
-        #[allow(unused_mut)]
-        let mut xex = Self::from_cipher(cipher);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            xex.fused = crate::backend::key_for(key, &xex.cipher);
+        Self::with_engine(Engine::from_key(cipher, key))
+    }
+
+    /// XEX on `engine`.
+    fn with_engine(engine: Engine<C>) -> Self {
+        Self {
+            engine,
+            simd: Avx512::detect(),
         }
-        let _ = key;
-        xex
     }
 
     /// The fused kernels' key, if this XEX runs on them.
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fn fused_key(&self) -> Option<&crate::backend::AesKey> {
-        self.fused.as_ref()
+        self.engine.aes()
     }
 
     /// `E_K(block)`.
     fn e(&self, block: &Block) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return k.encrypt_block(block);
-        }
-        oracle::encrypt_block(&self.cipher, block)
+        self.engine.encrypt_block(block)
     }
 
     /// The same cipher with its deltas made by the portable code whatever
@@ -168,7 +157,7 @@ impl<C: BlockCipher128> Xex<C> {
 
     /// The block cipher.
     pub fn cipher(&self) -> &C {
-        &self.cipher
+        self.engine.cipher()
     }
 
     /// `Δ = 2^i · E_K(N)`.
@@ -198,13 +187,12 @@ impl<C: BlockCipher128> Xex<C> {
     /// ```
     pub fn encrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
+        if let Some(k) = self.engine.aes() {
             fused::run(k, self.simd, Dir::Encrypt, &first, blocks);
             first.zeroize();
             return Ok(());
         }
-        xex_run(&Enc(&self.cipher), &first, blocks);
+        xex_run(&Enc(self.engine.cipher()), &first, blocks);
         first.zeroize();
         Ok(())
     }
@@ -244,8 +232,7 @@ impl<C: BlockCipher128> Xex<C> {
         let blocks = unit_blocks(unit_len, MAX_UNIT_LEN, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
+        if let Some(k) = self.engine.aes() {
             let dir = if P::DECRYPT {
                 Dir::Decrypt
             } else {
@@ -285,7 +272,7 @@ impl<C: BlockCipher128> Xex<C> {
                 *e = (u0 + s as u128).to_be_bytes();
             }
             let en = &mut scratch.en[..units];
-            oracle::encrypt_par(&self.cipher, units, &mut InPlace(en));
+            oracle::encrypt_par(self.engine.cipher(), units, &mut InPlace(en));
             for (group, en) in many.chunks_mut(g * m).zip(scratch.en.chunks(g)) {
                 let n = group.len();
                 let mut work = GroupWork {
@@ -337,13 +324,12 @@ impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
+        if let Some(k) = self.engine.aes() {
             fused::run(k, self.simd, Dir::Decrypt, &first, blocks);
             first.zeroize();
             return Ok(());
         }
-        xex_run(&Dec(&self.cipher), &first, blocks);
+        xex_run(&Dec(self.engine.cipher()), &first, blocks);
         first.zeroize();
         Ok(())
     }
@@ -482,7 +468,7 @@ impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
 
     fn fix_tweak(&self, tweak: &XexTweak) -> Result<XexFixed<C>> {
         Ok(FixedTweak::new(
-            self.cipher.clone(),
+            self.engine.cipher().clone(),
             XexDelta(self.delta(tweak)?),
         ))
     }
@@ -497,13 +483,7 @@ impl<C: BlockCipher128Dec + Clone> TweakableBlockCipher for Xex<C> {
     fn decrypt_block(&self, tweak: &XexTweak, block: &mut Block) -> Result<()> {
         let mut delta = self.delta(tweak)?;
         let x = xor(block, &delta);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            *block = xor(&k.decrypt_block(&x), &delta);
-            delta.zeroize();
-            return Ok(());
-        }
-        *block = xor(&oracle::decrypt_block(&self.cipher, &x), &delta);
+        *block = xor(&self.engine.decrypt_block(&x), &delta);
         delta.zeroize();
         Ok(())
     }
@@ -513,11 +493,11 @@ impl<C: BlockCipher128Dec + Sync> DataUnitCipher for Xex<C> {
     const MAX_UNIT_LEN: usize = MAX_UNIT_LEN;
 
     fn encrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
-        self.units(&Enc(&self.cipher), first_unit, unit_len, data)
+        self.units(&Enc(self.engine.cipher()), first_unit, unit_len, data)
     }
 
     fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
-        self.units(&Dec(&self.cipher), first_unit, unit_len, data)
+        self.units(&Dec(self.engine.cipher()), first_unit, unit_len, data)
     }
 }
 

@@ -101,7 +101,7 @@ pub(super) fn decrypt_segments<C: BlockCipher128Dec>(
     out: &mut [u8],
 ) -> Verdict {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    if let Some(k) = keys.fused() {
+    if let Some(k) = keys.f.aes() {
         return decrypt_segments_fused(k, keys, r0, layout, first, end, body, out);
     }
     decrypt_segments_generic(keys, r0, layout, first, end, body, out)
@@ -220,7 +220,7 @@ fn decrypt_segments_generic<C: BlockCipher128Dec>(
             work: &mut work,
             from,
         };
-        decrypt_par(&keys.f, to - from, &mut range);
+        decrypt_par(keys.f.cipher(), to - from, &mut range);
         g += lanes;
     }
     let verdict = core::mem::take(&mut work.verdict);

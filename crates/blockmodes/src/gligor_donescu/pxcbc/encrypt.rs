@@ -100,7 +100,7 @@ fn encrypt_range<C: BlockCipher128>(
     body: &mut [u8],
 ) {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    if let Some(k) = keys.fused().filter(|k| k.has_chains()) {
+    if let Some(k) = keys.f.aes().filter(|k| k.has_chains()) {
         encrypt_segments_fused(k, keys, r0, stream, layout, first, end, body);
         return;
     }
@@ -297,7 +297,7 @@ pub(super) fn encrypt_segments<C: BlockCipher128>(
     body: &mut [u8],
 ) {
     let (body, _) = body.as_chunks_mut::<16>();
-    let width = par_width(&keys.f).clamp(1, MAX_LANES);
+    let width = par_width(keys.f.cipher()).clamp(1, MAX_LANES);
     let mut work = EncGroup::new(stream, layout, body, first);
     let mut g = first;
     while g < end {
@@ -312,7 +312,7 @@ pub(super) fn encrypt_segments<C: BlockCipher128>(
         }
         work.start_group(keys, r0, g, lanes);
         // n_s data rounds, then the check block.
-        encrypt_chains(&keys.f, lanes, layout.seg_len(g) + 1, &mut work);
+        encrypt_chains(keys.f.cipher(), lanes, layout.seg_len(g) + 1, &mut work);
         g += lanes;
     }
     work.wipe();

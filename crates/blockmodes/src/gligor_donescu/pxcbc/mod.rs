@@ -597,13 +597,13 @@ mod tests {
         let mut body = Vec::new();
         for (seg, xs) in x.chunks(s).enumerate() {
             let r0s = r0.wrapping_add(seg as u128 + 1);
-            let z0 = encrypt_block(f_prime, &r0s.to_be_bytes());
+            let z0 = encrypt_block(f_prime.cipher(), &r0s.to_be_bytes());
             let (mut z, mut check) = (z0, z0);
             for xi in xs {
                 check = xor(&check, xi);
             }
             for (i, xi) in xs.iter().chain([&check]).enumerate() {
-                z = encrypt_block(&keys.f, &xor(&z, xi));
+                z = encrypt_block(keys.f.cipher(), &xor(&z, xi));
                 let y = u128::from_be_bytes(z).wrapping_add((i as u128 + 1).wrapping_mul(r0s));
                 body.extend_from_slice(&y.to_be_bytes());
             }

@@ -2,6 +2,7 @@
 
 #[allow(unused_imports)]
 use super::*;
+use crate::backend::Engine;
 
 // ---------------------------------------------------------------------------
 // f, generic or on the fused AES kernels.
@@ -13,41 +14,36 @@ use super::*;
 /// while the rounds run (`aesni`'s or `armv8`'s `xecb_sum`).
 #[derive(Clone)]
 pub(super) struct Prf<C> {
-    pub(super) f: C,
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<crate::backend::AesKey>,
+    /// f, and the engine's AES key when keyed from AES key bytes on a CPU
+    /// the engine runs on.
+    engine: Engine<C>,
 }
 
 impl<C: BlockCipher128> Prf<C> {
     /// The generic path for `f`.
     pub(super) fn from_cipher(f: C) -> Self {
         Self {
-            f,
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
+            engine: Engine::from_cipher(f),
         }
     }
 
     /// `f` keyed with the bytes `key`: the fused path where it applies.
     pub(super) fn from_key(f: C, key: &[u8]) -> Self {
-        #[allow(unused_mut)]
-        let mut prf = Self::from_cipher(f);
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            prf.fused = crate::backend::key_for(key, &prf.f);
+        Self {
+            engine: Engine::from_key(f, key),
         }
-        let _ = key;
-        prf
+    }
+
+    /// The block cipher f.
+    #[inline(always)]
+    pub(super) fn cipher(&self) -> &C {
+        self.engine.cipher()
     }
 
     /// `f(block)`.
     #[inline]
     pub(super) fn encrypt(&self, block: &Block) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return k.encrypt_block(block);
-        }
-        encrypt_block(&self.f, block)
+        self.engine.encrypt_block(block)
     }
 
     /// `f(tostr(x, 128))` for a block given as an integer: on the fused
@@ -56,11 +52,7 @@ impl<C: BlockCipher128> Prf<C> {
     /// the stores: a store-forwarding stall).
     #[inline]
     pub(super) fn encrypt_int(&self, x: u128) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return k.encrypt_be(x);
-        }
-        encrypt_block(&self.f, &to_block(x))
+        self.engine.encrypt_be(x)
     }
 
     /// `f^-1(block)`.
@@ -69,11 +61,7 @@ impl<C: BlockCipher128> Prf<C> {
     where
         C: BlockCipher128Dec,
     {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return k.decrypt_block(block);
-        }
-        decrypt_block(&self.f, block)
+        self.engine.decrypt_block(block)
     }
 
     /// `f(x_j + (first + j) r0)` xored together over `blocks` and then
@@ -86,12 +74,9 @@ impl<C: BlockCipher128> Prf<C> {
         blocks: &[Block],
         last: Option<&Block>,
     ) -> Option<Block> {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if let Some(k) = &self.fused {
-            return Some(k.xecb_sum(r0, first, blocks, last));
-        }
-        let _ = (r0, first, blocks, last);
-        None
+        self.engine
+            .aes()
+            .map(|k| k.xecb_sum(r0, first, blocks, last))
     }
 }
 
@@ -139,7 +124,7 @@ pub(super) fn absorb<C: BlockCipher128>(
         offsets,
         w: *w,
     };
-    encrypt_par(&f.f, blocks.len(), &mut work);
+    encrypt_par(f.cipher(), blocks.len(), &mut work);
     *w = work.w;
     work.w.zeroize();
 }
@@ -191,7 +176,7 @@ pub(super) fn mac_one_shot<C: BlockCipher128, const Y0: bool>(
         return (y0, w);
     }
     wipe(core::slice::from_mut(&mut last));
-    mac_one_shot_generic::<C, Y0>(&f.f, r0, msg)
+    mac_one_shot_generic::<C, Y0>(f.cipher(), r0, msg)
 }
 
 /// [`mac_one_shot`] on the generic path: the offsets added and the outputs
@@ -360,6 +345,7 @@ pub(super) fn check(got: &Tag, expected: &Tag) -> Result<()> {
 mod one_shot_tests {
     use super::*;
     use crate::arith::modular::add_mod128;
+    use crate::oracle::encrypt_block;
     use cipher::KeyInit;
 
     /// The generic one-shot path against the definition

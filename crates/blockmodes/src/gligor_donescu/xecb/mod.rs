@@ -68,9 +68,7 @@ use crate::gligor_donescu::offsets::BATCH;
 use crate::gligor_donescu::offsets::{Offsets, wipe, xor_into};
 use crate::gligor_donescu::padding::last_block;
 use crate::gligor_donescu::xcbc::CounterState;
-use crate::oracle::{
-    BlockCipher128, BlockCipher128Dec, ParWork, decrypt_block, encrypt_block, encrypt_par,
-};
+use crate::oracle::{BlockCipher128, BlockCipher128Dec, ParWork, encrypt_par};
 
 mod incremental;
 mod kernel;
