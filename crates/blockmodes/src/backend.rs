@@ -516,16 +516,21 @@ impl<C: crate::oracle::BlockCipher128> Engine<C> {
     /// A second key of the same cipher for a mode whose first key is
     /// `first` (XCBC's and pXCBC's f' beside f): `cipher`, keyed with the
     /// bytes `key`, on `first`'s engine tier where `first` has the engine
-    /// key (x86-64: `aesni::companion_key`, which checks that the two
-    /// agree; not counted apart by [`fused_keys`]); else, and on every
-    /// other architecture, the generic path.
+    /// key (`aesni::companion_key`, `armv8::companion_key`, which check
+    /// that the two agree; not counted apart by [`fused_keys`]); else the
+    /// generic path.
     pub(crate) fn companion(first: &Engine<C>, cipher: C, key: &[u8]) -> Self {
         #[cfg(target_arch = "x86_64")]
         let aes = first
             .aes
             .as_ref()
             .and_then(|f| crate::aesni::companion_key(f, key, &cipher));
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        let aes = first
+            .aes
+            .as_ref()
+            .and_then(|f| crate::armv8::companion_key(f, key, &cipher));
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         let aes = {
             let _ = (first, key);
             None
