@@ -22,10 +22,21 @@
 //! output is hashed alone. The hash runs in double groups of 128 chunks
 //! (1536 bytes, 8 steps: one scalar step `S <- S K^128 + G` each); what is
 //! left after them (under 1536 bytes) is one last group of `c` chunks
-//! whose powers start at `K^c`, its last step's registers loaded, stored
-//! and hashed with byte masks (nothing past the message is read or
-//! written, and the keystream past it is zeroed before it is hashed). The
-//! whole message is one pass: no tail runs on its own.
+//! whose powers start at `K^c`. Every step whose 192 bytes lie inside the
+//! message is whole (plain 64-byte loads and stores); the last one, when
+//! partial, enciphers only the registers that hold message bytes (one,
+//! two or three) and loads, stores and hashes them with byte masks
+//! (nothing past the message is read or written, and the keystream past
+//! it is zeroed before it is hashed; when its bytes end by byte 96 the
+//! second half of its 16 chunks, all zero, is not hashed). The whole
+//! message is one pass: no tail runs on its own.
+//!
+//! The tag ends the same call: the length block and the last reduction,
+//! then `E_K(R)` and the MAC pad `E_K(10^7 || N || 0^32)` side by side on
+//! the low lanes of the round keys already in registers, xored into the
+//! 16-byte tau, the one value that leaves the kernel (no second key load,
+//! no intermediate block in memory to wipe). A 1 KiB message is one call
+//! whose chain from its last counter block to the tag is this.
 
 //!
 //! # Why unsafe
@@ -45,11 +56,12 @@ use core::arch::x86_64::*;
 use cipher::inout::InOutBuf;
 
 use super::hash::ifma::{DOUBLE_CHUNKS, Powers, Stream};
-use super::hash::{CHUNK_BYTES, finish_value};
+use super::hash::{CHUNK_BYTES, finish_value, length_block};
 use crate::aesni::ctr::vec_be;
 use crate::aesni::schedule::load;
 use crate::aesni::{AesKey, Level};
 use crate::arith::gf128::Block;
+use crate::arith::modular::reduce127;
 #[cfg(feature = "alloc")]
 use crate::engine::append_with;
 
@@ -194,13 +206,13 @@ unsafe fn kernel<const NR: usize>(
     for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
         *kr = _mm512_broadcast_i32x4(load(b));
     }
-    let s = if len == 0 {
-        s
+    let r = if len == 0 {
+        finish_value(s, tail.ad_len, 0)
     } else {
+        let length = length_block(tail.ad_len, len as u64);
         // SAFETY: the caller's (len >= 1).
-        unsafe { pass::<NR>(&k, tail.base + 1, src, dst, len, pw, s) }
+        unsafe { pass::<NR>(&k, tail.base + 1, src, dst, len, pw, s, length) }
     };
-    let r = finish_value(s, tail.ad_len, len as u64);
     // E_K(R) and the MAC pad E_K(base) side by side, on the low lanes of
     // the broadcast round keys.
     let mut a = _mm_xor_si128(vec_be(r), _mm512_castsi512_si128(k[0]));
@@ -218,8 +230,8 @@ unsafe fn kernel<const NR: usize>(
 }
 
 /// CWC-CTR and CWC-HASH over a message of `len >= 1` bytes from the
-/// counter block `cb`, continuing from the running value `s`; returns the
-/// new running value (canonical, without the length block).
+/// counter block `cb`, continuing from the running value `s`, ended with
+/// the length block `length`: returns `R`, canonical.
 ///
 /// Steps run whole (plain 64-byte loads and stores) wherever their 192
 /// bytes lie inside the message; the last step, when partial, enciphers
@@ -231,6 +243,7 @@ unsafe fn kernel<const NR: usize>(
 /// As [`kernel`], with `len >= 1`.
 #[inline]
 #[target_feature(enable = "aes,avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn pass<const NR: usize>(
     k: &[__m512i; 15],
     cb: u128,
@@ -239,6 +252,7 @@ unsafe fn pass<const NR: usize>(
     len: usize,
     pw: &Powers,
     s: u128,
+    length: u128,
 ) -> u128 {
     let swap = _mm512_broadcast_i32x4(_mm_set_epi8(
         12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
@@ -353,9 +367,10 @@ unsafe fn pass<const NR: usize>(
         } else {
             hash.absorb192_at(y, entry);
         }
-        hash.end_group(rest_chunks);
+        return hash.end_last(rest_chunks, length);
     }
-    hash.finish()
+    // a whole number of double groups: S canonical, length < 2^100
+    reduce127(hash.finish() + length)
 }
 
 /// What a step hashes: nothing, vectors `HASH` and `HASH + 1` of the

@@ -6,20 +6,19 @@
 //! registers or the first-level cache: the message is read once.
 //!
 //! * With the hash on AVX-512 IFMA and the key on VAES-512, the whole
-//!   message goes through `AesKey::ctr32_hash` (`cwc/ctr_hash.rs`): one loop
-//!   that hashes each 192 bytes of ciphertext from the registers the last
-//!   AES round left them in, between the rounds of the next 192 bytes (the
-//!   AES rounds and the multiply-adds issue on different ports; run one
-//!   after the other they do not overlap: see `docs/performance.md`,
-//!   section "CWC").
+//!   message goes through `AesKey::ctr32_hash_tag` (`cwc/ctr_hash.rs`): one
+//!   loop that hashes each 192 bytes of ciphertext from the registers the
+//!   last AES round left them in, between the rounds of the next 192 bytes
+//!   (the AES rounds and the multiply-adds issue on different ports; run
+//!   one after the other they do not overlap: see `docs/performance.md`,
+//!   section "CWC"), and ends with the tag (both of its cipher calls).
 //! * Otherwise (AES-NI alone, a CPU without IFMA, the portable hash, and
 //!   always on aarch64), strides of [`FUSED_STRIDE`] bytes through
 //!   `AesKey::ctr32` (`aesni/ctr.rs`, `armv8/ctr.rs`), each hashed right
 //!   after it is written.
 //!
-//! The MAC pad `E_K(10^7 || N || 0^32)` is one block independent of the
-//! pass (or rides along with the first counter blocks on the strided
-//! path); `E_K(CWC-HASH)` is one block. Blocks the kernels take are passed
+//! On the strided path the MAC pad `E_K(10^7 || N || 0^32)` rides along
+//! with the first counter blocks and `E_K(CWC-HASH)` is one block. Blocks the kernels take are passed
 //! as big-endian integers, never through memory (see `aesni/ctr.rs`).
 //!
 //! Decryption keeps the order of `Cwc::decrypt_inout`: the whole of sigma

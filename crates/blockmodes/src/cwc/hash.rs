@@ -419,8 +419,14 @@ impl CwcHash {
 /// `E_K(R)` without leaving its registers.
 #[inline(always)]
 pub(crate) fn finish_value(s: u128, ad_len: u64, sigma_len: u64) -> u128 {
-    let y_last = ((ad_len as u128) << 64) + sigma_len as u128; // < 2^100
-    reduce127(s + y_last) // s <= 2^127: no overflow
+    reduce127(s + length_block(ad_len, sigma_len)) // s <= 2^127: no overflow
+}
+
+/// `Y_{beta+1} = 2^64 l_A + l_sigma` (lengths in bytes, each below 2^36:
+/// the value is below 2^100).
+#[inline(always)]
+pub(crate) fn length_block(ad_len: u64, sigma_len: u64) -> u128 {
+    ((ad_len as u128) << 64) + sigma_len as u128
 }
 
 /// `Y = toint(X)` of a 12-byte chunk as two 48-bit limbs `(y0, y1)`,

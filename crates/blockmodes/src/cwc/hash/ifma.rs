@@ -331,6 +331,19 @@ impl<'a> Stream<'a> {
         self.acc = Acc::new();
     }
 
+    /// End the input's last group, of `chunks` (1 ..= 128) chunks, and
+    /// add the length block `y` (`< 2^100`): `R = S K^chunks + G + y`,
+    /// canonical (one reduction fewer on the way to the tag than
+    /// [`end_group`](Self::end_group) then `finish_value`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    pub(crate) fn end_last(self, chunks: usize, y: u128) -> u128 {
+        // G <= 2^127 and y < 2^100: G + y < 2^128, partially reduced to
+        // <= 2^127; S K^chunks < p: the sum fits in a u128
+        let g = reduce127_partial(self.acc.value() + y);
+        reduce127(mul127(self.s, self.pw.scalar[chunks]) + g)
+    }
+
     /// The running value after the whole groups absorbed (canonical).
     pub(crate) fn finish(self) -> u128 {
         self.s
