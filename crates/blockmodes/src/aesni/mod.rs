@@ -64,10 +64,10 @@
 //!   counter in the last four bytes (CWC-CTR), any number of bytes, the
 //!   counter blocks made in registers; [`AesKey::encrypt_be`], one block
 //!   given as an integer (no store-to-load round trip);
-//! * `AesKey::ctr32_hash` (`cwc/ctr_hash.rs`, beside its mode; VAES-512 with AVX-512 IFMA): CWC-CTR
+//! * `AesKey::ctr32_hash_tag` (`cwc/ctr_hash.rs`, beside its mode; VAES-512 with AVX-512 IFMA): CWC-CTR
 //!   and CWC-HASH in one pass, the hash's multiply-adds (`cwc::hash::ifma`)
 //!   interleaved with the AES rounds, fed from the registers the rounds
-//!   leave the ciphertext in.
+//!   leave the ciphertext in, then the tag (both of its cipher calls).
 //!
 //! Blocks move through [`Io`]: in place, buffer to buffer, or an
 //! `inout` buffer (equal or disjoint pointers).

@@ -186,3 +186,110 @@ fn bench_cwc_key_setup() {
         ns[0]
     );
 }
+
+/// Short messages taken apart (AES-128, in place, empty A): the engine's
+/// ECB, the one-pass kernel with the tag (in place and from another
+/// buffer), the whole `Fused::seal`, and `encrypt_detached`.
+/// Medians and minima over rounds, every variant once per round.
+///
+/// ```sh
+/// BM_SIZES=16,192,1024,16384 cargo test --release -p blockmodes --lib cwc::bench::bench_cwc_short -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore = "benchmark: run with --release -- --ignored --nocapture"]
+fn bench_cwc_short() {
+    if crate::aesni::detect() != Some(crate::aesni::Level::Vaes512) {
+        println!("no VAES-512: nothing to measure");
+        return;
+    }
+    let key = [0x42u8; 16];
+    let k = AesKey::new(&key).expect("key");
+    let ecb = crate::backend::Ecb::<crate::Aes128>::new_from_slice(&key).expect("key");
+    let cwc = CwcAes128::new_from_slice(&key).expect("key");
+    let hash = cwc.hasher();
+    let Some(pw) = hash.ifma_powers() else {
+        println!("no IFMA: nothing to measure");
+        return;
+    };
+    let fused = cwc.fused().expect("fused");
+    let base = counter_base(&[0x11; 11]).expect("nonce");
+    let sizes: Vec<usize> = std::env::var("BM_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![16, 192, 1024, 16384]);
+    let src = vec![0x5au8; 1 << 16];
+    for bytes in sizes {
+        let src = &src;
+        let mut variants: Vec<Variant<'_>> = vec![
+            (
+                "engine ecb".into(),
+                Box::new(|b: &mut [u8]| {
+                    let (blocks, _) = b.as_chunks_mut::<16>();
+                    ecb.encrypt_blocks(blocks);
+                }),
+            ),
+            (
+                "one-pass kernel with the tag".into(),
+                Box::new(|b: &mut [u8]| {
+                    black_box(k.ctr32_hash_tag(base, InOutBuf::from(b), pw, 0, 0));
+                }),
+            ),
+            (
+                "the same, out of place".into(),
+                Box::new(|b: &mut [u8]| {
+                    let n = b.len();
+                    let io = InOutBuf::new(&src[..n], b).expect("len");
+                    black_box(k.ctr32_hash_tag(base, io, pw, 0, 0));
+                }),
+            ),
+            (
+                "Fused::seal".into(),
+                Box::new(|b: &mut [u8]| {
+                    black_box(fused.seal(hash, base, &[], InOutBuf::from(b)));
+                }),
+            ),
+            (
+                "encrypt_detached".into(),
+                Box::new(|b: &mut [u8]| {
+                    black_box(cwc.encrypt_detached(&[0x11; 11], &[], b).expect("ok"));
+                }),
+            ),
+        ];
+        let mut buf = vec![0x33u8; bytes];
+        let reps = (262_144 / bytes).clamp(1, 4096);
+        let rounds = 301;
+        let mut ns: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); variants.len()];
+        for round in 0..rounds + 20 {
+            for (v, (_, f)) in variants.iter_mut().enumerate() {
+                let t = Instant::now();
+                for _ in 0..reps {
+                    f(black_box(&mut buf));
+                }
+                let dt = t.elapsed().as_nanos() as f64 / reps as f64;
+                if round >= 20 {
+                    ns[v].push(dt);
+                }
+            }
+        }
+        println!("\n{bytes} B, {reps} calls per sample, {rounds} rounds:");
+        println!(
+            "{:<32} {:>10} {:>8} {:>8} {:>8}",
+            "variant", "median ns", "x ecb", "min ns", "x ecb"
+        );
+        let stats: Vec<(f64, f64)> = ns
+            .iter_mut()
+            .map(|s| {
+                s.sort_by(f64::total_cmp);
+                (s[s.len() / 2], s[0])
+            })
+            .collect();
+        let (base_med, base_min) = stats[0];
+        for ((name, _), (med, min)) in variants.iter().zip(&stats) {
+            println!(
+                "{name:<32} {med:>10.1} {:>8.3} {min:>8.1} {:>8.3}",
+                base_med / med,
+                base_min / min
+            );
+        }
+    }
+}

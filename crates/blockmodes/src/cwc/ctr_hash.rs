@@ -22,10 +22,21 @@
 //! output is hashed alone. The hash runs in double groups of 128 chunks
 //! (1536 bytes, 8 steps: one scalar step `S <- S K^128 + G` each); what is
 //! left after them (under 1536 bytes) is one last group of `c` chunks
-//! whose powers start at `K^c`, its last step's registers loaded, stored
-//! and hashed with byte masks (nothing past the message is read or
-//! written, and the keystream past it is zeroed before it is hashed). The
-//! whole message is one pass: no tail runs on its own.
+//! whose powers start at `K^c`. Every step whose 192 bytes lie inside the
+//! message is whole (plain 64-byte loads and stores); the last one, when
+//! partial, enciphers only the registers that hold message bytes (one,
+//! two or three) and loads, stores and hashes them with byte masks
+//! (nothing past the message is read or written, and the keystream past
+//! it is zeroed before it is hashed; when its bytes end by byte 96 the
+//! second half of its 16 chunks, all zero, is not hashed). The whole
+//! message is one pass: no tail runs on its own.
+//!
+//! The tag ends the same call: the length block and the last reduction,
+//! then `E_K(R)` and the MAC pad `E_K(10^7 || N || 0^32)` side by side on
+//! the low lanes of the round keys already in registers, xored into the
+//! 16-byte tau, the one value that leaves the kernel (no second key load,
+//! no intermediate block in memory to wipe). A 1 KiB message is one call
+//! whose chain from its last counter block to the tag is this.
 
 //!
 //! # Why unsafe
@@ -44,12 +55,13 @@ use core::arch::x86_64::*;
 
 use cipher::inout::InOutBuf;
 
-use super::hash::CHUNK_BYTES;
 use super::hash::ifma::{DOUBLE_CHUNKS, Powers, Stream};
+use super::hash::{CHUNK_BYTES, finish_value, length_block};
 use crate::aesni::ctr::vec_be;
 use crate::aesni::schedule::load;
 use crate::aesni::{AesKey, Level};
 use crate::arith::gf128::Block;
+use crate::arith::modular::reduce127;
 #[cfg(feature = "alloc")]
 use crate::engine::append_with;
 
@@ -67,76 +79,90 @@ const DOUBLE_STEPS: usize = DOUBLE / STEP_BYTES;
 const _: () = assert!(DOUBLE_STEPS == 8 && DOUBLE.is_multiple_of(STEP_BYTES));
 
 impl AesKey {
-    /// CWC-CTR and CWC-HASH over its output in one pass: `io`'s output
-    /// becomes its input xor the keystream from the counter block `cb` (as
-    /// [`ctr32`](Self::ctr32)), and the hash's running value `s` absorbs
-    /// the output padded with zero bytes to a multiple of 12 (as
-    /// `Powers::absorb` would, read back). Returns the new running value;
-    /// `None`, doing nothing, unless the key runs on VAES-512.
-    pub(crate) fn ctr32_hash(
+    /// CWC-CTR, CWC-HASH over its output and the tag, in one pass: `io`'s
+    /// output becomes its input xor the keystream from the counter block
+    /// `base + 1` (as [`ctr32`](Self::ctr32)); the hash's running value
+    /// `s` (A already absorbed, `ad_len` bytes of it) absorbs the output
+    /// padded with zero bytes to a multiple of 12 and the length block;
+    /// returns the full 16-byte tau `E_K(CWC-HASH) xor E_K(base)`. `None`,
+    /// doing nothing, unless the key runs on VAES-512.
+    pub(crate) fn ctr32_hash_tag(
         &self,
-        cb: u128,
+        base: u128,
         io: InOutBuf<'_, '_, u8>,
         pw: &Powers,
         s: u128,
-    ) -> Option<u128> {
+        ad_len: u64,
+    ) -> Option<Block> {
         let len = io.len();
         let (src, dst) = io.into_raw();
-        self.ctr32_hash_raw(cb, src, dst, len, pw, s)
+        self.ctr32_hash_tag_raw(base, src, dst, len, pw, s, ad_len)
     }
 
-    /// [`ctr32_hash`](Self::ctr32_hash) on `len` bytes at `src` into `dst`
-    /// (equal, or disjoint; `dst` may be uninitialised: only stored to).
-    pub(crate) fn ctr32_hash_raw(
+    /// [`ctr32_hash_tag`](Self::ctr32_hash_tag) on `len` bytes at `src`
+    /// into `dst` (equal, or disjoint; `dst` may be uninitialised: only
+    /// stored to).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn ctr32_hash_tag_raw(
         &self,
-        cb: u128,
+        base: u128,
         src: *const u8,
         dst: *mut u8,
         len: usize,
         pw: &Powers,
         s: u128,
-    ) -> Option<u128> {
+        ad_len: u64,
+    ) -> Option<Block> {
         if self.level() != Level::Vaes512 {
             return None;
         }
-        if len == 0 {
-            return Some(s);
-        }
         let (keys, rounds) = self.enc_round_keys();
-        // SAFETY: the key's level is Vaes512, so `detect` found AVX-512F,
-        // AVX-512BW, VAES and VPCLMULQDQ; a `Powers` exists only where its
-        // constructor found AVX-512F, BW, IFMA and VBMI. `src` and `dst`
-        // hold `len` bytes (equal or disjoint: from one `InOutBuf`, or
-        // input and spare capacity).
+        let at = Tail { base, ad_len };
+        // SAFETY: the key's level is Vaes512, so `detect` found AES-NI,
+        // AVX-512F, AVX-512BW, VAES and VPCLMULQDQ; a `Powers` exists only
+        // where its constructor found AVX-512F, BW, IFMA and VBMI. `src`
+        // and `dst` hold `len` bytes (equal or disjoint: from one
+        // `InOutBuf`, or input and spare capacity).
         Some(unsafe {
             match rounds {
-                10 => kernel::<10>(keys, cb, src, dst, len, pw, s),
-                12 => kernel::<12>(keys, cb, src, dst, len, pw, s),
-                _ => kernel::<14>(keys, cb, src, dst, len, pw, s),
+                10 => kernel::<10>(keys, src, dst, len, pw, s, at),
+                12 => kernel::<12>(keys, src, dst, len, pw, s, at),
+                _ => kernel::<14>(keys, src, dst, len, pw, s, at),
             }
         })
     }
 
-    /// As [`ctr32_hash`](Self::ctr32_hash) from `input` onto the end of
-    /// `out` (`input.len()` bytes appended, written once: see
-    /// [`append_with`]); `None`, appending nothing, where `ctr32_hash` does
-    /// not run.
+    /// As [`ctr32_hash_tag`](Self::ctr32_hash_tag) from `input` onto the
+    /// end of `out` (`input.len()` bytes appended, written once: see
+    /// [`append_with`]); `None`, appending nothing, where `ctr32_hash_tag`
+    /// does not run.
     #[cfg(feature = "alloc")]
-    pub(crate) fn ctr32_hash_append(
+    pub(crate) fn ctr32_hash_tag_append(
         &self,
-        cb: u128,
+        base: u128,
         input: &[u8],
         out: &mut alloc::vec::Vec<u8>,
         pw: &Powers,
         s: u128,
-    ) -> Option<u128> {
+        ad_len: u64,
+    ) -> Option<Block> {
         let len = input.len();
         append_with(out, len, |dst| {
-            let r = self.ctr32_hash_raw(cb, input.as_ptr(), dst.as_mut_ptr(), len, pw, s);
+            let r =
+                self.ctr32_hash_tag_raw(base, input.as_ptr(), dst.as_mut_ptr(), len, pw, s, ad_len);
             let written = if r.is_some() { len } else { 0 };
             (r, written)
         })
     }
+}
+
+/// What the tag needs besides the pass: the counter base `10^7 || N ||
+/// 0^32` (the MAC pad's block; the keystream starts at `base + 1`) and
+/// the length of A in bytes.
+#[derive(Clone, Copy)]
+struct Tail {
+    base: u128,
+    ad_len: u64,
 }
 
 /// The counter state of `ctr.rs`'s VAES kernel: the counter blocks of the
@@ -158,26 +184,76 @@ fn masks(at: usize, len: usize) -> [u64; V] {
     })
 }
 
-/// The one-pass kernel over a message of `len >= 1` bytes.
+/// The one-pass kernel over a message of `len` bytes (0 allowed), then the
+/// tag: `E_K(R) xor E_K(base)`, the two blocks enciphered side by side on
+/// the round keys already in registers.
 ///
 /// # Safety
-/// The CPU must have AVX-512F, AVX-512BW, VAES, VPCLMULQDQ, AVX-512 IFMA
-/// and AVX-512 VBMI; `src` and `dst` valid for `len` bytes, equal or
-/// disjoint.
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
+/// The CPU must have AES-NI, AVX-512F, AVX-512BW, VAES, VPCLMULQDQ,
+/// AVX-512 IFMA and AVX-512 VBMI; `src` and `dst` valid for `len` bytes,
+/// equal or disjoint.
+#[target_feature(enable = "aes,avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
 unsafe fn kernel<const NR: usize>(
     keys: &[Block; 15],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    pw: &Powers,
+    s: u128,
+    tail: Tail,
+) -> Block {
+    let mut k = [_mm512_setzero_si512(); 15];
+    for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
+        *kr = _mm512_broadcast_i32x4(load(b));
+    }
+    let r = if len == 0 {
+        finish_value(s, tail.ad_len, 0)
+    } else {
+        let length = length_block(tail.ad_len, len as u64);
+        // SAFETY: the caller's (len >= 1).
+        unsafe { pass::<NR>(&k, tail.base + 1, src, dst, len, pw, s, length) }
+    };
+    // E_K(R) and the MAC pad E_K(base) side by side, on the low lanes of
+    // the broadcast round keys.
+    let mut a = _mm_xor_si128(vec_be(r), _mm512_castsi512_si128(k[0]));
+    let mut b = _mm_xor_si128(vec_be(tail.base), _mm512_castsi512_si128(k[0]));
+    for kr in &k[1..NR] {
+        a = _mm_aesenc_si128(a, _mm512_castsi512_si128(*kr));
+        b = _mm_aesenc_si128(b, _mm512_castsi512_si128(*kr));
+    }
+    let last = _mm512_castsi512_si128(k[NR]);
+    let t = _mm_xor_si128(_mm_aesenclast_si128(a, last), _mm_aesenclast_si128(b, last));
+    let mut tau = [0u8; 16];
+    // SAFETY: `tau` is 16 writable bytes (unaligned store).
+    unsafe { _mm_storeu_si128(tau.as_mut_ptr().cast(), t) };
+    tau
+}
+
+/// CWC-CTR and CWC-HASH over a message of `len >= 1` bytes from the
+/// counter block `cb`, continuing from the running value `s`, ended with
+/// the length block `length`: returns `R`, canonical.
+///
+/// Steps run whole (plain 64-byte loads and stores) wherever their 192
+/// bytes lie inside the message; the last step, when partial, enciphers
+/// only the registers that hold message bytes (one, two or three), with
+/// byte-masked loads and stores, and its hash skips the second half of
+/// the 16 chunks when they lie past the message.
+///
+/// # Safety
+/// As [`kernel`], with `len >= 1`.
+#[inline]
+#[target_feature(enable = "aes,avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn pass<const NR: usize>(
+    k: &[__m512i; 15],
     cb: u128,
     src: *const u8,
     dst: *mut u8,
     len: usize,
     pw: &Powers,
     s: u128,
+    length: u128,
 ) -> u128 {
-    let mut k = [_mm512_setzero_si512(); 15];
-    for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
-        *kr = _mm512_broadcast_i32x4(load(b));
-    }
     let swap = _mm512_broadcast_i32x4(_mm_set_epi8(
         12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
     ));
@@ -196,14 +272,34 @@ unsafe fn kernel<const NR: usize>(
     let rest_chunks = rest.div_ceil(CHUNK_BYTES);
     // The last group's quarter u is hashed from table entry `e0 + 16 u`.
     let e0 = DOUBLE_CHUNKS - rest_chunks;
+    // The byte where the last step starts, and its bytes (1..=192).
+    let last_at = (len - 1) / STEP_BYTES * STEP_BYTES;
+    let last_bytes = len - last_at;
     // Step q enciphers bytes 192 q .. and hashes step q - 1's output.
     let mut q = 0;
-    let mut y = if doubles > 0 {
-        // SAFETY: step 0 is whole (len >= 1536).
-        unsafe { step::<NR, NONE>(&k, &mut ctr, src, dst, &mut hash, None) }
+    // The last step at byte `at`, hashing `prev` from table entry
+    // `entry`: only the registers holding message bytes.
+    macro_rules! last {
+        ($at:expr, $prev:expr) => {{
+            let at = $at;
+            let m = masks(at, len);
+            let (sp, dp) = (src.wrapping_add(at), dst.wrapping_add(at));
+            // SAFETY: at < len; the masks hold the bytes below len, the
+            // others are not accessed (`wrapping_add` past the end).
+            unsafe {
+                match (len - at).div_ceil(64) {
+                    1 => step_last::<NR, 1>(k, &mut ctr, sp, dp, m, &mut hash, $prev),
+                    2 => step_last::<NR, 2>(k, &mut ctr, sp, dp, m, &mut hash, $prev),
+                    _ => step_last::<NR, 3>(k, &mut ctr, sp, dp, m, &mut hash, $prev),
+                }
+            }
+        }};
+    }
+    let mut y = if len > STEP_BYTES {
+        // SAFETY: step 0 is whole.
+        unsafe { step::<NR, NONE>(k, &mut ctr, src, dst, &mut hash, None) }
     } else {
-        // SAFETY: the masks hold the bytes below len.
-        unsafe { step_masked::<NR>(&k, &mut ctr, src, dst, masks(0, len), &mut hash, None) }
+        last!(0, None)
     };
     macro_rules! next {
         ($first:literal) => {
@@ -211,34 +307,36 @@ unsafe fn kernel<const NR: usize>(
             // SAFETY: step q lies inside the doubles, below len.
             y = unsafe {
                 step::<NR, $first>(
-                    &k,
+                    k,
                     &mut ctr,
                     src.add(q * STEP_BYTES),
                     dst.add(q * STEP_BYTES),
                     &mut hash,
-                    Some(&y),
+                    Some((&y, 0)),
                 )
             };
         };
     }
     // Step q (after the doubles) of the last group, hashing `prev` from
-    // table entry `entry`.
+    // table entry `entry`: whole, or the last.
     macro_rules! next_rest {
         ($entry:expr) => {
             q += 1;
             let at = q * STEP_BYTES;
-            // SAFETY: at < len; the masks hold the bytes below len, the
-            // others are not accessed (`wrapping_add` past the end).
-            y = unsafe {
-                step_masked::<NR>(
-                    &k,
-                    &mut ctr,
-                    src.wrapping_add(at),
-                    dst.wrapping_add(at),
-                    masks(at, len),
-                    &mut hash,
-                    Some((&y, $entry)),
-                )
+            y = if at < last_at {
+                // SAFETY: the step's 192 bytes lie below last_at < len.
+                unsafe {
+                    step::<NR, AT>(
+                        k,
+                        &mut ctr,
+                        src.add(at),
+                        dst.add(at),
+                        &mut hash,
+                        Some((&y, $entry)),
+                    )
+                }
+            } else {
+                last!(at, Some((&y, $entry)))
             };
         };
     }
@@ -263,20 +361,31 @@ unsafe fn kernel<const NR: usize>(
         for u in 1..rest_steps {
             next_rest!(e0 + 16 * (u - 1));
         }
-        hash.absorb192_at(y, e0 + 16 * (rest_steps - 1));
-        hash.end_group(rest_chunks);
+        let entry = e0 + 16 * (rest_steps - 1);
+        if last_bytes <= 96 {
+            hash.absorb96_at(y, entry);
+        } else {
+            hash.absorb192_at(y, entry);
+        }
+        return hash.end_last(rest_chunks, length);
     }
-    hash.finish()
+    // a whole number of double groups: S canonical, length < 2^100
+    reduce127(hash.finish() + length)
 }
 
-/// What a step hashes: nothing, or vectors `HASH` and `HASH + 1` of the
-/// current double group (0, 2, .., 14).
+/// What a step hashes: nothing, vectors `HASH` and `HASH + 1` of the
+/// current double group (0, 2, .., 14), or ([`AT`]) 16 chunks from the
+/// table entry given with `prev`.
 const NONE: usize = usize::MAX;
+
+/// A step that hashes from a table entry known at run time.
+const AT: usize = usize::MAX - 1;
 
 /// One whole step: three registers of counter blocks enciphered and xored
 /// into the 192 bytes at `src` (stored at `dst`) and returned; `prev` (the
 /// previous step's output) absorbed after the third round as vectors
-/// `HASH`, `HASH + 1` of its double group.
+/// `HASH`, `HASH + 1` of its double group, or from the table entry
+/// `prev.1` where `HASH` is [`AT`].
 ///
 /// # Safety
 /// `src` and `dst` valid for `STEP_BYTES` bytes.
@@ -288,11 +397,11 @@ unsafe fn step<const NR: usize, const HASH: usize>(
     src: *const u8,
     dst: *mut u8,
     hash: &mut Stream<'_>,
-    prev: Option<&[__m512i; V]>,
+    prev: Option<(&[__m512i; V], usize)>,
 ) -> [__m512i; V] {
-    let mut x = counters(k, ctr);
+    let mut x = counters::<V>(k, ctr);
     rounds(&mut x, &k[1..4]);
-    if let Some(p) = prev {
+    if let Some((p, entry)) = prev {
         match HASH {
             0 => hash.absorb192::<0>(*p),
             2 => hash.absorb192::<2>(*p),
@@ -302,6 +411,7 @@ unsafe fn step<const NR: usize, const HASH: usize>(
             10 => hash.absorb192::<10>(*p),
             12 => hash.absorb192::<12>(*p),
             14 => hash.absorb192::<14>(*p),
+            AT => hash.absorb192_at(*p, entry),
             _ => {}
         }
     }
@@ -317,16 +427,17 @@ unsafe fn step<const NR: usize, const HASH: usize>(
     y
 }
 
-/// As [`step`], register `v`'s bytes limited to `masks[v]`: only those
-/// are loaded and stored, and the returned registers are zero outside
-/// them; `prev` is absorbed from table entry `prev.1`.
+/// The last step, of `R` registers (the ones holding message bytes),
+/// register `v`'s bytes limited to `masks[v]`: only those are loaded and
+/// stored, and the returned registers are zero outside them (registers
+/// `R..` all zero); `prev` is absorbed from table entry `prev.1`.
 ///
 /// # Safety
 /// The bytes in `masks[v]` of the 64 from `src + 64 v` (and `dst`) are
-/// valid; no other byte is accessed.
+/// valid (`v < R`); no other byte is accessed.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
-unsafe fn step_masked<const NR: usize>(
+unsafe fn step_last<const NR: usize, const R: usize>(
     k: &[__m512i; 15],
     ctr: &mut Counters,
     src: *const u8,
@@ -335,7 +446,7 @@ unsafe fn step_masked<const NR: usize>(
     hash: &mut Stream<'_>,
     prev: Option<(&[__m512i; V], usize)>,
 ) -> [__m512i; V] {
-    let mut x = counters(k, ctr);
+    let mut x = counters::<R>(k, ctr);
     rounds(&mut x, &k[1..4]);
     if let Some((p, entry)) = prev {
         hash.absorb192_at(*p, entry);
@@ -355,10 +466,10 @@ unsafe fn step_masked<const NR: usize>(
     y
 }
 
-/// The next three registers of counter blocks, xored with `K0`.
+/// The next `R` registers of counter blocks, xored with `K0`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn counters(k: &[__m512i; 15], ctr: &mut Counters) -> [__m512i; V] {
+fn counters<const R: usize>(k: &[__m512i; 15], ctr: &mut Counters) -> [__m512i; R] {
     core::array::from_fn(|_| {
         let x = _mm512_xor_si512(_mm512_shuffle_epi8(ctr.c, ctr.swap), k[0]);
         ctr.c = _mm512_add_epi32(ctr.c, ctr.four);
@@ -366,10 +477,10 @@ fn counters(k: &[__m512i; 15], ctr: &mut Counters) -> [__m512i; V] {
     })
 }
 
-/// AES rounds with the keys `keys` on the three registers.
+/// AES rounds with the keys `keys` on the registers `x`.
 #[inline]
 #[target_feature(enable = "avx512f,vaes")]
-fn rounds(x: &mut [__m512i; V], keys: &[__m512i]) {
+fn rounds<const R: usize>(x: &mut [__m512i; R], keys: &[__m512i]) {
     for kr in keys {
         for xv in x.iter_mut() {
             *xv = _mm512_aesenc_epi128(*xv, *kr);
@@ -379,9 +490,9 @@ fn rounds(x: &mut [__m512i; V], keys: &[__m512i]) {
 
 #[cfg(test)]
 mod tests {
-    //! The one-pass kernel against CTR written out with the `aes` crate and
-    //! CWC-HASH on its portable path, every key size, every length to
-    //! 3200 bytes and beyond the double groups.
+    //! The one-pass kernel against CTR and the tag written out with the
+    //! `aes` crate and CWC-HASH on its portable path, every key size,
+    //! every length to 3200 bytes and beyond the double groups.
 
     use cipher::{BlockCipherEncrypt, KeyInit};
 
@@ -390,24 +501,29 @@ mod tests {
 
     use crate::aesni::tests::Rng;
 
+    /// `E_K(tostr(x, 128))` (the `aes` crate).
+    fn aes_be(key: &[u8], x: u128) -> Block {
+        let mut b = cipher::Block::<aes::Aes128>::from(x.to_be_bytes());
+        match key.len() {
+            16 => aes::Aes128::new_from_slice(key)
+                .expect("key")
+                .encrypt_block(&mut b),
+            24 => aes::Aes192::new_from_slice(key)
+                .expect("key")
+                .encrypt_block(&mut b),
+            _ => aes::Aes256::new_from_slice(key)
+                .expect("key")
+                .encrypt_block(&mut b),
+        }
+        b.into()
+    }
+
     /// `data` xor `E_K(cb + t)` block by block (the `aes` crate).
     fn ctr_reference(key: &[u8], cb: u128, data: &[u8]) -> Vec<u8> {
         let mut out = data.to_vec();
         for (t, chunk) in out.chunks_mut(16).enumerate() {
             let c = (cb & !u128::from(u32::MAX)) | u128::from((cb as u32).wrapping_add(t as u32));
-            let mut b = cipher::Block::<aes::Aes128>::from(c.to_be_bytes());
-            match key.len() {
-                16 => aes::Aes128::new_from_slice(key)
-                    .expect("key")
-                    .encrypt_block(&mut b),
-                24 => aes::Aes192::new_from_slice(key)
-                    .expect("key")
-                    .encrypt_block(&mut b),
-                _ => aes::Aes256::new_from_slice(key)
-                    .expect("key")
-                    .encrypt_block(&mut b),
-            }
-            for (x, k) in chunk.iter_mut().zip(b) {
+            for (x, k) in chunk.iter_mut().zip(aes_be(key, c)) {
                 *x ^= k;
             }
         }
@@ -435,53 +551,37 @@ mod tests {
             // the AES-NI level has no one-pass kernel
             let narrow = AesKey::with_level(&key, Level::AesNi).expect("key");
             assert_eq!(
-                narrow.ctr32_hash(1, InOutBuf::from(&mut [0u8; 800][..]), pw, 0),
+                narrow.ctr32_hash_tag(0, InOutBuf::from(&mut [0u8; 800][..]), pw, 0, 0),
                 None
             );
             for &len in &lengths {
                 let data = rng.bytes(len);
                 let ad = rng.bytes(len % 41);
                 // counter blocks clear of the 32-bit wrap (CWC never reaches it)
-                let cb = u128::from(rng.next()) << 64 | u128::from(rng.next() >> 34);
-                let expected = ctr_reference(&key, cb, &data);
+                let base = u128::from(rng.next()) << 64 | u128::from(rng.next() >> 34);
+                let expected = ctr_reference(&key, base + 1, &data);
                 // the hash so far: A, on the portable path
                 let mut st = HashState::default();
                 portable.absorb_padded(&mut st, &ad);
                 let s0 = st.s;
                 portable.absorb_padded(&mut st, &expected);
-                let want = portable.finish_int(st, ad.len() as u64, len as u64);
+                let r = portable.finish_int(st, ad.len() as u64, len as u64);
+                let want = crate::arith::gf128::xor(&aes_be(&key, r), &aes_be(&key, base));
+                let ad_len = ad.len() as u64;
                 // in place, and from one buffer into another
                 let mut buf = data.clone();
-                let s = k.ctr32_hash(cb, InOutBuf::from(&mut buf[..]), pw, s0);
+                let tau = k.ctr32_hash_tag(base, InOutBuf::from(&mut buf[..]), pw, s0, ad_len);
                 assert_eq!(buf, expected, "AES-{} len {len}: in place", 8 * key_len);
-                let got = h.finish_int(
-                    HashState {
-                        s: s.expect("VAES-512"),
-                    },
-                    ad.len() as u64,
-                    len as u64,
-                );
-                assert_eq!(got, want, "AES-{} len {len}: hash", 8 * key_len);
+                assert_eq!(tau, Some(want), "AES-{} len {len}: tag", 8 * key_len);
                 let mut out = vec![0x5au8; len + 64];
-                let s = k.ctr32_hash(
-                    cb,
-                    InOutBuf::new(&data, &mut out[..len]).expect("len"),
-                    pw,
-                    s0,
-                );
+                let io = InOutBuf::new(&data, &mut out[..len]).expect("len");
+                let tau = k.ctr32_hash_tag(base, io, pw, s0, ad_len);
                 assert_eq!(&out[..len], &expected[..], "len {len}: buffer to buffer");
                 assert!(
                     out[len..].iter().all(|&b| b == 0x5a),
                     "len {len}: past the end"
                 );
-                let got = h.finish_int(
-                    HashState {
-                        s: s.expect("VAES-512"),
-                    },
-                    ad.len() as u64,
-                    len as u64,
-                );
-                assert_eq!(got, want, "len {len}: hash, buffer to buffer");
+                assert_eq!(tau, Some(want), "len {len}: tag, buffer to buffer");
             }
         }
     }

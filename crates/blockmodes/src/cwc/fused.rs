@@ -6,20 +6,19 @@
 //! registers or the first-level cache: the message is read once.
 //!
 //! * With the hash on AVX-512 IFMA and the key on VAES-512, the whole
-//!   message goes through `AesKey::ctr32_hash` (`cwc/ctr_hash.rs`): one loop
-//!   that hashes each 192 bytes of ciphertext from the registers the last
-//!   AES round left them in, between the rounds of the next 192 bytes (the
-//!   AES rounds and the multiply-adds issue on different ports; run one
-//!   after the other they do not overlap: see `docs/performance.md`,
-//!   section "CWC").
+//!   message goes through `AesKey::ctr32_hash_tag` (`cwc/ctr_hash.rs`): one
+//!   loop that hashes each 192 bytes of ciphertext from the registers the
+//!   last AES round left them in, between the rounds of the next 192 bytes
+//!   (the AES rounds and the multiply-adds issue on different ports; run
+//!   one after the other they do not overlap: see `docs/performance.md`,
+//!   section "CWC"), and ends with the tag (both of its cipher calls).
 //! * Otherwise (AES-NI alone, a CPU without IFMA, the portable hash, and
 //!   always on aarch64), strides of [`FUSED_STRIDE`] bytes through
 //!   `AesKey::ctr32` (`aesni/ctr.rs`, `armv8/ctr.rs`), each hashed right
 //!   after it is written.
 //!
-//! The MAC pad `E_K(10^7 || N || 0^32)` is one block independent of the
-//! pass (or rides along with the first counter blocks on the strided
-//! path); `E_K(CWC-HASH)` is one block. Blocks the kernels take are passed
+//! On the strided path the MAC pad `E_K(10^7 || N || 0^32)` rides along
+//! with the first counter blocks and `E_K(CWC-HASH)` is one block. Blocks the kernels take are passed
 //! as big-endian integers, never through memory (see `aesni/ctr.rs`).
 //!
 //! Decryption keeps the order of `Cwc::decrypt_inout`: the whole of sigma
@@ -110,23 +109,18 @@ impl<'a> Fused<'a> {
         if !ad.is_empty() {
             hash.absorb_padded(&mut st, ad);
         }
-        // The whole message in one pass where the hash runs on IFMA and the
-        // key on VAES-512; the MAC pad 10^7 || N || 0^32 then a block of
-        // its own (independent of the pass, so it overlaps it).
+        // The whole message and the tag in one pass where the hash runs on
+        // IFMA and the key on VAES-512 (E_K(CWC-HASH) and the MAC pad
+        // E_K(10^7 || N || 0^32) side by side at its end, on the round
+        // keys in its registers). (aarch64: no one-pass kernel; the hash is
+        // portable.)
         #[cfg(target_arch = "x86_64")]
-        let one_pass = hash
-            .ifma_powers()
-            .and_then(|pw| io.one_pass(self.key, base + 1, pw, st.s));
-        // (aarch64: no one-pass kernel; the hash is portable.)
-        #[cfg(not(target_arch = "x86_64"))]
-        let one_pass: Option<u128> = None;
-        let mut pad = match one_pass {
-            Some(s) => {
-                st.s = s;
-                self.key.encrypt_be(base)
-            }
-            None => self.strided(hash, base, &mut st, io),
-        };
+        if let Some(pw) = hash.ifma_powers()
+            && let Some(tau) = io.one_pass(self.key, base, pw, st.s, ad.len() as u64)
+        {
+            return tau;
+        }
+        let mut pad = self.strided(hash, base, &mut st, io);
         let mut hv = hash.finish_int(st, ad.len() as u64, len as u64);
         let mut r = self.key.encrypt_be(hv);
         let tau = xor(&r, &pad);
@@ -187,9 +181,17 @@ impl<'a> Fused<'a> {
 trait Sink {
     /// Bytes of the message.
     fn len(&self) -> usize;
-    /// The whole message through `AesKey::ctr32_hash` (`None`: not run).
+    /// The whole message and the tag through `AesKey::ctr32_hash_tag`
+    /// (the full tau; `None`: not run).
     #[cfg(target_arch = "x86_64")]
-    fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128>;
+    fn one_pass(
+        &mut self,
+        key: &AesKey,
+        base: u128,
+        pw: &Powers,
+        s: u128,
+        ad_len: u64,
+    ) -> Option<Block>;
     /// CWC-CTR of the message's bytes `range` (ranges come in order, each
     /// starting where the last ended) from the counter block `cb`; returns
     /// `E_K(extra)`.
@@ -205,8 +207,15 @@ impl Sink for InOut<'_, '_> {
         self.0.len()
     }
     #[cfg(target_arch = "x86_64")]
-    fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128> {
-        key.ctr32_hash(cb, self.0.reborrow(), pw, s)
+    fn one_pass(
+        &mut self,
+        key: &AesKey,
+        base: u128,
+        pw: &Powers,
+        s: u128,
+        ad_len: u64,
+    ) -> Option<Block> {
+        key.ctr32_hash_tag(base, self.0.reborrow(), pw, s, ad_len)
     }
     fn ctr(&mut self, key: &AesKey, cb: u128, range: Range<usize>, extra: Option<u128>) -> Block {
         let (_, rest) = self.0.reborrow().split_at(range.start);
@@ -232,8 +241,15 @@ impl Sink for Append<'_> {
         self.msg.len()
     }
     #[cfg(target_arch = "x86_64")]
-    fn one_pass(&mut self, key: &AesKey, cb: u128, pw: &Powers, s: u128) -> Option<u128> {
-        key.ctr32_hash_append(cb, self.msg, self.out, pw, s)
+    fn one_pass(
+        &mut self,
+        key: &AesKey,
+        base: u128,
+        pw: &Powers,
+        s: u128,
+        ad_len: u64,
+    ) -> Option<Block> {
+        key.ctr32_hash_tag_append(base, self.msg, self.out, pw, s, ad_len)
     }
     fn ctr(&mut self, key: &AesKey, cb: u128, range: Range<usize>, extra: Option<u128>) -> Block {
         debug_assert_eq!(self.out.len(), self.start + range.start);

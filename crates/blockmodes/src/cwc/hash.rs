@@ -356,8 +356,7 @@ impl CwcHash {
     /// big-endian integers.
     #[inline]
     pub(crate) fn finish_int(&self, st: HashState, ad_len: u64, sigma_len: u64) -> u128 {
-        let y_last = ((ad_len as u128) << 64) + sigma_len as u128; // < 2^100
-        reduce127(st.s + y_last) // s <= 2^127: no overflow
+        finish_value(st.s, ad_len, sigma_len)
     }
 
     /// One group of exactly `G` chunks (`G <= N`, `data.len() == 12 G`).
@@ -412,6 +411,22 @@ impl CwcHash {
         // lo, hi < (N + 2) 2^113 < 2^128
         reduce127_wide(lo, hi)
     }
+}
+
+/// `R`: the running value `s` (`<= 2^127`) plus the length block
+/// `Y_{beta+1} = 2^64 l_A + l_sigma` (lengths in bytes), canonical. Also
+/// the end of the one-pass kernel (`cwc/ctr_hash.rs`), which takes it into
+/// `E_K(R)` without leaving its registers.
+#[inline(always)]
+pub(crate) fn finish_value(s: u128, ad_len: u64, sigma_len: u64) -> u128 {
+    reduce127(s + length_block(ad_len, sigma_len)) // s <= 2^127: no overflow
+}
+
+/// `Y_{beta+1} = 2^64 l_A + l_sigma` (lengths in bytes, each below 2^36:
+/// the value is below 2^100).
+#[inline(always)]
+pub(crate) fn length_block(ad_len: u64, sigma_len: u64) -> u128 {
+    ((ad_len as u128) << 64) + sigma_len as u128
 }
 
 /// `Y = toint(X)` of a 12-byte chunk as two 48-bit limbs `(y0, y1)`,

@@ -284,13 +284,36 @@ impl<'a> Stream<'a> {
         // does per group): without the barrier the compiler hoists them out
         // of the caller's loop into a copy on the stack.
         let pw = core::hint::black_box(self.pw);
-        let m = self.limb;
-        let y0 = _mm512_maskz_permutex2var_epi8(m, r[0], self.even.0, r[1]);
-        let y1 = _mm512_maskz_permutex2var_epi8(m, r[0], self.even.1, r[1]);
+        self.half(pw, r[0], r[1], self.even, entry);
+        self.half(pw, r[1], r[2], self.odd, entry + LANES);
+    }
+
+    /// The first half of [`absorb192_at`](Self::absorb192_at): the 8
+    /// chunks of bytes 0..96 (`r[0]` and the first 32 bytes of `r[1]`),
+    /// for a last step whose bytes 96..192 are past the input (zero, so
+    /// their products would be zero: leaving them out is exact).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    pub(crate) fn absorb96_at(&mut self, r: [__m512i; 3], entry: usize) {
+        let pw = core::hint::black_box(self.pw);
+        self.half(pw, r[0], r[1], self.even, entry);
+    }
+
+    /// 8 chunks from the registers `a`, `b` by the permutations `perm`,
+    /// their powers from table entry `entry`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    fn half(
+        &mut self,
+        pw: &Powers,
+        a: __m512i,
+        b: __m512i,
+        perm: (__m512i, __m512i),
+        entry: usize,
+    ) {
+        let y0 = _mm512_maskz_permutex2var_epi8(self.limb, a, perm.0, b);
+        let y1 = _mm512_maskz_permutex2var_epi8(self.limb, a, perm.1, b);
         self.acc.mul_add(pw, entry, y0, y1);
-        let y0 = _mm512_maskz_permutex2var_epi8(m, r[1], self.odd.0, r[2]);
-        let y1 = _mm512_maskz_permutex2var_epi8(m, r[1], self.odd.1, r[2]);
-        self.acc.mul_add(pw, entry + LANES, y0, y1);
     }
 
     /// End a double group (vectors 0 to 15): `S <- S K^128 + G`.
@@ -306,6 +329,19 @@ impl<'a> Stream<'a> {
     pub(crate) fn end_group(&mut self, chunks: usize) {
         self.s = step(self.pw, self.s, chunks, self.acc.value());
         self.acc = Acc::new();
+    }
+
+    /// End the input's last group, of `chunks` (1 ..= 128) chunks, and
+    /// add the length block `y` (`< 2^100`): `R = S K^chunks + G + y`,
+    /// canonical (one reduction fewer on the way to the tag than
+    /// [`end_group`](Self::end_group) then `finish_value`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
+    pub(crate) fn end_last(self, chunks: usize, y: u128) -> u128 {
+        // G <= 2^127 and y < 2^100: G + y < 2^128, partially reduced to
+        // <= 2^127; S K^chunks < p: the sum fits in a u128
+        let g = reduce127_partial(self.acc.value() + y);
+        reduce127(mul127(self.s, self.pw.scalar[chunks]) + g)
     }
 
     /// The running value after the whole groups absorbed (canonical).
