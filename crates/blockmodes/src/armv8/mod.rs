@@ -85,10 +85,10 @@
 //! first `AESE`'s key operand is `x xor K0 xor K[Nr]`, made from the load
 //! off the chain; `y = z + i r0^(s)` is an add with carry in general
 //! registers (z's halves byte-reversed out of the vector register). z0^(s)
-//! is one ECB call before the rounds. `gligor_donescu/pxcbc/encrypt.rs`
-//! runs pXCBC$ encryption on it (its two-key form's z0^(s) through the
-//! `aes` crate: f' has no key on this tier). XCBC$-XOR encryption's single
-//! serial chain stays generic on aarch64.
+//! is one ECB call before the rounds (the two-key form's from f''s
+//! companion key, [`companion_key`]). `gligor_donescu/pxcbc/encrypt.rs`
+//! runs pXCBC$ encryption on it. XCBC$-XOR encryption's single serial
+//! chain is [`AesKey::xcbc_chain`] (`chains.rs`).
 //!
 //! # Why `unsafe`
 //!

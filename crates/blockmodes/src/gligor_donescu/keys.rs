@@ -18,10 +18,10 @@ pub(crate) struct Keys<C> {
     /// engine's AES key when keyed from AES key bytes on a CPU with AES-NI
     /// or the ARMv8 AES instructions (`crate::backend`): XCBC decryption in
     /// one kernel call, the single blocks r0 = f^-1(y0), r0 = f(ctr) (XCBC
-    /// encryption's chain too, on x86-64 only).
+    /// encryption's chain too).
     pub(crate) f: Engine<C>,
     /// f' = F_K' (two-key form) or `None` (one-key form: z0 = f(r0 + 1));
-    /// on x86-64 with the engine's key beside f's (`Engine::companion`):
+    /// with the engine's key beside f's (`Engine::companion`):
     /// the z0^(s) of pXCBC's segments through one ECB call.
     pub(crate) f_prime: Option<Engine<C>>,
 }
