@@ -158,7 +158,7 @@ specs=(
   "xex|loop:kernel::{k}::entry::<10, false, 1, true, 0, true>|0.85|$be ${m}xex_deltas: ${m}xor: ${m}xor:|xex 8 64 batch_encrypt"
   "xex-sectors|loop:kernel::{k}::entry::<10, false, 1, true, 0, true>|0.85||xex-sectors 264 264 batch_encrypt"
   "xecb-mac|loop:kernel::xecb_sum::<10>|0.8|"
-  "xcbc-decrypt|loop:kernel::xcbc_decrypt::<10>|0.8|"
+  "xcbc-decrypt|loop:kernel::{k}::xcbc_decrypt::<10>|0.8|"
 )
 # CWC's counter mode (`armv8/ctr.rs`: counter blocks made in registers)
 specs+=("cwc-ctr|loop:ctr::{k}::ctr32::<10>|0.9|")

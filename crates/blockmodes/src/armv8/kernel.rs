@@ -17,9 +17,11 @@
 //! `sha3` with FEAT_SHA3, whose `EOR3` makes the last xor and its operand
 //! one instruction (`EOR3(s, Z xor K0, K0 xor K[Nr])`); the whitened
 //! shapes take `sha3` where the CPU has it (`AesKey::has_eor3`, checked at
-//! run time), everything else `plain`. On LLVM 16's neoverse-v1 model
-//! (two vector pipes for the AES and the xors alike) that is 11.51 -> 11.01
-//! cycles a block for XEX, 12.20 -> 11.26 for OCB 1.0 encryption
+//! run time), everything else `plain`; XCBC decryption's loop, below, is
+//! compiled the same way (its last xor `K[Nr] xor z_{t-1}` one `EOR3`).
+//! On LLVM 16's neoverse-v1 model (two vector pipes for the AES and the
+//! xors alike) that is 11.51 -> 11.01 cycles a block for XEX, 12.20 ->
+//! 11.26 for OCB 1.0 encryption, 12.76 -> 11.89 for XCBC decryption
 //! (`tools/mca/armv8.sh`).
 
 use core::arch::aarch64::*;
@@ -401,6 +403,119 @@ macro_rules! whitened {
                     }
                 }
             }
+
+            /// XCBC decryption (Gligor–Donescu, section 3) of the `n` blocks
+            /// `y_first, y_first+1, ...` from `src`: `z_t = y_t - (first + t) r0`
+            /// (mod 2^128, big-endian), `x_t = E_K^-1(z_t) xor z_{t-1}` with
+            /// `z_{-1} = prev`. The first `n_out` blocks' `x_t` go to `dst` and into
+            /// the returned sum; a block past them (`n = n_out + 1`, the check block)
+            /// goes to `check`, not summed. Every `z_t` depends on its own `y_t` only,
+            /// so eight blocks are in flight; `z_{t-1}` joins `K[Nr]` in the last xor.
+            ///
+            /// # Safety
+            /// The CPU must have `$features`; `keys` the inverse cipher's; `src`
+            /// valid for `n` blocks, `dst` for `n_out <= n` (disjoint from `src` or
+            /// equal to it), `check` valid for one block if `n > n_out`.
+            #[target_feature(enable = $features)]
+            #[allow(clippy::too_many_arguments)]
+            pub(in crate::armv8) unsafe fn xcbc_decrypt<const NR: usize>(
+                keys: &[Block; 15],
+                r0: u128,
+                first: u128,
+                prev: &Block,
+                src: *const Block,
+                n: usize,
+                dst: *mut Block,
+                n_out: usize,
+                check: *mut Block,
+            ) -> Block {
+                // SAFETY: the caller's: the features; each batch reads blocks below
+                // `n` from `src` (all of a batch's before any store) and writes blocks
+                // below `n_out` to `dst`, or the one check block.
+                unsafe {
+                    let k = load_keys::<NR>(keys);
+                    let mut off = first.wrapping_mul(r0);
+                    let mut zp = vld1q_u8(prev.as_ptr());
+                    let mut acc = vdupq_n_u8(0);
+                    let mut i = 0;
+                    macro_rules! go {
+                        ($d v:literal, $d sum:literal, $d dst:expr) => {
+                            dec_batch::<$d v, NR, $d sum>(
+                                &k, src.add(i), $d dst, &mut off, r0, &mut zp, &mut acc,
+                            )
+                        };
+                    }
+                    while n_out - i >= BATCH {
+                        #[cfg(blockmodes_mca)]
+                        super::mca_begin();
+                        go!(8, true, dst.add(i));
+                        i += BATCH;
+                        #[cfg(blockmodes_mca)]
+                        super::mca_end();
+                    }
+                    match n_out - i {
+                        0 => {}
+                        1 => go!(1, true, dst.add(i)),
+                        2 => go!(2, true, dst.add(i)),
+                        3 => go!(3, true, dst.add(i)),
+                        4 => go!(4, true, dst.add(i)),
+                        5 => go!(5, true, dst.add(i)),
+                        6 => go!(6, true, dst.add(i)),
+                        _ => go!(7, true, dst.add(i)),
+                    }
+                    i = n_out;
+                    if n > n_out {
+                        go!(1, false, check);
+                    }
+                    let mut out = [0u8; 16];
+                    vst1q_u8(out.as_mut_ptr(), acc);
+                    out
+                }
+            }
+
+            /// One batch of `V` blocks of [`xcbc_decrypt`]: loads, `z = y - off`
+            /// (`off += r0` per block), the inverse rounds, `x = .. xor K[Nr] xor
+            /// z_{t-1}`, stores (and the sum if `SUM`); `zp` carries the last `z`.
+            ///
+            /// # Safety
+            /// From a function with the AES features; `src` valid for `V` blocks,
+            /// `dst` for `V` (disjoint or equal).
+            #[inline]
+            #[target_feature(enable = $features)]
+            unsafe fn dec_batch<const V: usize, const NR: usize, const SUM: bool>(
+                k: &[uint8x16_t; 15],
+                src: *const Block,
+                dst: *mut Block,
+                off: &mut u128,
+                r0: u128,
+                zp: &mut uint8x16_t,
+                acc: &mut uint8x16_t,
+            ) {
+                // SAFETY: the caller's: the features; `src`, `dst` valid for V blocks
+                // (every load before the first store).
+                unsafe {
+                    let mut z = [vdupq_n_u8(0); V];
+                    let mut x = [vdupq_n_u8(0); V];
+                    for v in 0..V {
+                        let zi = u128::from_be_bytes(*src.add(v))
+                            .wrapping_sub(*off)
+                            .to_be_bytes();
+                        *off = off.wrapping_add(r0);
+                        z[v] = vld1q_u8(zi.as_ptr());
+                        x[v] = round!(true, z[v], k[0]);
+                    }
+                    middle!(true, NR, k, x);
+                    for v in 0..V {
+                        let before = if v == 0 { *zp } else { z[v - 1] };
+                        let y = $xor3(last!(true, x[v], k[NR - 1]), k[NR], before);
+                        if SUM {
+                            *acc = veorq_u8(*acc, y);
+                        }
+                        vst1q_u8(dst.add(v).cast(), y);
+                    }
+                    *zp = z[V - 1];
+                }
+            }
         }
     };
 }
@@ -512,117 +627,6 @@ unsafe fn int_batch<const V: usize, const NR: usize>(
         for xv in x {
             *acc = veorq_u8(*acc, last!(false, xv, k[NR - 1]));
         }
-    }
-}
-
-/// XCBC decryption (Gligor–Donescu, section 3) of the `n` blocks
-/// `y_first, y_first+1, ...` from `src`: `z_t = y_t - (first + t) r0`
-/// (mod 2^128, big-endian), `x_t = E_K^-1(z_t) xor z_{t-1}` with
-/// `z_{-1} = prev`. The first `n_out` blocks' `x_t` go to `dst` and into
-/// the returned sum; a block past them (`n = n_out + 1`, the check block)
-/// goes to `check`, not summed. Every `z_t` depends on its own `y_t` only,
-/// so eight blocks are in flight; `z_{t-1}` joins `K[Nr]` in the last xor.
-///
-/// # Safety
-/// The CPU must have AES (and NEON); `keys` the inverse cipher's; `src`
-/// valid for `n` blocks, `dst` for `n_out <= n` (disjoint from `src` or
-/// equal to it), `check` valid for one block if `n > n_out`.
-#[target_feature(enable = "aes,neon")]
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn xcbc_decrypt<const NR: usize>(
-    keys: &[Block; 15],
-    r0: u128,
-    first: u128,
-    prev: &Block,
-    src: *const Block,
-    n: usize,
-    dst: *mut Block,
-    n_out: usize,
-    check: *mut Block,
-) -> Block {
-    // SAFETY: the caller's: the features; each batch reads blocks below
-    // `n` from `src` (all of a batch's before any store) and writes blocks
-    // below `n_out` to `dst`, or the one check block.
-    unsafe {
-        let k = load_keys::<NR>(keys);
-        let mut off = first.wrapping_mul(r0);
-        let mut zp = vld1q_u8(prev.as_ptr());
-        let mut acc = vdupq_n_u8(0);
-        let mut i = 0;
-        macro_rules! go {
-            ($v:literal, $sum:literal, $dst:expr) => {
-                dec_batch::<$v, NR, $sum>(&k, src.add(i), $dst, &mut off, r0, &mut zp, &mut acc)
-            };
-        }
-        while n_out - i >= BATCH {
-            #[cfg(blockmodes_mca)]
-            mca_begin();
-            go!(8, true, dst.add(i));
-            i += BATCH;
-            #[cfg(blockmodes_mca)]
-            mca_end();
-        }
-        match n_out - i {
-            0 => {}
-            1 => go!(1, true, dst.add(i)),
-            2 => go!(2, true, dst.add(i)),
-            3 => go!(3, true, dst.add(i)),
-            4 => go!(4, true, dst.add(i)),
-            5 => go!(5, true, dst.add(i)),
-            6 => go!(6, true, dst.add(i)),
-            _ => go!(7, true, dst.add(i)),
-        }
-        i = n_out;
-        if n > n_out {
-            go!(1, false, check);
-        }
-        let mut out = [0u8; 16];
-        vst1q_u8(out.as_mut_ptr(), acc);
-        out
-    }
-}
-
-/// One batch of `V` blocks of [`xcbc_decrypt`]: loads, `z = y - off`
-/// (`off += r0` per block), the inverse rounds, `x = .. xor K[Nr] xor
-/// z_{t-1}`, stores (and the sum if `SUM`); `zp` carries the last `z`.
-///
-/// # Safety
-/// From a function with the AES features; `src` valid for `V` blocks,
-/// `dst` for `V` (disjoint or equal).
-#[inline]
-#[target_feature(enable = "aes,neon")]
-unsafe fn dec_batch<const V: usize, const NR: usize, const SUM: bool>(
-    k: &[uint8x16_t; 15],
-    src: *const Block,
-    dst: *mut Block,
-    off: &mut u128,
-    r0: u128,
-    zp: &mut uint8x16_t,
-    acc: &mut uint8x16_t,
-) {
-    // SAFETY: the caller's: the features; `src`, `dst` valid for V blocks
-    // (every load before the first store).
-    unsafe {
-        let mut z = [vdupq_n_u8(0); V];
-        let mut x = [vdupq_n_u8(0); V];
-        for v in 0..V {
-            let zi = u128::from_be_bytes(*src.add(v))
-                .wrapping_sub(*off)
-                .to_be_bytes();
-            *off = off.wrapping_add(r0);
-            z[v] = vld1q_u8(zi.as_ptr());
-            x[v] = round!(true, z[v], k[0]);
-        }
-        middle!(true, NR, k, x);
-        for v in 0..V {
-            let before = if v == 0 { *zp } else { z[v - 1] };
-            let y = veorq_u8(last!(true, x[v], k[NR - 1]), veorq_u8(k[NR], before));
-            if SUM {
-                *acc = veorq_u8(*acc, y);
-            }
-            vst1q_u8(dst.add(v).cast(), y);
-        }
-        *zp = z[V - 1];
     }
 }
 

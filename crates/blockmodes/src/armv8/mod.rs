@@ -351,17 +351,43 @@ impl AesKey {
         out: &mut [Block],
         check: Option<&mut Block>,
     ) -> Block {
+        self.xcbc_decrypt_on(Self::has_eor3(), r0, first, prev, input, out, check)
+    }
+
+    /// [`xcbc_decrypt`](Self::xcbc_decrypt) on the `EOR3` kernel if `eor3`
+    /// and the CPU has SHA-3, else on the plain one (the tests take both).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn xcbc_decrypt_on(
+        &self,
+        eor3: bool,
+        r0: u128,
+        first: u128,
+        prev: &Block,
+        input: &[Block],
+        out: &mut [Block],
+        check: Option<&mut Block>,
+    ) -> Block {
         let (n, n_out, check) = crate::engine::xcbc_counts(input, out, check);
         let keys = self.keys(Dir::Decrypt);
         let (src, dst) = (input.as_ptr(), out.as_mut_ptr());
+        let eor3 = eor3 && Self::has_eor3();
+        macro_rules! go {
+            ($k:ident, $nr:literal) => {
+                kernel::$k::xcbc_decrypt::<$nr>(keys, r0, first, prev, src, n, dst, n_out, check)
+            };
+        }
         // SAFETY: an `AesKey` exists only where `detect` found the AES
-        // instructions; `src` holds `n` blocks, `dst` `n_out <= n` (a
-        // distinct borrow), `check` is a block whenever `n > n_out`.
+        // instructions, and `eor3` only where SHA-3 is present; `src` holds
+        // `n` blocks, `dst` `n_out <= n` (a distinct borrow), `check` is a
+        // block whenever `n > n_out`.
         unsafe {
-            match self.rounds {
-                10 => kernel::xcbc_decrypt::<10>(keys, r0, first, prev, src, n, dst, n_out, check),
-                12 => kernel::xcbc_decrypt::<12>(keys, r0, first, prev, src, n, dst, n_out, check),
-                _ => kernel::xcbc_decrypt::<14>(keys, r0, first, prev, src, n, dst, n_out, check),
+            match (self.rounds, eor3) {
+                (10, false) => go!(plain, 10),
+                (12, false) => go!(plain, 12),
+                (_, false) => go!(plain, 14),
+                (10, true) => go!(sha3, 10),
+                (12, true) => go!(sha3, 12),
+                (_, true) => go!(sha3, 14),
             }
         }
     }
