@@ -472,8 +472,8 @@ pub(super) unsafe fn batch<
             // joins chain `v mod c`, chain 0 starting from the sum, the
             // others from zero, so each of the 8 registers brings one
             // K_last and the eight cancel; the chains (two: one chain, 3-4
-            // cycles of latency a register, measured no better than the
-            // xor in the median) meet in c - 1 xors. `bkl` is K_last here (no post-whitening). The partial
+            // cycles of latency a register, measured mixed) meet in c - 1
+            // xors. `bkl` is K_last here (no post-whitening). The partial
             // and remainder batches take the xor below.
             debug_assert!(REGS.is_multiple_of(c) && c <= REGS);
             let mut s = [L::zero(); REGS];

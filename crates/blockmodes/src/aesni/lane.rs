@@ -51,8 +51,7 @@ pub(super) trait Lane: Copy {
     /// many interleaved chains (1, 2, 4 or 8; for PMAC 0 is a vector xor
     /// per register, XECB takes at least one). Two on every lane
     /// (2026-11-28-ymm-sum, paired against the xor: PMAC 16 KiB on ymm
-    /// 0.76 -> 0.86x ECB, median of 12; one chain no better than the xor
-    /// there, four as two).
+    /// 0.76 -> 0.86x ECB, median of 12; one chain mixed, four as two).
     const SUM_CHAINS: usize = 2;
 
     unsafe fn zero() -> Self;
