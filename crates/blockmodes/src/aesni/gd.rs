@@ -426,14 +426,32 @@ unsafe fn last<L: GdLane, const V: usize, const NR: usize, const DEC: bool>(
     // says.
     unsafe {
         let mut out = L::zero();
+        // XECB's sum in `c` interleaved chains (`Lane::SUM_CHAINS`, at
+        // least one): chain 0 starts from the sum, the others from zero.
+        let c = L::SUM_CHAINS.clamp(1, V);
+        let mut s = [L::zero(); V];
+        if !DEC {
+            s[0] = *acc;
+        }
         for v in 0..V {
             let full = v + 1 < V || t.keep == L::BLOCKS;
             if !DEC && full {
                 // XECB's sum through the last round's key, no xor of its
-                // own: `aesenclast(x, acc)` is `E(x) xor K_last xor acc`;
-                // `run` removes the K_last of an odd count at the end.
-                *acc = L::aesenclast(x[v], *acc);
+                // own: `aesenclast(x, s)` is `E(x) xor K_last xor s`; each
+                // register brings one K_last, whatever its chain: `run`
+                // removes the K_last of an odd count at the end.
+                s[v % c] = L::aesenclast(x[v], s[v % c]);
                 *chained ^= true;
+                continue;
+            }
+            if !DEC {
+                // The last register, partial: its kept blocks xored into
+                // chain 0 (the chains meet below).
+                let o = L::aesenclast(x[v], kl[v]);
+                if t.keep > 0 {
+                    s[0] = L::xor(s[0], L::keep_n(o, t.keep));
+                }
+                out = o;
                 continue;
             }
             let o = if DEC {
@@ -457,6 +475,13 @@ unsafe fn last<L: GdLane, const V: usize, const NR: usize, const DEC: bool>(
                 }
             }
             out = o;
+        }
+        if !DEC {
+            let mut a = s[0];
+            for sv in &s[1..c] {
+                a = L::xor(a, *sv);
+            }
+            *acc = a;
         }
         out
     }

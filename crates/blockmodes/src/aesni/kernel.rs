@@ -11,9 +11,13 @@
 //! goes as one batch of as many registers as it needs, the last one
 //! partial (masked on AVX-512, its low half on AVX2; never padded).
 //!
-//! Per register, on top of the rounds: one 3-way xor (`M xor Z xor K0`),
-//! one xor for the last round's key (`Z xor K_last`), one load of the
-//! Gray-code table, and one xor into the sum if any.
+//! Per register, on top of the rounds: one 3-way xor (`M xor Z xor K0`:
+//! `vpternlogq` on zmm, two xors on xmm and ymm), one xor for the last
+//! round's key (`Z xor K_last`), one load of the Gray-code table, and one
+//! xor into the sum if any. PMAC's Σ (no post-whitening, nothing stored)
+//! has no xor for its sum in a full batch: the sum is the last round's key,
+//! `acc = aesenclast(x, acc)`, in [`Lane::SUM_CHAINS`] chains; so a ymm
+//! register of Σ costs two vector xors beside its rounds (was three).
 
 use core::arch::x86_64::*;
 
@@ -458,6 +462,31 @@ pub(super) unsafe fn batch<
         }
         if EX {
             *ex = _mm_aesenclast_si128(*ex, ek[NR]);
+        }
+        let c = L::SUM_CHAINS;
+        if SUM == SUM_OUT && !STORE && !POST && !DEC && !EX && V == REGS && !partial && c > 0 {
+            // PMAC's Σ over a full batch: the sum through the last round's
+            // key, no xor of its own per register (on ymm and xmm the xors
+            // share the vector ports with the rounds: 2026-11-28-ymm-sum).
+            // `aesenclast(x, s)` is `E(x) xor K_last xor s`; register v
+            // joins chain `v mod c`, chain 0 starting from the sum, the
+            // others from zero, so each of the 8 registers brings one
+            // K_last and the eight cancel; the chains (two: one chain, 3-4
+            // cycles of latency a register, measured mixed) meet in c - 1
+            // xors. `bkl` is K_last here (no post-whitening). The partial
+            // and remainder batches take the xor below.
+            debug_assert!(REGS.is_multiple_of(c) && c <= REGS);
+            let mut s = [L::zero(); REGS];
+            s[0] = *acc;
+            for (v, xv) in x.iter().enumerate() {
+                s[v % c] = L::aesenclast(*xv, s[v % c]);
+            }
+            let mut t = s[0];
+            for sv in &s[1..c] {
+                t = L::xor(t, *sv);
+            }
+            *acc = t;
+            return;
         }
         for v in 0..V {
             // Z xor K_last (bkl = base xor K_last, z the rest of Z), or K_last.

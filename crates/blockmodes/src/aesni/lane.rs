@@ -45,6 +45,14 @@ pub(super) trait Lane: Copy {
     /// per register, for the lane whose rounds share their vector ports
     /// with the xors (VAES-256: ports 0 and 1 of three).
     const BASE_IN_KEYS: bool = true;
+    /// The sums of cipher outputs (PMAC's Σ in `kernel::batch`, a full
+    /// batch; XECB's in `gd::last`): summed through the last round's key,
+    /// `acc = aesenclast(x, acc)`, no xor of its own per register, in this
+    /// many interleaved chains (1, 2, 4 or 8; for PMAC 0 is a vector xor
+    /// per register, XECB takes at least one). Two on every lane
+    /// (2026-11-28-ymm-sum, paired against the xor: PMAC 16 KiB on ymm
+    /// 0.76 -> 0.86x ECB, median of 12; one chain mixed, four as two).
+    const SUM_CHAINS: usize = 2;
 
     unsafe fn zero() -> Self;
     /// `b` in every block.
