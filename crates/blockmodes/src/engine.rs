@@ -304,6 +304,26 @@ pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
     same
 }
 
+/// A second key for a mode whose first key, of `rounds` rounds, is on the
+/// engine (XCBC's f' beside f; `aesni::companion_key`,
+/// `armv8::companion_key`): the key bytes `key` of the same cipher `C`,
+/// expanded by `build` (the architecture's constructor, on the first key's
+/// back end), if `key` has the first key's length and `C` and the expanded
+/// key agree on `E_K(0^128)` ([`agrees`]). Not counted apart by
+/// [`crate::backend::fused_keys`]: it rides with the first key.
+pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
+    rounds: usize,
+    key: &[u8],
+    cipher: &C,
+    build: impl FnOnce(&[u8]) -> Option<crate::backend::AesKey>,
+) -> Option<crate::backend::AesKey> {
+    if key.len() != 4 * (rounds - 6) {
+        return None;
+    }
+    let k = build(key)?;
+    agrees(cipher, k.encrypt_block(&[0; 16]), false).then_some(k)
+}
+
 #[cfg(feature = "std")]
 std::thread_local! {
     /// How many keys set up on this thread took the engine

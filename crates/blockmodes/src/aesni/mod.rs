@@ -245,29 +245,22 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(
     if key.len() != len {
         return None;
     }
-    agrees(AesKey::with_level(key, max)?, cipher, true)
+    let k = AesKey::with_level(key, max)?;
+    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), true).then_some(k)
 }
 
 /// A second key for a mode whose first key `first` is on the fused path
 /// (XCBC's f' beside f): the key bytes `key` of the same cipher `C`, on
-/// `first`'s back end, if `C` and the expanded key agree on `E_K(0^128)`
-/// (as in [`key_for`]). Not counted apart by
-/// [`crate::backend::fused_keys`]: it rides with `first`.
+/// `first`'s level ([`crate::engine::companion_key`] checks the length
+/// and that `C` and the expanded key agree).
 pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     first: &AesKey,
     key: &[u8],
     cipher: &C,
 ) -> Option<AesKey> {
-    if key.len() != 4 * (first.rounds - 6) {
-        return None;
-    }
-    agrees(AesKey::with_level(key, first.level)?, cipher, false)
-}
-
-/// The fused key's self-check: `k` if it and the caller's `cipher` agree
-/// on `E_K(0^128)` ([`crate::engine::agrees`], counted if `count`).
-fn agrees<C: crate::oracle::BlockCipher128>(k: AesKey, cipher: &C, count: bool) -> Option<AesKey> {
-    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), count).then_some(k)
+    crate::engine::companion_key(first.rounds, key, cipher, |key| {
+        AesKey::with_level(key, first.level)
+    })
 }
 
 impl ChainIo<'_, '_> {
