@@ -226,6 +226,30 @@ impl Drop for GrayTable {
     }
 }
 
+/// The engine's expanded key and, beside it, the key's [`GrayTable`]: the
+/// borrowed view that OCB 1.0's and PMAC's fused drivers run on (each
+/// mode's `fused.rs` adds its own steps to it).
+#[derive(Clone, Copy)]
+pub(crate) struct GrayView<'a> {
+    pub(crate) key: &'a crate::backend::AesKey,
+    pub(crate) table: &'a GrayTable,
+}
+
+impl<'a> GrayView<'a> {
+    /// The fused path of a key whose engine key is `key` and whose
+    /// offsets' table is `table`, if it has both.
+    #[inline(always)]
+    pub(crate) fn of(
+        key: Option<&'a crate::backend::AesKey>,
+        table: Option<&'a GrayTable>,
+    ) -> Option<Self> {
+        Some(Self {
+            key: key?,
+            table: table?,
+        })
+    }
+}
+
 /// Where the offsets `Z[t]` of the blocks come from.
 pub(crate) enum Offsets<'a> {
     /// `Z[t] = z[t]` (the block count is at most `z.len()`).
