@@ -346,6 +346,41 @@ impl AesKey {
     ) -> Option<crate::Block> {
         match *self {}
     }
+
+    pub(crate) fn xcbc_chain<const CHECK: bool>(
+        &self,
+        _: u128,
+        _: &crate::Block,
+        _: usize,
+        _: impl Fn(usize) -> crate::Block,
+        _: &mut [crate::Block],
+    ) {
+        match *self {}
+    }
+
+    pub(crate) fn xcbc_decrypt(
+        &self,
+        _: u128,
+        _: u128,
+        _: &crate::Block,
+        _: &[crate::Block],
+        _: &mut [crate::Block],
+        _: Option<&mut crate::Block>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn has_chains(&self) -> bool {
+        match *self {}
+    }
+
+    pub(crate) fn xcbc_strided(
+        &self,
+        _: &mut crate::engine::Chains<'_, AesKey>,
+        _: crate::engine::ChainIo<'_, '_>,
+    ) -> bool {
+        match *self {}
+    }
 }
 
 /// No engine here: the generic path.
