@@ -347,6 +347,26 @@ impl AesKey {
         match *self {}
     }
 
+    pub(crate) fn ctr32(
+        &self,
+        _: u128,
+        _: cipher::inout::InOutBuf<'_, '_, u8>,
+        _: Option<u128>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ctr32_append(
+        &self,
+        _: u128,
+        _: &[u8],
+        _: &mut alloc::vec::Vec<u8>,
+        _: Option<u128>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
     pub(crate) fn xcbc_chain<const CHECK: bool>(
         &self,
         _: u128,
