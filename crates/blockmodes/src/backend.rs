@@ -253,6 +253,10 @@ pub(crate) use crate::aesni::AesKey;
 #[cfg(target_arch = "aarch64")]
 pub(crate) use crate::armv8::AesKey;
 
+/// EtE's StE-over-XEX pair on the engine's key (`aesni::SteXex`,
+/// `armv8::SteXex`; elsewhere it never exists, as its key).
+pub(crate) type SteXex = crate::engine::SteXex<AesKey>;
+
 /// Off the engine's architectures there is no engine key: an uninhabited
 /// type, so that [`Engine::aes`] is always `None` and its callers need no
 /// `#[cfg]`.
@@ -347,6 +351,48 @@ impl AesKey {
         match *self {}
     }
 
+    pub(crate) fn wide_first(
+        &self,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: crate::engine::Io<'_, '_>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn wide_last(
+        &self,
+        _: crate::engine::Dir,
+        _: &crate::Block,
+        _: &[crate::Block],
+        _: crate::engine::Io<'_, '_>,
+    ) {
+        match *self {}
+    }
+
+    pub(crate) fn wide_first_mid(
+        &self,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: &crate::Block,
+        _: &mut [crate::Block],
+    ) -> Option<crate::Block> {
+        match *self {}
+    }
+
+    pub(crate) fn wide_units(
+        &self,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: usize,
+        _: &mut [crate::Block],
+        _: &[crate::Block],
+    ) -> bool {
+        match *self {}
+    }
+
     pub(crate) fn ctr32(
         &self,
         _: u128,
@@ -400,6 +446,53 @@ impl AesKey {
         _: crate::engine::ChainIo<'_, '_>,
     ) -> bool {
         match *self {}
+    }
+}
+
+/// EtE's StE-over-XEX passes (`crate::engine::SteXex`), which no key runs
+/// here either.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+impl crate::engine::SteKey for AesKey {
+    fn rounds(&self) -> usize {
+        match *self {}
+    }
+
+    fn round_keys(&self, _: crate::engine::Dir) -> &[crate::Block; 15] {
+        match *self {}
+    }
+
+    fn ste_pass(
+        ste: &crate::engine::SteXex<Self>,
+        _: crate::engine::Dir,
+        _: bool,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: crate::engine::Io<'_, '_>,
+    ) -> crate::Block {
+        match ste.key {}
+    }
+
+    fn ste_first_mid(
+        ste: &crate::engine::SteXex<Self>,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: &crate::Block,
+        _: &mut [crate::Block],
+    ) -> Option<crate::Block> {
+        match ste.key {}
+    }
+
+    fn ste_units(
+        ste: &crate::engine::SteXex<Self>,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: usize,
+        _: &mut [crate::Block],
+        _: &[crate::Block],
+    ) -> bool {
+        match ste.key {}
     }
 }
 

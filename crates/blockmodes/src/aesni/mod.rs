@@ -151,7 +151,9 @@ pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo};
 pub(crate) type Chains<'a> = crate::engine::Chains<'a, AesKey>;
 // A call's chains are whole groups of [`CHAINS`].
 const _: () = assert!(CHAIN_BATCH == 4 * CHAINS);
-pub(crate) use wide::SteXex;
+// (The modes name it `crate::backend::SteXex`.)
+#[cfg(test)]
+use wide::SteXex;
 
 use chains::ChainLane;
 use gd::GdLane;

@@ -704,4 +704,6 @@ impl core::fmt::Debug for AesKey {
 // EME's, EME2's and EtE's passes (`wide.rs`: `AesKey::wide_first`,
 // `wide_last`, `SteXex`).
 mod wide;
-pub(crate) use wide::SteXex;
+// (The modes name it `crate::backend::SteXex`.)
+#[cfg(test)]
+use wide::SteXex;
