@@ -253,6 +253,49 @@ pub(crate) use crate::aesni::AesKey;
 #[cfg(target_arch = "aarch64")]
 pub(crate) use crate::armv8::AesKey;
 
+/// What a mode keeps beside the engine's key (EME2's table, EtE's pair):
+/// an `Option<T>` on the engine's architectures; elsewhere, where no engine
+/// key exists, an empty zero-sized stand-in, so that the field costs no
+/// memory there and the mode's code needs no `#[cfg]`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) struct Beside<T>(Option<T>);
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl<T> Beside<T> {
+    /// Keep `value`.
+    #[inline(always)]
+    pub(crate) fn new(value: Option<T>) -> Self {
+        Self(value)
+    }
+
+    /// The value kept, if any.
+    #[inline(always)]
+    pub(crate) fn get(&self) -> Option<&T> {
+        self.0.as_ref()
+    }
+}
+
+/// (No engine key here: nothing is kept.)
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) struct Beside<T>(core::marker::PhantomData<T>);
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+impl<T> Beside<T> {
+    /// Always `None` here (there is no engine key to be beside).
+    #[inline(always)]
+    pub(crate) fn new(_: Option<T>) -> Self {
+        Self(core::marker::PhantomData)
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self) -> Option<&T> {
+        None
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const _: () = assert!(core::mem::size_of::<Beside<[crate::Block; 256]>>() == 0);
+
 /// EtE's StE-over-XEX pair on the engine's key (`aesni::SteXex`,
 /// `armv8::SteXex`; elsewhere it never exists, as its key).
 pub(crate) type SteXex = crate::engine::SteXex<AesKey>;

@@ -76,7 +76,7 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     /// The fused AES kernels (EME over StE[XEX-AES-128] keyed from key
     /// bytes on a CPU with AES-NI or the ARMv8 AES instructions:
     /// [`EtE::new_from_slice`]).
-    fused: Option<super::eme::fused::Ete>,
+    fused: crate::backend::Beside<super::eme::fused::Ete>,
 }
 
 /// The paper's J = EtE[EME, StE[XEX-AES-128]] with γ1 = t0, γ2 = t1.
@@ -108,7 +108,7 @@ where
         Ok(Self {
             ecb: f.fix_tweak(gamma1)?,
             wide: W::from_cipher(f.fix_tweak(gamma2)?),
-            fused: None,
+            fused: crate::backend::Beside::new(None),
         })
     }
 
@@ -121,7 +121,7 @@ where
         data: &mut [u8],
         tweak: impl Fn(usize) -> Block,
     ) -> bool {
-        let Some(f) = &self.fused else {
+        let Some(f) = self.fused.get() else {
             return false;
         };
         let dir = if enc { Dir::Encrypt } else { Dir::Decrypt };
@@ -203,7 +203,8 @@ where
         if let Some(aes) = xex.fused_key() {
             let mut d1 = xex.delta(&XexTweak::T0)?;
             let mut d2 = xex.delta(&XexTweak::T1)?;
-            j.fused = super::eme::fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
+            let ete = super::eme::fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
+            j.fused = crate::backend::Beside::new(ete);
             d1.zeroize();
             d2.zeroize();
         }
