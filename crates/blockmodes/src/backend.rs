@@ -296,6 +296,9 @@ impl<T> Beside<T> {
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 const _: () = assert!(core::mem::size_of::<Beside<[crate::Block; 256]>>() == 0);
 
+/// OCB 1.0's and PMAC's view of the engine's key and its Gray-code table.
+pub(crate) type GrayView<'a> = crate::engine::GrayView<'a, AesKey>;
+
 /// EtE's StE-over-XEX pair on the engine's key (`aesni::SteXex`,
 /// `armv8::SteXex`; elsewhere it never exists, as its key).
 pub(crate) type SteXex = crate::engine::SteXex<AesKey>;

@@ -226,23 +226,28 @@ impl Drop for GrayTable {
     }
 }
 
-/// The engine's expanded key and, beside it, the key's [`GrayTable`]: the
-/// borrowed view that OCB 1.0's and PMAC's fused drivers run on (each
+/// An engine key `K` (the architecture's `AesKey`) and, beside it, the
+/// key's [`GrayTable`]: the borrowed view that OCB 1.0's and PMAC's fused
+/// drivers run on (`backend::GrayView` names it over the engine's key; each
 /// mode's `fused.rs` adds its own steps to it).
-#[derive(Clone, Copy)]
-pub(crate) struct GrayView<'a> {
-    pub(crate) key: &'a crate::backend::AesKey,
+pub(crate) struct GrayView<'a, K> {
+    pub(crate) key: &'a K,
     pub(crate) table: &'a GrayTable,
 }
 
-impl<'a> GrayView<'a> {
+impl<K> Clone for GrayView<'_, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K> Copy for GrayView<'_, K> {}
+
+impl<'a, K> GrayView<'a, K> {
     /// The fused path of a key whose engine key is `key` and whose
     /// offsets' table is `table`, if it has both.
     #[inline(always)]
-    pub(crate) fn of(
-        key: Option<&'a crate::backend::AesKey>,
-        table: Option<&'a GrayTable>,
-    ) -> Option<Self> {
+    pub(crate) fn of(key: Option<&'a K>, table: Option<&'a GrayTable>) -> Option<Self> {
         Some(Self {
             key: key?,
             table: table?,
@@ -333,19 +338,21 @@ pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
 /// `armv8::companion_key`): the key bytes `key` of the same cipher `C`,
 /// expanded by `build` (the architecture's constructor, on the first key's
 /// back end), if `key` has the first key's length and `C` and the expanded
-/// key agree on `E_K(0^128)` ([`agrees`]). Not counted apart by
-/// [`crate::backend::fused_keys`]: it rides with the first key.
-pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
+/// key (its block encryption `encrypt`) agree on `E_K(0^128)`
+/// ([`agrees`]). Not counted apart by [`crate::backend::fused_keys`]: it
+/// rides with the first key.
+pub(crate) fn companion_key<C: crate::oracle::BlockCipher128, K>(
     rounds: usize,
     key: &[u8],
     cipher: &C,
-    build: impl FnOnce(&[u8]) -> Option<crate::backend::AesKey>,
-) -> Option<crate::backend::AesKey> {
+    build: impl FnOnce(&[u8]) -> Option<K>,
+    encrypt: impl FnOnce(&K, &Block) -> Block,
+) -> Option<K> {
     if key.len() != 4 * (rounds - 6) {
         return None;
     }
     let k = build(key)?;
-    agrees(cipher, k.encrypt_block(&[0; 16]), false).then_some(k)
+    agrees(cipher, encrypt(&k, &[0; 16]), false).then_some(k)
 }
 
 #[cfg(feature = "std")]

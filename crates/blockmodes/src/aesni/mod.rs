@@ -260,9 +260,8 @@ pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     key: &[u8],
     cipher: &C,
 ) -> Option<AesKey> {
-    crate::engine::companion_key(first.rounds, key, cipher, |key| {
-        AesKey::with_level(key, first.level)
-    })
+    let build = |key: &[u8]| AesKey::with_level(key, first.level);
+    crate::engine::companion_key(first.rounds, key, cipher, build, AesKey::encrypt_block)
 }
 
 impl ChainIo<'_, '_> {

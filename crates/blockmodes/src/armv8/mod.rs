@@ -172,7 +172,13 @@ pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     key: &[u8],
     cipher: &C,
 ) -> Option<AesKey> {
-    crate::engine::companion_key(first.rounds, key, cipher, AesKey::new)
+    crate::engine::companion_key(
+        first.rounds,
+        key,
+        cipher,
+        AesKey::new,
+        AesKey::encrypt_block,
+    )
 }
 
 /// Round keys (entry 0 the first `AESE`'s, entry `rounds` the last xor's),

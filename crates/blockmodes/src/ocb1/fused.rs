@@ -15,7 +15,8 @@ use alloc::vec::Vec;
 use super::head_len;
 use super::{BlockBuf, copy_prefix, copy_tail, wipe, zero_after};
 use crate::arith::gf128::{Block, xor, xor_in_place};
-use crate::engine::{Dir, GrayView, Io};
+use crate::backend::GrayView;
+use crate::engine::{Dir, Io};
 
 /// OCB 1.0's steps on the engine key and its offset table.
 impl GrayView<'_> {

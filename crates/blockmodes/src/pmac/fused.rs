@@ -11,7 +11,8 @@
 //! `XMM_BELOW` blocks).
 
 use crate::arith::gf128::{Block, xor};
-use crate::engine::{GrayView, Offsets};
+use crate::backend::GrayView;
+use crate::engine::Offsets;
 
 /// PMAC's steps on the engine key and its offset table (the fused path of
 /// an engine with the AES key: `GrayView::of(engine.aes(),

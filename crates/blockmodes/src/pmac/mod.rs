@@ -40,8 +40,8 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, GrayBatch, GrayOffsets, half_be, xor, xor_in_place};
-use crate::backend::Engine;
-use crate::engine::{GrayTable, GrayView};
+use crate::backend::{Engine, GrayView};
+use crate::engine::GrayTable;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, ParWork};
 
