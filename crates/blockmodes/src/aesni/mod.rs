@@ -44,8 +44,8 @@
 //!   it, EME's middle block ([`AesKey::wide_first`],
 //!   [`AesKey::wide_first_mid`]), and its last pass with the powers `M
 //!   x^j` made in registers ([`AesKey::wide_last`]); the same for EtE
-//!   ([`SteXex`]: StE over XEX, the swap and the deltas in the kernels,
-//!   the ECB layer in the first or last pass);
+//!   ([`SteXex`](wide::SteXex): StE over XEX, the swap and the deltas in
+//!   the kernels, the ECB layer in the first or last pass);
 //! * the Gligor–Donescu shapes (`gd.rs`), whose offsets are `i·r0` mod
 //!   2^128 on big-endian blocks (added, not xored): [`AesKey::xecb_sum`],
 //!   the xor of `E(x_t + (first + t) r0)` (XECB-MAC), and
