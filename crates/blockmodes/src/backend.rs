@@ -253,6 +253,56 @@ pub(crate) use crate::aesni::AesKey;
 #[cfg(target_arch = "aarch64")]
 pub(crate) use crate::armv8::AesKey;
 
+/// What a mode keeps beside the engine's key (EME2's table, EtE's pair):
+/// an `Option<T>` on the engine's architectures; elsewhere, where no engine
+/// key exists, an empty zero-sized stand-in, so that the field costs no
+/// memory there and the mode's code needs no `#[cfg]`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) struct Beside<T>(Option<T>);
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl<T> Beside<T> {
+    /// Keep `value`.
+    #[inline(always)]
+    pub(crate) fn new(value: Option<T>) -> Self {
+        Self(value)
+    }
+
+    /// The value kept, if any.
+    #[inline(always)]
+    pub(crate) fn get(&self) -> Option<&T> {
+        self.0.as_ref()
+    }
+}
+
+/// (No engine key here: nothing is kept.)
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) struct Beside<T>(core::marker::PhantomData<T>);
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+impl<T> Beside<T> {
+    /// Always `None` here (there is no engine key to be beside).
+    #[inline(always)]
+    pub(crate) fn new(_: Option<T>) -> Self {
+        Self(core::marker::PhantomData)
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self) -> Option<&T> {
+        None
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const _: () = assert!(core::mem::size_of::<Beside<[crate::Block; 256]>>() == 0);
+
+/// OCB 1.0's and PMAC's view of the engine's key and its Gray-code table.
+pub(crate) type GrayView<'a> = crate::engine::GrayView<'a, AesKey>;
+
+/// EtE's StE-over-XEX pair on the engine's key (`aesni::SteXex`,
+/// `armv8::SteXex`; elsewhere it never exists, as its key).
+pub(crate) type SteXex = crate::engine::SteXex<AesKey>;
+
 /// Off the engine's architectures there is no engine key: an uninhabited
 /// type, so that [`Engine::aes`] is always `None` and its callers need no
 /// `#[cfg]`.
@@ -345,6 +395,150 @@ impl AesKey {
         _: &crate::Block,
     ) -> Option<crate::Block> {
         match *self {}
+    }
+
+    pub(crate) fn wide_first(
+        &self,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: crate::engine::Io<'_, '_>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn wide_last(
+        &self,
+        _: crate::engine::Dir,
+        _: &crate::Block,
+        _: &[crate::Block],
+        _: crate::engine::Io<'_, '_>,
+    ) {
+        match *self {}
+    }
+
+    pub(crate) fn wide_first_mid(
+        &self,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: &crate::Block,
+        _: &mut [crate::Block],
+    ) -> Option<crate::Block> {
+        match *self {}
+    }
+
+    pub(crate) fn wide_units(
+        &self,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: usize,
+        _: &mut [crate::Block],
+        _: &[crate::Block],
+    ) -> bool {
+        match *self {}
+    }
+
+    pub(crate) fn ctr32(
+        &self,
+        _: u128,
+        _: cipher::inout::InOutBuf<'_, '_, u8>,
+        _: Option<u128>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    #[cfg(feature = "alloc")]
+    pub(crate) fn ctr32_append(
+        &self,
+        _: u128,
+        _: &[u8],
+        _: &mut alloc::vec::Vec<u8>,
+        _: Option<u128>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn xcbc_chain<const CHECK: bool>(
+        &self,
+        _: u128,
+        _: &crate::Block,
+        _: usize,
+        _: impl Fn(usize) -> crate::Block,
+        _: &mut [crate::Block],
+    ) {
+        match *self {}
+    }
+
+    pub(crate) fn xcbc_decrypt(
+        &self,
+        _: u128,
+        _: u128,
+        _: &crate::Block,
+        _: &[crate::Block],
+        _: &mut [crate::Block],
+        _: Option<&mut crate::Block>,
+    ) -> crate::Block {
+        match *self {}
+    }
+
+    pub(crate) fn has_chains(&self) -> bool {
+        match *self {}
+    }
+
+    pub(crate) fn xcbc_strided(
+        &self,
+        _: &mut crate::engine::Chains<'_, AesKey>,
+        _: crate::engine::ChainIo<'_, '_>,
+    ) -> bool {
+        match *self {}
+    }
+}
+
+/// EtE's StE-over-XEX passes (`crate::engine::SteXex`), which no key runs
+/// here either.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+impl crate::engine::SteKey for AesKey {
+    fn rounds(&self) -> usize {
+        match *self {}
+    }
+
+    fn round_keys(&self, _: crate::engine::Dir) -> &[crate::Block; 15] {
+        match *self {}
+    }
+
+    fn ste_pass(
+        ste: &crate::engine::SteXex<Self>,
+        _: crate::engine::Dir,
+        _: bool,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: crate::engine::Io<'_, '_>,
+    ) -> crate::Block {
+        match ste.key {}
+    }
+
+    fn ste_first_mid(
+        ste: &crate::engine::SteXex<Self>,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: &crate::Block,
+        _: &mut [crate::Block],
+    ) -> Option<crate::Block> {
+        match ste.key {}
+    }
+
+    fn ste_units(
+        ste: &crate::engine::SteXex<Self>,
+        _: crate::engine::Dir,
+        _: &[crate::Block],
+        _: &crate::Block,
+        _: usize,
+        _: &mut [crate::Block],
+        _: &[crate::Block],
+    ) -> bool {
+        match ste.key {}
     }
 }
 

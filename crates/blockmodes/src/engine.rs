@@ -226,6 +226,35 @@ impl Drop for GrayTable {
     }
 }
 
+/// An engine key `K` (the architecture's `AesKey`) and, beside it, the
+/// key's [`GrayTable`]: the borrowed view that OCB 1.0's and PMAC's fused
+/// drivers run on (`backend::GrayView` names it over the engine's key; each
+/// mode's `fused.rs` adds its own steps to it).
+pub(crate) struct GrayView<'a, K> {
+    pub(crate) key: &'a K,
+    pub(crate) table: &'a GrayTable,
+}
+
+impl<K> Clone for GrayView<'_, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K> Copy for GrayView<'_, K> {}
+
+impl<'a, K> GrayView<'a, K> {
+    /// The fused path of a key whose engine key is `key` and whose
+    /// offsets' table is `table`, if it has both.
+    #[inline(always)]
+    pub(crate) fn of(key: Option<&'a K>, table: Option<&'a GrayTable>) -> Option<Self> {
+        Some(Self {
+            key: key?,
+            table: table?,
+        })
+    }
+}
+
 /// Where the offsets `Z[t]` of the blocks come from.
 pub(crate) enum Offsets<'a> {
     /// `Z[t] = z[t]` (the block count is at most `z.len()`).
@@ -302,6 +331,28 @@ pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
     #[cfg(not(feature = "std"))]
     let _ = count;
     same
+}
+
+/// A second key for a mode whose first key, of `rounds` rounds, is on the
+/// engine (XCBC's f' beside f; `aesni::companion_key`,
+/// `armv8::companion_key`): the key bytes `key` of the same cipher `C`,
+/// expanded by `build` (the architecture's constructor, on the first key's
+/// back end), if `key` has the first key's length and `C` and the expanded
+/// key (its block encryption `encrypt`) agree on `E_K(0^128)`
+/// ([`agrees`]). Not counted apart by [`crate::backend::fused_keys`]: it
+/// rides with the first key.
+pub(crate) fn companion_key<C: crate::oracle::BlockCipher128, K>(
+    rounds: usize,
+    key: &[u8],
+    cipher: &C,
+    build: impl FnOnce(&[u8]) -> Option<K>,
+    encrypt: impl FnOnce(&K, &Block) -> Block,
+) -> Option<K> {
+    if key.len() != 4 * (rounds - 6) {
+        return None;
+    }
+    let k = build(key)?;
+    agrees(cipher, encrypt(&k, &[0; 16]), false).then_some(k)
 }
 
 #[cfg(feature = "std")]

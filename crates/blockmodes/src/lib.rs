@@ -89,9 +89,13 @@ mod backend;
 mod disk;
 mod engine;
 mod gligor_donescu;
+// The ignored benchmark tests' timing loop (`aesni/bench.rs`,
+// `cwc/bench.rs`: x86-64 only).
 #[cfg(all(blockmodes_mca, target_arch = "aarch64"))]
 #[doc(hidden)]
 pub mod mca;
+#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
+mod measure;
 
 pub mod cwc;
 pub mod error;

@@ -560,41 +560,20 @@ fn bench_against_aes_crate() {
         variants.retain(|(name, _)| keep(name));
         let mut buf = vec![[0x33u8; 16]; n];
         let reps = (262_144 / bytes).max(1); // ~256 KiB per sample
-        let rounds = 301;
-        let mut ns: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); variants.len()];
-        for round in 0..rounds + 20 {
-            for (v, (_, f)) in variants.iter_mut().enumerate() {
-                let t = Instant::now();
-                for _ in 0..reps {
-                    f(black_box(&mut buf));
-                }
-                let dt = t.elapsed().as_nanos() as f64 / reps as f64;
-                if round >= 20 {
-                    ns[v].push(dt); // the first 20 rounds warm up
-                }
-            }
-        }
-        println!("\n{bytes} B ({n} blocks), {reps} calls per sample, {rounds} rounds:");
-        println!(
-            "{:<40} {:>10} {:>8} {:>8} {:>8} {:>8}",
-            "variant", "median ns", "GB/s", "x aes", "min ns", "x aes"
+        crate::measure::table(
+            &format!("{bytes} B ({n} blocks)"),
+            bytes,
+            &mut variants,
+            buf.as_mut_slice(),
+            reps,
+            301,
+            &crate::measure::Columns {
+                name: 40,
+                gbps: true,
+                vs: "x aes",
+                digits: 2,
+            },
         );
-        let stats: Vec<(f64, f64)> = ns
-            .iter_mut()
-            .map(|s| {
-                s.sort_by(f64::total_cmp);
-                (s[s.len() / 2], s[0])
-            })
-            .collect();
-        let (base_med, base_min) = stats[0];
-        for ((name, _), (med, min)) in variants.iter().zip(&stats) {
-            println!(
-                "{name:<40} {med:>10.1} {:>8.2} {:>8.2} {min:>8.1} {:>8.2}",
-                bytes as f64 / med,
-                base_med / med,
-                base_min / min
-            );
-        }
     }
 }
 

@@ -44,8 +44,8 @@
 //!   it, EME's middle block ([`AesKey::wide_first`],
 //!   [`AesKey::wide_first_mid`]), and its last pass with the powers `M
 //!   x^j` made in registers ([`AesKey::wide_last`]); the same for EtE
-//!   ([`SteXex`]: StE over XEX, the swap and the deltas in the kernels,
-//!   the ECB layer in the first or last pass);
+//!   ([`SteXex`](wide::SteXex): StE over XEX, the swap and the deltas in
+//!   the kernels, the ECB layer in the first or last pass);
 //! * the Gligor–Donescu shapes (`gd.rs`), whose offsets are `i·r0` mod
 //!   2^128 on big-endian blocks (added, not xored): [`AesKey::xecb_sum`],
 //!   the xor of `E(x_t + (first + t) r0)` (XECB-MAC), and
@@ -151,7 +151,9 @@ pub(crate) use crate::engine::{CHAIN_BATCH, ChainIo};
 pub(crate) type Chains<'a> = crate::engine::Chains<'a, AesKey>;
 // A call's chains are whole groups of [`CHAINS`].
 const _: () = assert!(CHAIN_BATCH == 4 * CHAINS);
-pub(crate) use wide::SteXex;
+// (The modes name it `crate::backend::SteXex`.)
+#[cfg(test)]
+use wide::SteXex;
 
 use chains::ChainLane;
 use gd::GdLane;
@@ -245,29 +247,21 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(
     if key.len() != len {
         return None;
     }
-    agrees(AesKey::with_level(key, max)?, cipher, true)
+    let k = AesKey::with_level(key, max)?;
+    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), true).then_some(k)
 }
 
 /// A second key for a mode whose first key `first` is on the fused path
 /// (XCBC's f' beside f): the key bytes `key` of the same cipher `C`, on
-/// `first`'s back end, if `C` and the expanded key agree on `E_K(0^128)`
-/// (as in [`key_for`]). Not counted apart by
-/// [`crate::backend::fused_keys`]: it rides with `first`.
+/// `first`'s level ([`crate::engine::companion_key`] checks the length
+/// and that `C` and the expanded key agree).
 pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     first: &AesKey,
     key: &[u8],
     cipher: &C,
 ) -> Option<AesKey> {
-    if key.len() != 4 * (first.rounds - 6) {
-        return None;
-    }
-    agrees(AesKey::with_level(key, first.level)?, cipher, false)
-}
-
-/// The fused key's self-check: `k` if it and the caller's `cipher` agree
-/// on `E_K(0^128)` ([`crate::engine::agrees`], counted if `count`).
-fn agrees<C: crate::oracle::BlockCipher128>(k: AesKey, cipher: &C, count: bool) -> Option<AesKey> {
-    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), count).then_some(k)
+    let build = |key: &[u8]| AesKey::with_level(key, first.level);
+    crate::engine::companion_key(first.rounds, key, cipher, build, AesKey::encrypt_block)
 }
 
 impl ChainIo<'_, '_> {

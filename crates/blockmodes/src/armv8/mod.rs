@@ -165,19 +165,20 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) 
 
 /// A second key for a mode whose first key `first` is on the fused path
 /// (XCBC's f' beside f), as `aesni::companion_key`: the key bytes `key` of
-/// the same cipher `C`, if `C` and the expanded key agree on `E_K(0^128)`.
-/// Not counted apart by `crate::backend::fused_keys`: it rides with
-/// `first`.
+/// the same cipher `C` ([`crate::engine::companion_key`] checks the length
+/// and that `C` and the expanded key agree).
 pub(crate) fn companion_key<C: crate::oracle::BlockCipher128>(
     first: &AesKey,
     key: &[u8],
     cipher: &C,
 ) -> Option<AesKey> {
-    if key.len() != 4 * (first.rounds - 6) {
-        return None;
-    }
-    let k = AesKey::new(key)?;
-    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), false).then_some(k)
+    crate::engine::companion_key(
+        first.rounds,
+        key,
+        cipher,
+        AesKey::new,
+        AesKey::encrypt_block,
+    )
 }
 
 /// Round keys (entry 0 the first `AESE`'s, entry `rounds` the last xor's),
@@ -709,4 +710,6 @@ impl core::fmt::Debug for AesKey {
 // EME's, EME2's and EtE's passes (`wide.rs`: `AesKey::wide_first`,
 // `wide_last`, `SteXex`).
 mod wide;
-pub(crate) use wide::SteXex;
+// (The modes name it `crate::backend::SteXex`.)
+#[cfg(test)]
+use wide::SteXex;

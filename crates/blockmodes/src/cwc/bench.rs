@@ -128,41 +128,20 @@ fn bench_cwc_fused() {
         ));
         let mut buf = vec![0x33u8; bytes];
         let reps = (262_144 / bytes).max(1);
-        let rounds = 201;
-        let mut ns: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); variants.len()];
-        for round in 0..rounds + 20 {
-            for (v, (_, f)) in variants.iter_mut().enumerate() {
-                let t = Instant::now();
-                for _ in 0..reps {
-                    f(black_box(&mut buf));
-                }
-                let dt = t.elapsed().as_nanos() as f64 / reps as f64;
-                if round >= 20 {
-                    ns[v].push(dt);
-                }
-            }
-        }
-        println!("\n{bytes} B, {reps} calls per sample, {rounds} rounds:");
-        println!(
-            "{:<40} {:>10} {:>8} {:>8} {:>8} {:>8}",
-            "variant", "median ns", "GB/s", "x ecb", "min ns", "x ecb"
+        crate::measure::table(
+            &format!("{bytes} B"),
+            bytes,
+            &mut variants,
+            buf.as_mut_slice(),
+            reps,
+            201,
+            &crate::measure::Columns {
+                name: 40,
+                gbps: true,
+                vs: "x ecb",
+                digits: 2,
+            },
         );
-        let stats: Vec<(f64, f64)> = ns
-            .iter_mut()
-            .map(|s| {
-                s.sort_by(f64::total_cmp);
-                (s[s.len() / 2], s[0])
-            })
-            .collect();
-        let (base_med, base_min) = stats[0];
-        for ((name, _), (med, min)) in variants.iter().zip(&stats) {
-            println!(
-                "{name:<40} {med:>10.1} {:>8.2} {:>8.2} {min:>8.1} {:>8.2}",
-                bytes as f64 / med,
-                base_med / med,
-                base_min / min
-            );
-        }
     }
 }
 
@@ -257,39 +236,19 @@ fn bench_cwc_short() {
         ];
         let mut buf = vec![0x33u8; bytes];
         let reps = (262_144 / bytes).clamp(1, 4096);
-        let rounds = 301;
-        let mut ns: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds); variants.len()];
-        for round in 0..rounds + 20 {
-            for (v, (_, f)) in variants.iter_mut().enumerate() {
-                let t = Instant::now();
-                for _ in 0..reps {
-                    f(black_box(&mut buf));
-                }
-                let dt = t.elapsed().as_nanos() as f64 / reps as f64;
-                if round >= 20 {
-                    ns[v].push(dt);
-                }
-            }
-        }
-        println!("\n{bytes} B, {reps} calls per sample, {rounds} rounds:");
-        println!(
-            "{:<32} {:>10} {:>8} {:>8} {:>8}",
-            "variant", "median ns", "x ecb", "min ns", "x ecb"
+        crate::measure::table(
+            &format!("{bytes} B"),
+            bytes,
+            &mut variants,
+            buf.as_mut_slice(),
+            reps,
+            301,
+            &crate::measure::Columns {
+                name: 32,
+                gbps: false,
+                vs: "x ecb",
+                digits: 3,
+            },
         );
-        let stats: Vec<(f64, f64)> = ns
-            .iter_mut()
-            .map(|s| {
-                s.sort_by(f64::total_cmp);
-                (s[s.len() / 2], s[0])
-            })
-            .collect();
-        let (base_med, base_min) = stats[0];
-        for ((name, _), (med, min)) in variants.iter().zip(&stats) {
-            println!(
-                "{name:<32} {med:>10.1} {:>8.3} {min:>8.1} {:>8.3}",
-                base_med / med,
-                base_min / min
-            );
-        }
     }
 }

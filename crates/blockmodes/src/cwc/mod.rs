@@ -91,7 +91,6 @@
 mod bench;
 #[cfg(target_arch = "x86_64")]
 mod ctr_hash;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod fused;
 pub mod hash;
 #[cfg(feature = "alloc")]
@@ -275,7 +274,6 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     }
 
     /// The fused kernels, if the engine has the AES key.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     #[inline(always)]
     fn fused(&self) -> Option<fused::Fused<'_>> {
         self.engine.aes().map(fused::Fused::new)
@@ -315,7 +313,6 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
         let base = self.check(nonce, ad, msg)?;
         // The fused kernels write sigma straight into the new `Vec`'s
         // capacity (no zero fill first); other ciphers fill a zeroed `Vec`.
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = self.fused() {
             let mut out = Vec::with_capacity(msg.len() + T::USIZE);
             let mut tag = f.seal_append(&self.hash, base, ad, msg, &mut out);
@@ -360,7 +357,6 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
             })?;
         let (sigma, tag) = ct_and_tag.split_at(body_len);
         let base = self.check(nonce, ad, sigma)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = self.fused() {
             // The tag first (over sigma; nothing is decrypted before it
             // verifies), then the plaintext straight into the new `Vec`.
@@ -594,7 +590,6 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// CWC-CTR and CWC-MAC together: `io`'s output becomes sigma (M from its
     /// input); returns the full 16-byte tau. Lengths already checked.
     fn seal_io(&self, base: u128, ad: &[u8], io: InOutBuf<'_, '_, u8>) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = self.fused() {
             return f.seal(&self.hash, base, ad, io);
         }
@@ -604,7 +599,6 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// CWC-CTR from counter `first` (at least 1): `io`'s output = its input
     /// xor the keystream.
     fn ctr_io(&self, base: u128, first: usize, io: InOutBuf<'_, '_, u8>) {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = self.fused() {
             return f.ctr(base, first as u64, io);
         }
@@ -650,7 +644,6 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Cwc<C, T, P> {
     /// CWC-MAC over sigma: the full 16-byte tau, with `E_K(CWC-HASH)` and
     /// `E_K(10^7 || N || 0^32)` in one cipher call. Lengths already checked.
     fn mac(&self, base: u128, ad: &[u8], sigma: &[u8]) -> Block {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(f) = self.fused() {
             return f.mac(&self.hash, base, ad, sigma);
         }

@@ -49,9 +49,9 @@ use crate::disk::wide::{WideBlockCipher, WideBlockMode, check_units};
 use crate::disk::xex::{Xex, XexDelta, XexTweak};
 use crate::error::{Error, Result};
 use crate::oracle::BlockCipher128Dec;
+use zeroize::Zeroize;
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-use {crate::engine::Dir, zeroize::Zeroize};
+use crate::engine::Dir;
 
 /// EtE[W, F]: the ECB layer `F(K, γ1, ·)` and the wide-block mode W over
 /// `F(K, γ2, ·)`.
@@ -76,8 +76,7 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     /// The fused AES kernels (EME over StE[XEX-AES-128] keyed from key
     /// bytes on a CPU with AES-NI or the ARMv8 AES instructions:
     /// [`EtE::new_from_slice`]).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<super::eme::fused::Ete>,
+    fused: crate::backend::Beside<super::eme::fused::Ete>,
 }
 
 /// The paper's J = EtE[EME, StE[XEX-AES-128]] with γ1 = t0, γ2 = t1.
@@ -109,14 +108,12 @@ where
         Ok(Self {
             ecb: f.fix_tweak(gamma1)?,
             wide: W::from_cipher(f.fix_tweak(gamma2)?),
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: None,
+            fused: crate::backend::Beside::new(None),
         })
     }
 
     /// One unit or consecutive units on the fused kernels, if this key has
     /// them: `tweak(s)` is unit s's tweak. The length was checked.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn fused(
         &self,
         enc: bool,
@@ -124,7 +121,7 @@ where
         data: &mut [u8],
         tweak: impl Fn(usize) -> Block,
     ) -> bool {
-        let Some(f) = &self.fused else {
+        let Some(f) = self.fused.get() else {
             return false;
         };
         let dir = if enc { Dir::Encrypt } else { Dir::Decrypt };
@@ -140,7 +137,6 @@ where
     /// `J(K, T, M)` on one data unit in place.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(true, data.len(), data, |_| *tweak) {
             return Ok(());
         }
@@ -151,7 +147,6 @@ where
     /// `J^-1(K, T, C)` on one data unit in place.
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(false, data.len(), data, |_| *tweak) {
             return Ok(());
         }
@@ -164,7 +159,6 @@ where
     /// group, then W's own bulk call over it.
     fn units(&self, first_unit: u128, unit_len: usize, data: &mut [u8], enc: bool) -> Result<()> {
         check_units(self, first_unit, unit_len, data)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(enc, unit_len, data, |s| {
             (first_unit + s as u128).to_le_bytes()
         }) {
@@ -204,17 +198,15 @@ where
         let f = StE::<Xex<C>>::new_from_slice(key)?;
         #[allow(unused_mut)]
         let mut j = Self::new(&f, &XexTweak::T0, &XexTweak::T1)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            // StE keyed its XEX from the key bytes: the fused key, if any.
-            let (xex, k, h) = f.parts();
-            if let Some(aes) = xex.fused_key() {
-                let mut d1 = xex.delta(&XexTweak::T0)?;
-                let mut d2 = xex.delta(&XexTweak::T1)?;
-                j.fused = super::eme::fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
-                d1.zeroize();
-                d2.zeroize();
-            }
+        // StE keyed its XEX from the key bytes: the fused key, if any.
+        let (xex, k, h) = f.parts();
+        if let Some(aes) = xex.fused_key() {
+            let mut d1 = xex.delta(&XexTweak::T0)?;
+            let mut d2 = xex.delta(&XexTweak::T1)?;
+            let ete = super::eme::fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
+            j.fused = crate::backend::Beside::new(ete);
+            d1.zeroize();
+            d2.zeroize();
         }
         Ok(j)
     }

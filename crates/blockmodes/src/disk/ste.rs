@@ -94,7 +94,6 @@ impl<E: TweakableBlockCipher> StE<E> {
     }
 
     /// The inner cipher, K and H (for EtE's fused path).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fn parts(&self) -> (&E, &Block, &Block) {
         (&self.e, &self.swap.k, &self.swap.h)
     }

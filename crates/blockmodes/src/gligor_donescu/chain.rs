@@ -58,7 +58,6 @@ pub(crate) fn encrypt_blocks<C: BlockCipher128, const CHECK: bool>(
     debug_assert_eq!(out.len(), rounds);
     // On f's fused AES key: the whole chain in one function of the engine
     // (AES-NI; the ARMv8 Crypto Extensions).
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if let Some(k) = keys.f.aes() {
         k.xcbc_chain::<CHECK>(r0, z0, n, x, out);
         return;

@@ -113,7 +113,6 @@ impl<C: BlockCipher128> Keys<C> {
     pub(crate) fn z0(&self, r0: u128) -> Block {
         // On the fused key (f', or f in the one-key form): the integer
         // straight into a register, no `aes` crate backend call.
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some((k, x)) = self.z0_fused(r0) {
             return k.encrypt_be(x);
         }
@@ -126,7 +125,6 @@ impl<C: BlockCipher128> Keys<C> {
     /// The fused key and counter block behind z0^(s) of the chain whose
     /// r0^(s) is `r0_first`: (f', r0^(s)) or (f, r0^(s) + 1), if that
     /// key is on the fused path.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn z0_fused(&self, r0_first: u128) -> Option<(&crate::backend::AesKey, u128)> {
         match &self.f_prime {
             Some(fp) => fp.aes().map(|k| (k, r0_first)),
@@ -154,16 +152,13 @@ impl<C: BlockCipher128> Keys<C> {
                 self.out[start..start + blocks.len()].copy_from_slice(blocks);
             }
         }
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            if let Some((k, first)) = self.z0_fused(r0_first) {
-                // The counter blocks r0^(s) (+ 1), enciphered in place.
-                for (j, b) in out.iter_mut().enumerate() {
-                    *b = to_block(first.wrapping_add(j as u128));
-                }
-                k.ecb(crate::engine::Dir::Encrypt, crate::engine::Io::InPlace(out));
-                return;
+        if let Some((k, first)) = self.z0_fused(r0_first) {
+            // The counter blocks r0^(s) (+ 1), enciphered in place.
+            for (j, b) in out.iter_mut().enumerate() {
+                *b = to_block(first.wrapping_add(j as u128));
             }
+            k.ecb(crate::engine::Dir::Encrypt, crate::engine::Io::InPlace(out));
+            return;
         }
         let (cipher, first) = match &self.f_prime {
             Some(fp) => (fp.cipher(), r0_first),

@@ -712,7 +712,6 @@ fn decrypt_chain<C: BlockCipher128Dec, const CHECK: bool>(
     body: &[u8],
     out: &mut [u8],
 ) -> (Block, Block) {
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if let Some(k) = keys.f.aes() {
         let (ct, _) = body.as_chunks::<16>();
         let (out, _) = out.as_chunks_mut::<16>();

@@ -15,27 +15,11 @@ use alloc::vec::Vec;
 use super::head_len;
 use super::{BlockBuf, copy_prefix, copy_tail, wipe, zero_after};
 use crate::arith::gf128::{Block, xor, xor_in_place};
-use crate::backend::AesKey;
-use crate::engine::{Dir, GrayTable, Io};
+use crate::backend::GrayView;
+use crate::engine::{Dir, Io};
 
-/// The engine's expanded key and, beside it, the key's offset tables.
-#[derive(Clone, Copy)]
-pub(super) struct Fused<'a> {
-    key: &'a AesKey,
-    table: &'a GrayTable,
-}
-
-impl<'a> Fused<'a> {
-    /// The fused path of a key whose engine key is `key` and whose
-    /// offsets' table is `table`, if it has both.
-    #[inline(always)]
-    pub(super) fn of(key: Option<&'a AesKey>, table: Option<&'a GrayTable>) -> Option<Self> {
-        Some(Self {
-            key: key?,
-            table: table?,
-        })
-    }
-
+/// OCB 1.0's steps on the engine key and its offset table.
+impl GrayView<'_> {
     /// `R = E_K(N xor L)`.
     fn r(&self, nonce: &Block, l: &Block) -> Block {
         let mut n_xor_l = xor(nonce, l);
@@ -161,7 +145,7 @@ impl<'a> Fused<'a> {
     }
 }
 
-impl Fused<'_> {
+impl GrayView<'_> {
     /// Full blocks `first, first + 1, ...` of a message in `io` (the on-line
     /// interface, `ocb1/online.rs`): `C[i] = E_K(M[i] xor Z[i]) xor Z[i]`
     /// (or `M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]`) with

@@ -43,13 +43,12 @@ use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, TagPosition};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, GrayBatch, GrayCursor, GrayOffsets, half_be, xor, xor_in_place};
-use crate::backend::Engine;
+use crate::backend::{Engine, GrayView};
 use crate::engine::GrayTable;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
 mod fused;
-use fused::Fused;
 #[cfg(feature = "alloc")]
 mod online;
 #[cfg(feature = "alloc")]
@@ -220,8 +219,8 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Ocb1<C, T, P> {
 
     /// The fused path, if this key has it.
     #[inline(always)]
-    fn fused(&self) -> Option<Fused<'_>> {
-        Fused::of(self.engine.aes(), self.table.as_ref())
+    fn fused(&self) -> Option<GrayView<'_>> {
+        GrayView::of(self.engine.aes(), self.table.as_ref())
     }
 
     #[cfg(feature = "alloc")]

@@ -1,38 +1,23 @@
 //! PMAC's Σ on the engine's AES kernels (`crate::engine`: the x86-64 tiers
 //! `aesni`, `vaes256`, `vaes512` and the `armv8` one, chosen at key setup;
 //! see `crate::backend`): `Y[i] = E_K(M[i] xor gamma_i L)` xored together in
-//! one kernel call ([`AesKey::sigma`]), the offsets `gamma_i L` read from
-//! the key's [`GrayTable`] (a 64-block group's `gamma_j L` loaded a register
-//! at a time, each group's base one xor from the last) and folded into the
-//! first round key, nothing stored; the tag `E_K(X[m])` is one block. On
-//! x86-64 a short message's whole tag `E_K(Σ xor X[m])` is one function
-//! ([`Fused::short_tag`], `AesKey::sigma_tag`: below `XMM_BELOW` blocks).
+//! one kernel call ([`AesKey::sigma`](crate::backend::AesKey::sigma)), the
+//! offsets `gamma_i L` read from the key's
+//! [`GrayTable`](crate::engine::GrayTable) (a 64-block group's `gamma_j L`
+//! loaded a register at a time, each group's base one xor from the last)
+//! and folded into the first round key, nothing stored; the tag `E_K(X[m])`
+//! is one block. On x86-64 a short message's whole tag `E_K(Σ xor X[m])` is
+//! one function ([`GrayView::short_tag`], `AesKey::sigma_tag`: below
+//! `XMM_BELOW` blocks).
 
 use crate::arith::gf128::{Block, xor};
-use crate::backend::{AesKey, Engine};
-use crate::engine::{GrayTable, Offsets};
-use crate::oracle::BlockCipher128;
+use crate::backend::GrayView;
+use crate::engine::Offsets;
 
-use super::kernel::Keys;
-
-/// The engine's expanded key and, beside it, the key's offset tables.
-#[derive(Clone, Copy)]
-pub(super) struct Fused<'a> {
-    key: &'a AesKey,
-    table: &'a GrayTable,
-}
-
-impl<'a> Fused<'a> {
-    /// The fused path of `engine` with the per-key values `keys`, if
-    /// `engine` has the engine's AES key (`keys` then has its tables).
-    #[inline(always)]
-    pub(super) fn of<C: BlockCipher128>(engine: &'a Engine<C>, keys: &'a Keys) -> Option<Self> {
-        Some(Self {
-            key: engine.aes()?,
-            table: keys.table.as_ref()?,
-        })
-    }
-
+/// PMAC's steps on the engine key and its offset table (the fused path of
+/// an engine with the AES key: `GrayView::of(engine.aes(),
+/// keys.table.as_ref())`).
+impl GrayView<'_> {
     /// `E_K(Σ xor x)` for a message whose blocks before the last are
     /// `body`, if it is short enough for the one-function kernel.
     pub(super) fn short_tag(&self, body: &[Block], x: &Block) -> Option<Block> {

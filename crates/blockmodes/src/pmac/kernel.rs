@@ -88,7 +88,7 @@ pub(super) fn sigma_of<C: BlockCipher128>(
     head: Option<&Block>,
     body: &[Block],
 ) -> Block {
-    if let Some(f) = Fused::of(engine, keys) {
+    if let Some(f) = GrayView::of(engine.aes(), keys.table.as_ref()) {
         return f.sigma(first, head, body);
     }
     let n = body.len() + usize::from(head.is_some());

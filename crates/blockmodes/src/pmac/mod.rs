@@ -40,13 +40,12 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::{Block, GrayBatch, GrayOffsets, half_be, xor, xor_in_place};
-use crate::backend::Engine;
+use crate::backend::{Engine, GrayView};
 use crate::engine::GrayTable;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, ParWork};
 
 mod fused;
-use fused::Fused;
 
 use crate::tag::Safe;
 pub use crate::tag::{Tag, TagPolicy, TagSize};
@@ -503,7 +502,7 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     /// The untruncated `E_K(X[m])` of a whole message.
     fn full_tag_of(&self, msg: &[u8]) -> Block {
         let (body, last) = split_message(msg);
-        if let Some(f) = Fused::of(&self.engine, &self.keys) {
+        if let Some(f) = GrayView::of(self.engine.aes(), self.keys.table.as_ref()) {
             let mut tail = kernel::last_term(&self.keys, last);
             let tag = f.short_tag(body, &tail);
             crate::oracle::scratch::wipe(core::slice::from_mut(&mut tail));

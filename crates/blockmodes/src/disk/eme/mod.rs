@@ -30,15 +30,13 @@ use crate::disk::units::{
     unit_blocks, wipe, with_scratch, xor_blocks_to,
 };
 use crate::disk::wide::{WideBlockCipher, WideBlockMode};
+use crate::engine::Dir;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
+use fused::Cipher;
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-use {crate::engine::Dir, fused::Cipher};
-
-/// EME (and EtE's and EME2's shared parts) on the engine (x86-64; aarch64
-/// for EME and EME2).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+/// EME (and EtE's and EME2's shared parts) on the engine (x86-64, aarch64;
+/// elsewhere it builds and never runs: no engine key).
 pub(super) mod fused;
 
 /// Most blocks in a unit.
@@ -83,7 +81,6 @@ impl<C: BlockCipher128> Eme<C> {
     }
 
     /// The table `L_i = 2^(i-1)·L` (`l()[i - 1]`), for EtE's fused path.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fn l(&self) -> &[Block; MAX_BLOCKS] {
         &self.l
     }
@@ -112,7 +109,6 @@ impl<C: BlockCipher128> Eme<C> {
     /// under the tweak T.
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused_one(Dir::Encrypt, tweak, blocks) {
             return Ok(());
         }
@@ -121,7 +117,6 @@ impl<C: BlockCipher128> Eme<C> {
     }
 
     /// One unit on the fused path, if this key has it.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn fused_one(&self, dir: Dir, tweak: &Block, blocks: &mut [Block]) -> bool {
         let Some(k) = self.engine.aes() else {
             return false;
@@ -143,7 +138,6 @@ impl<C: BlockCipher128> Eme<C> {
         let blocks = unit_blocks(unit_len, MAX_BLOCKS * 16, data)?;
         let m = unit_len / 16;
         check_unit_numbers(first_unit, blocks.len() / m)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if let Some(k) = self.engine.aes() {
             let dir = if P::DECRYPT {
                 Dir::Decrypt
@@ -176,7 +170,6 @@ impl<C: BlockCipher128Dec> Eme<C> {
     /// except in L).
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused_one(Dir::Decrypt, tweak, blocks) {
             return Ok(());
         }

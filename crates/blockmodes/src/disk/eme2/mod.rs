@@ -47,8 +47,8 @@ use crate::disk::wide::WideBlockCipher;
 use crate::error::{Error, Result};
 use crate::oracle::{self, BlockCipher128, BlockCipher128Dec, ParWork};
 
-/// EME2 on the engine (x86-64, aarch64).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+/// EME2 on the engine (x86-64, aarch64; elsewhere it builds and never
+/// runs: no engine key).
 mod fused;
 
 /// EME2 over the block cipher `C`.
@@ -74,18 +74,15 @@ pub struct Eme2<C> {
     k_ecb: Block,
     /// Beside the engine's key (and only then): the fused path's table
     /// `2^i K_ECB` of the first 256 blocks.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fused: Option<Fused>,
+    fused: crate::backend::Beside<Fused>,
 }
 
 /// EME2's fused path beside the engine's key: the table of `K_ECB`'s
 /// powers. Wiped on drop.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 struct Fused {
     l: fused::Table,
 }
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl Drop for Fused {
     fn drop(&mut self) {
         wipe(&mut self.l);
@@ -102,10 +99,9 @@ impl<C: BlockCipher128> Eme2<C> {
     /// if `engine` has the engine's key).
     fn with_engine(k_ad: Block, k_ecb: Block, engine: Engine<C>) -> Self {
         Self {
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            fused: engine.aes().map(|_| Fused {
+            fused: crate::backend::Beside::new(engine.aes().map(|_| Fused {
                 l: fused::table(&k_ecb),
-            }),
+            })),
             engine,
             k_ad,
             k_ecb,
@@ -148,7 +144,6 @@ impl<C: BlockCipher128> Eme2<C> {
     /// associated data `ad` (any length).
     pub fn encrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(crate::engine::Dir::Encrypt, ad, data) {
             return Ok(());
         }
@@ -159,9 +154,8 @@ impl<C: BlockCipher128> Eme2<C> {
     }
 
     /// EME2 on the fused kernels, if this key has them.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn fused(&self, dir: crate::engine::Dir, ad: &[u8], data: &mut [u8]) -> bool {
-        let (Some(key), Some(f)) = (self.engine.aes(), &self.fused) else {
+        let (Some(key), Some(f)) = (self.engine.aes(), self.fused.get()) else {
             return false;
         };
         let mut t_star = fused::t_star(key, &self.k_ad, ad);
@@ -190,7 +184,6 @@ impl<C: BlockCipher128Dec> Eme2<C> {
     /// Decipher what [`Eme2::encrypt`] enciphered under the same `ad`.
     pub fn decrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.fused(crate::engine::Dir::Decrypt, ad, data) {
             return Ok(());
         }

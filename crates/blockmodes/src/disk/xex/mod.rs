@@ -110,7 +110,6 @@ impl<C: BlockCipher128> Xex<C> {
     }
 
     /// The fused kernels' key, if this XEX runs on them.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fn fused_key(&self) -> Option<&crate::backend::AesKey> {
         self.engine.aes()
     }

@@ -100,7 +100,6 @@ pub(super) fn decrypt_segments<C: BlockCipher128Dec>(
     body: &[u8],
     out: &mut [u8],
 ) -> Verdict {
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if let Some(k) = keys.f.aes() {
         return decrypt_segments_fused(k, keys, r0, layout, first, end, body, out);
     }
@@ -114,7 +113,6 @@ pub(super) fn decrypt_segments<C: BlockCipher128Dec>(
 /// block's x apart); segment 1's length block is decrypted by a call of
 /// its own, into the verdict. The z0^(s) come 64 segments at a time from
 /// one parallel call of f' ([`Keys::z0_run`]).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[allow(clippy::too_many_arguments)]
 fn decrypt_segments_fused<C: BlockCipher128Dec>(
     key: &crate::backend::AesKey,

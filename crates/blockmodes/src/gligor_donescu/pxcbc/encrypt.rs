@@ -99,7 +99,6 @@ fn encrypt_range<C: BlockCipher128>(
     end: usize,
     body: &mut [u8],
 ) {
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if let Some(k) = keys.f.aes().filter(|k| k.has_chains()) {
         encrypt_segments_fused(k, keys, r0, stream, layout, first, end, body);
         return;
@@ -114,7 +113,6 @@ fn encrypt_range<C: BlockCipher128>(
 /// summed while the rounds run). The rounds are cut where a chain's x is
 /// not a message block: x_1 of segment 1 (the length block) and the
 /// message's padded last block, each taken from a block of its own.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
     key: &crate::backend::AesKey,
@@ -170,12 +168,10 @@ pub(super) fn encrypt_segments_fused<C: BlockCipher128>(
 /// The most blocks of a segment taken from a copy (the one holding the
 /// length block, the one holding the padded block) when its rounds run
 /// in one kernel call.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const EDGE: usize = 64;
 
 /// The chains' z and Σ between kernel calls, and the fused z0 key and
 /// counter of the first call ([`crate::engine::Chains`]).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 type ChainState<'a> = (
     &'a mut [Block; crate::engine::CHAIN_BATCH],
     &'a mut [Block; crate::engine::CHAIN_BATCH],
@@ -183,7 +179,6 @@ type ChainState<'a> = (
 );
 
 /// Segments `g .. g + lanes` (0-based), all of n_s blocks.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 struct Group<'a, 'b> {
     stream: &'a Stream<'b>,
     layout: &'a Layout,
@@ -192,7 +187,6 @@ struct Group<'a, 'b> {
     n_s: usize,
 }
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl Group<'_, '_> {
     /// The round ranges of one kernel call each: all n_s rounds at once
     /// when n_s <= [`EDGE`] (a lane whose x are not all message blocks
