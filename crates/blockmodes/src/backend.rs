@@ -299,8 +299,8 @@ const _: () = assert!(core::mem::size_of::<Beside<[crate::Block; 256]>>() == 0);
 /// OCB 1.0's and PMAC's view of the engine's key and its Gray-code table.
 pub(crate) type GrayView<'a> = crate::engine::GrayView<'a, AesKey>;
 
-/// EtE's StE-over-XEX pair on the engine's key (`aesni::SteXex`,
-/// `armv8::SteXex`; elsewhere it never exists, as its key).
+/// EtE's StE-over-XEX pair on the engine's key (`engine::SteXex` over
+/// the architecture's `AesKey`; elsewhere it never exists, as its key).
 pub(crate) type SteXex = crate::engine::SteXex<AesKey>;
 
 /// Off the engine's architectures there is no engine key: an uninhabited

@@ -6,7 +6,10 @@
 //! encryption's lock-step chains' state and strided I/O ([`Chains`],
 //! [`ChainIo`], [`CHAIN_BATCH`]) for `AesKey::xcbc_strided`, and EtE's
 //! StE-over-XEX pair ([`SteXex`], its passes per architecture through
-//! [`SteKey`]).
+//! [`SteKey`]); and what the drivers and key set-up share: the borrowed
+//! view of an engine key with its Gray-code table ([`GrayView`]), the
+//! fused key's self-check ([`agrees`]) and the second key of XCBC and
+//! pXCBC ([`companion_key`]).
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
 //! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
@@ -310,15 +313,18 @@ pub(crate) fn aes_key_len<C: 'static>() -> Option<usize> {
     }
 }
 
-/// The fused key's self-check: whether the caller's `cipher` (built from
-/// the same key bytes) gives `ours`, the engine's `E_K(0^128)` (compared
-/// in constant time; counted in [`FUSED_KEYS`] if `count`). The one branch on the comparison is here: it is true for
+/// The fused key's self-check: the engine key `k`, if the caller's
+/// `cipher` (built from the same key bytes) gives `ours`, the engine's
+/// `E_K(0^128)` (compared in constant time; counted in [`FUSED_KEYS`] if
+/// `count`). The one branch on the comparison is here, for every caller
+/// (`aesni::key_for`, `armv8::key_for`, [`companion_key`]): it is true for
 /// every key, so it reveals nothing about K (`ct/declassify.txt`).
-pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
+pub(crate) fn agrees<C: crate::oracle::BlockCipher128, K>(
     cipher: &C,
+    k: K,
     mut ours: Block,
     count: bool,
-) -> bool {
+) -> Option<K> {
     use subtle::ConstantTimeEq;
     let mut theirs = crate::oracle::encrypt_block(cipher, &[0; 16]);
     let same = bool::from(theirs.ct_eq(&ours));
@@ -330,7 +336,7 @@ pub(crate) fn agrees<C: crate::oracle::BlockCipher128>(
     }
     #[cfg(not(feature = "std"))]
     let _ = count;
-    same
+    same.then_some(k)
 }
 
 /// A second key for a mode whose first key, of `rounds` rounds, is on the
@@ -352,7 +358,8 @@ pub(crate) fn companion_key<C: crate::oracle::BlockCipher128, K>(
         return None;
     }
     let k = build(key)?;
-    agrees(cipher, encrypt(&k, &[0; 16]), false).then_some(k)
+    let e0 = encrypt(&k, &[0; 16]);
+    agrees(cipher, k, e0, false)
 }
 
 #[cfg(feature = "std")]
@@ -448,8 +455,8 @@ impl ChainIo<'_, '_> {
 /// Δ)`; `sw` exchanges K and H. Holds its own copy of the AES-128 key and,
 /// per direction, the first and last round keys with the deltas folded
 /// in; zeroized on drop. Written once for both architectures: each
-/// architecture's key type runs the passes ([`SteKey`]; `aesni::SteXex`
-/// and `armv8::SteXex` name this type over their `AesKey`).
+/// architecture's key type runs the passes ([`SteKey`]; `backend::SteXex`
+/// names this type over the architecture's `AesKey`).
 #[derive(Clone)]
 pub(crate) struct SteXex<K> {
     pub(crate) key: K,

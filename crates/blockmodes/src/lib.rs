@@ -89,11 +89,11 @@ mod backend;
 mod disk;
 mod engine;
 mod gligor_donescu;
-// The ignored benchmark tests' timing loop (`aesni/bench.rs`,
-// `cwc/bench.rs`: x86-64 only).
 #[cfg(all(blockmodes_mca, target_arch = "aarch64"))]
 #[doc(hidden)]
 pub mod mca;
+// The ignored benchmark tests' timing loop (`aesni/bench.rs`,
+// `cwc/bench.rs`: x86-64 only).
 #[cfg(all(test, feature = "std", target_arch = "x86_64"))]
 mod measure;
 

@@ -12,12 +12,15 @@
 //! partial (masked on AVX-512, its low half on AVX2; never padded).
 //!
 //! Per register, on top of the rounds: one 3-way xor (`M xor Z xor K0`:
-//! `vpternlogq` on zmm, two xors on xmm and ymm), one xor for the last
-//! round's key (`Z xor K_last`), one load of the Gray-code table, and one
-//! xor into the sum if any. PMAC's Σ (no post-whitening, nothing stored)
-//! has no xor for its sum in a full batch: the sum is the last round's key,
-//! `acc = aesenclast(x, acc)`, in [`Lane::SUM_CHAINS`] chains; so a ymm
-//! register of Σ costs two vector xors beside its rounds (was three).
+//! `vpternlogq` on zmm, two xors on xmm and ymm), with post-whitening one
+//! xor for the last round's key (`Z xor K_last`), one load of the
+//! Gray-code table and, where the group base `W_q` is not in the round
+//! keys (xmm and zmm; on ymm a batch crossing a 64-block group), one xor
+//! of the base into `Z`; and one xor into the sum if any. PMAC's Σ (no
+//! post-whitening, nothing stored) has no xor for its sum in a full batch:
+//! the sum is the last round's key, `acc = aesenclast(x, acc)`, in
+//! [`Lane::SUM_CHAINS`] chains; so a ymm register of Σ inside one group
+//! costs two vector xors beside its rounds (three before).
 
 use core::arch::x86_64::*;
 

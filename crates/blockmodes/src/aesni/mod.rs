@@ -14,8 +14,10 @@
 //! * the post-whitening is free: `aesenclast(s, Z xor K_last)` is
 //!   `E(x) xor Z`, so the offset is folded into the last round key (one
 //!   xor per four blocks);
-//! * a sum of inputs (OCB's Checksum) or outputs (PMAC's Σ, OCB's Checksum
-//!   when decrypting) is one xor per four blocks while the rounds run;
+//! * a sum of inputs (OCB's Checksum) or outputs (OCB's Checksum when
+//!   decrypting) is one xor per four blocks while the rounds run; PMAC's Σ
+//!   over a full batch has none: it rides in `aesenclast`'s key, with one
+//!   xor per batch where the chains meet (`Lane::SUM_CHAINS`);
 //! * the Gray-code offsets `Z[i] = gamma_i L xor R` of OCB and PMAC are
 //!   generated in registers: `Z[64q + j] = W_q xor gamma_j L`, a 64-entry
 //!   per-key table (one 64-byte load per four blocks) and a group base
@@ -248,7 +250,8 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(
         return None;
     }
     let k = AesKey::with_level(key, max)?;
-    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), true).then_some(k)
+    let e0 = k.encrypt_block(&[0; 16]);
+    crate::engine::agrees(cipher, k, e0, true)
 }
 
 /// A second key for a mode whose first key `first` is on the fused path

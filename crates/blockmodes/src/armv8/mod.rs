@@ -160,7 +160,8 @@ pub(crate) fn key_for<C: crate::oracle::BlockCipher128>(key: &[u8], cipher: &C) 
         return None;
     }
     let k = AesKey::new(key)?;
-    crate::engine::agrees(cipher, k.encrypt_block(&[0; 16]), true).then_some(k)
+    let e0 = k.encrypt_block(&[0; 16]);
+    crate::engine::agrees(cipher, k, e0, true)
 }
 
 /// A second key for a mode whose first key `first` is on the fused path

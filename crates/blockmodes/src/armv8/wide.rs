@@ -31,7 +31,7 @@
 //! The units are still pipelined by the driver (unit s's first pass and
 //! middle before unit s - 1's last pass).
 //!
-//! For EtE, G is StE over XEX-AES-128 ([`SteXex`], as `aesni::SteXex`):
+//! For EtE, G is StE over XEX-AES-128 ([`SteXex`], `backend::SteXex` on every architecture):
 //! `F_i(x) = E(sw(x) xor Δ_i) xor Δ_i`, `F_i^-1(c) = sw(E^-1(c xor Δ_i)
 //! xor Δ_i)`, Δ_i folded into the first and last round keys, `sw` seven
 //! vector operations a block (no branch, no table index); EtE's ECB layer

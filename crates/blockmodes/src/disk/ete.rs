@@ -196,13 +196,18 @@ where
     /// ```
     pub fn new_from_slice(key: &[u8]) -> Result<Self> {
         let f = StE::<Xex<C>>::new_from_slice(key)?;
-        #[allow(unused_mut)]
         let mut j = Self::new(&f, &XexTweak::T0, &XexTweak::T1)?;
         // StE keyed its XEX from the key bytes: the fused key, if any.
         let (xex, k, h) = f.parts();
         if let Some(aes) = xex.fused_key() {
             let mut d1 = xex.delta(&XexTweak::T0)?;
-            let mut d2 = xex.delta(&XexTweak::T1)?;
+            let mut d2 = match xex.delta(&XexTweak::T1) {
+                Ok(d) => d,
+                Err(e) => {
+                    d1.zeroize();
+                    return Err(e);
+                }
+            };
             let ete = super::eme::fused::Ete::new(aes, (k, h), (&d1, &d2), j.wide.l());
             j.fused = crate::backend::Beside::new(ete);
             d1.zeroize();
