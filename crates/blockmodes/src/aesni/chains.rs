@@ -1,21 +1,21 @@
 //! pXCBC encryption's segment chains, written once for the vector lanes
 //! (`lane.rs`; VAES-512 and VAES-256, instantiated per tier by
-//! [`Lane::chains`]): up to [`CHAINS`] independent XCBC-XOR chains
+//! [`ChainLane::chains`]): up to [`CHAINS`] independent XCBC-XOR chains
 //! (Gligor–Donescu, section 4: one per segment) in lock step, `BLOCKS` per
 //! register (chain `BLOCKS v + j` in block j of register v). Round t of
 //! every chain:
 //!
 //! * `x` gathered from the chain's own run of blocks, two rounds at a time
-//!   ([`Lane::gather2`]: one 32-byte load per chain, transposed; a lone
-//!   round: [`Lane::gather`], one 16-byte load per chain), `Σ ^= x` (the
+//!   ([`ChainLane::gather2`]: one 32-byte load per chain, transposed; a lone
+//!   round: [`ChainLane::gather`], one 16-byte load per chain), `Σ ^= x` (the
 //!   check block's sum, seeded with z0^(s) by the caller);
 //! * `z = E_K(z xor x)`: `z xor x xor K0` is one 3-way xor;
 //! * `y = z + i r0^(s)` (i = first + t, mod 2^128 on big-endian blocks) on
 //!   pairs of registers in the Gligor–Donescu offsets' form
-//!   ([`Lane::gd_pair`], `gd.rs`), each chain's offset `i r0^(s)` advancing
+//!   ([`GdLane::gd_pair`], `gd.rs`), each chain's offset `i r0^(s)` advancing
 //!   by its own r0^(s) per round;
 //! * the blocks of `y` scattered into each chain's run of outputs
-//!   ([`Lane::scatter`]).
+//!   ([`ChainLane::scatter`]).
 //!
 //! With `check`, one more round takes `x = Σ` (the check block
 //! `x_{n+1} = z0 xor x_1 xor ... xor x_n`).
@@ -71,7 +71,7 @@ pub(super) struct ChainsJob<'a> {
 const TILE: usize = 2;
 
 /// Run `job` with `NR` rounds on `V` registers of lane `L` (`BLOCKS (V -
-/// 1) < lanes <= BLOCKS V`; instantiated by [`Lane::chains`]).
+/// 1) < lanes <= BLOCKS V`; instantiated by [`ChainLane::chains`]).
 ///
 /// # Safety
 /// The CPU must have `L`'s tier's features. For every

@@ -7,10 +7,10 @@
 //! change). Any number of bytes: a partial last block uses as many bytes of
 //! its keystream block as it has. The counter blocks are made in
 //! registers, never in memory. One loop for every lane width (`lane.rs`,
-//! [`run`], instantiated per tier by [`Lane::ctr`]): eight registers per
+//! [`run`], instantiated per tier by [`CtrLane::ctr`]): eight registers per
 //! batch, the remainder as one batch of as many registers as it needs,
 //! the data folded into the last round key (`aesenclast(x, M xor K_last)`
-//! is `E_K(cb + t) xor M`); the counter blocks per lane ([`Lane::Ctr`]):
+//! is `E_K(cb + t) xor M`); the counter blocks per lane ([`CtrLane::Ctr`]):
 //!
 //! * VAES-512 and VAES-256: the counter block broadcast to the lanes with
 //!   its last four bytes reversed (the counter as a little-endian dword),
@@ -19,7 +19,7 @@
 //! * AES-NI (also every run under [`XMM_BELOW`] blocks): the counter of
 //!   each block from a scalar `bswap` into the last dword (SSE2 only).
 //!
-//! A partial last register ([`Lane::xor_bytes`]): byte-masked loads and
+//! A partial last register ([`CtrLane::xor_bytes`]): byte-masked loads and
 //! stores on VAES-512; elsewhere its whole blocks as usual and the partial
 //! block xored byte by byte from its keystream block (wiped after).
 //! Nothing padded, nothing past the end touched.
@@ -172,7 +172,7 @@ fn encrypt_one_be<const NR: usize>(keys: &[Block; 15], x: u128) -> Block {
 /// Registers per full batch.
 const REGS: usize = 8;
 
-/// The loop over batches on lane `L` (instantiated by [`Lane::ctr`]);
+/// The loop over batches on lane `L` (instantiated by [`CtrLane::ctr`]);
 /// `E_K(job.extra)` into `out` if there is one (the AES-NI lane only: it
 /// rides along with the first batch).
 ///

@@ -2,7 +2,7 @@
 //! (`lane.rs`): offsets `i·r0` added to (XECB) or subtracted from (XCBC
 //! decryption) the blocks as 128-bit big-endian integers, made in
 //! registers. Each tier instantiates [`run`] in its `#[target_feature]`
-//! entry ([`Lane::gd`]).
+//! entry ([`GdLane::gd`]).
 //!
 //! * XECB: `E(x + i r0)`, the outputs xored into a sum, nothing stored.
 //! * XCBC decryption: `z = y - i r0`, `E^-1(z) xor z_prev`, where `z_prev`
@@ -10,8 +10,8 @@
 //!   outputs stored and summed; optionally the last block is the check
 //!   block, returned instead.
 //!
-//! The offsets live in the lane's own form ([`Lane::GdOff`]) and are
-//! applied to a pair of registers at a time ([`Lane::gd_pair`]):
+//! The offsets live in the lane's own form ([`GdLane::GdOff`]) and are
+//! applied to a pair of registers at a time ([`GdLane::gd_pair`]):
 //!
 //! | lane | a pair | the 128-bit addition |
 //! | --- | --- | --- |
@@ -329,7 +329,7 @@ unsafe fn bulk_dec<L: GdLane, const NR: usize>(
 }
 
 /// Two full registers at `src` whitened: `z = y -+ i r0`; the offsets
-/// advanced ([`Lane::gd_pair`] with `SEL`).
+/// advanced ([`GdLane::gd_pair`] with `SEL`).
 ///
 /// # Safety
 /// As [`run`]; `src` valid for two registers.
@@ -599,7 +599,7 @@ impl XmmOff {
 }
 
 /// VAES-256: the offsets of a pair's four blocks split into 64-bit halves
-/// ([`YmmOff::split`]'s order: element e for block `e / 2 + 2 (e % 2)`)
+/// ([`split`]'s order: element e for block `e / 2 + 2 (e % 2)`)
 /// and what a pair adds (`4 r0`).
 #[derive(Clone, Copy)]
 pub(super) struct YmmOff {

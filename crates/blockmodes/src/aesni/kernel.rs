@@ -3,7 +3,7 @@
 //! PMAC's Σ, with the offsets from a slice (XEX), the Gray-code table (OCB
 //! 1.0, PMAC) or, on VAES-512, XEX units made in registers; and the one
 //! dispatch table from a job's shape to the instance. Each tier
-//! instantiates it in its `#[target_feature]` entry ([`Lane::kernel`]), as
+//! instantiates it in its `#[target_feature]` entry ([`Entry::kernel`]), as
 //! the Linux kernel's `aes-xts-avx-x86_64.S` assembles one macro body for
 //! every vector length.
 //!
@@ -199,7 +199,7 @@ struct Walk<L: Lane> {
     x: XexState<L>,
 }
 
-/// The loop over batches (instantiated by [`Lane::kernel`]).
+/// The loop over batches (instantiated by [`Entry::kernel`]).
 ///
 /// # Safety
 /// As [`dispatch`]; `SRC`, `POST`, `SUM`, `STORE` as the shape of `job`.
@@ -478,7 +478,9 @@ pub(super) unsafe fn batch<
             // cycles of latency a register, measured mixed) meet in c - 1
             // xors. `bkl` is K_last here (no post-whitening). The partial
             // and remainder batches take the xor below.
-            debug_assert!(REGS.is_multiple_of(c) && c <= REGS);
+            // At most one chain per register (`s[1..c]` below); the eight
+            // K_last cancel whatever the split.
+            const { assert!(L::SUM_CHAINS <= REGS) };
             let mut s = [L::zero(); REGS];
             s[0] = *acc;
             for (v, xv) in x.iter().enumerate() {

@@ -1,5 +1,5 @@
 //! The passes of the wide-block modes on the fused kernels: EME, EME2, and
-//! EtE (EME over StE[XEX], with EtE's ECB layer inside the same kernel).
+//! EtE (EME over `StE[XEX]`, with EtE's ECB layer inside the same kernel).
 //!
 //! EME over a block cipher G enciphers a data unit in two ECB passes with a
 //! serial block between them (`docs/spec/disk.md`):

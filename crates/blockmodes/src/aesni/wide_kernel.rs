@@ -1,12 +1,12 @@
 //! The wide-block passes (`wide.rs`), written once for every lane width
-//! (`lane.rs`) and instantiated per tier by [`Lane::wide`]: eight registers
+//! (`lane.rs`) and instantiated per tier by [`WideLane::wide`]: eight registers
 //! per batch, the remainder as one batch of as many registers as it needs,
 //! the last one partial (`Lane::load_n`/`store_n`: nothing padded, nothing
 //! past the blocks touched).
 //!
 //! What differs per tier is behind two lane types:
 //!
-//! | lane | the powers `M x^j` ([`Lane::Pow`]) | StE's swap ([`Lane::Swap`]) |
+//! | lane | the powers `M x^j` ([`WideLane::Pow`]) | StE's swap ([`WideLane::Swap`]) |
 //! | --- | --- | --- |
 //! | Xmm | one LE doubling per block (a chain beside the rounds) | a 32-bit compare, the mask and-ed with itself rotated |
 //! | Ymm | four bases (`M x^(16c + 2q + l)`), register v a base times `x^(8 (v / 4))`: a byte shift and one carry-less multiply | a 64-bit compare and-ed with itself swapped |
@@ -153,7 +153,7 @@ struct Consts<L: WideLane> {
     swap_k0: L::Swap,
 }
 
-/// The loop over batches (instantiated by [`Lane::wide`]). `LAST`: the
+/// The loop over batches (instantiated by [`WideLane::wide`]). `LAST`: the
 /// last pass (powers of M before, the table after) or the first (the
 /// table before, the sum of the outputs); `STE`: EtE's ciphers (with the
 /// ECB layer in the first pass when enciphering, in the last when
@@ -183,7 +183,7 @@ pub(super) unsafe fn kernel<
 /// each, in place from `job.dst`, unit s under `tweaks[s]`, in one call:
 /// the round keys and constants set up once, then per unit its first pass
 /// and middle, then the previous unit's last pass (so the middle's serial
-/// block overlaps a pass's rounds). Instantiated by [`Lane::wide_units`].
+/// block overlaps a pass's rounds). Instantiated by [`WideLane::wide_units`].
 ///
 /// # Safety
 /// The CPU must have `L`'s tier's features and PCLMULQDQ; `job.dst` (equal

@@ -74,7 +74,7 @@ pub(super) unsafe fn sigma_tag<const NR: usize, const V: usize>(
 /// `M[i] = E_K^-1(C[i] xor Z[i]) xor Z[i]`) for `V` blocks with
 /// `Z[i] = gamma_i L xor R` from `low` (the table's entries `1..`), the
 /// sum of the `M[i]` (the Checksum's blocks: the inputs, or with `DEC` the
-/// outputs) returned, and `extra = E_K(extra)` (Y[m], under the encryption
+/// outputs) returned, and `extra = E_K(extra)` (`Y[m]`, under the encryption
 /// keys `enc` whatever the direction) in the same round loop; the keys
 /// read in place (no copy, no job). `keys` are the direction's round keys.
 ///

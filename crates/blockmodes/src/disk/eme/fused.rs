@@ -18,7 +18,7 @@
 //! s - 1's last pass, so the middle's serial block (a cipher call's
 //! latency) overlaps the rounds of a pass instead of waiting for them.
 //! On x86-64 two or more units run inside one kernel call per 32 units
-//! ([`AesKey::wide_units`], `SteXex::units`): the round keys, the swap's
+//! (`AesKey::wide_units`, `SteXex::units`): the round keys, the swap's
 //! constants and the pass set-up once per call, not twice per unit, and
 //! the middle inlined (no call that saves the vector registers). The
 //! armv8 tier (`armv8/wide.rs`) has the two passes only: the middle runs
@@ -39,7 +39,7 @@ use super::x_sums;
 pub(super) enum Cipher<'a> {
     /// EME-AES: G = E_K.
     Aes(&'a AesKey),
-    /// EtE: G = StE[XEX]'s `F(K, γ2, .)`, with the ECB layer
+    /// EtE: G = `StE[XEX]`'s `F(K, γ2, .)`, with the ECB layer
     /// `F(K, γ1, .)` in the first pass (enciphering) or the last
     /// (deciphering).
     Ete(&'a SteXex),

@@ -53,7 +53,7 @@ impl<'a, C: BlockCipher128> Accumulator<'a, C> {
         &data[take..]
     }
 
-    /// Keep the tail of `data` (< 16 bytes) for later. (After [`top_up`],
+    /// Keep the tail of `data` (< 16 bytes) for later. (After [`Self::top_up`],
     /// either the partial block is empty or all data went into it.)
     pub(super) fn keep(&mut self, tail: &[u8]) {
         if !tail.is_empty() {
