@@ -454,25 +454,18 @@ unsafe fn last<L: GdLane, const V: usize, const NR: usize, const DEC: bool>(
                 out = o;
                 continue;
             }
-            let o = if DEC {
-                L::aesdeclast(x[v], kl[v])
-            } else {
-                L::aesenclast(x[v], kl[v])
-            };
+            // XCBC decryption (XECB's registers took the branches above):
+            // the outputs summed and stored.
+            let o = L::aesdeclast(x[v], kl[v]);
+            let p = dst.wrapping_add(L::BLOCKS * v);
             if full {
                 *acc = L::xor(*acc, o);
+                // SAFETY: the caller's: a full register.
+                L::store(p, o);
             } else if t.keep > 0 {
                 *acc = L::xor(*acc, L::keep_n(o, t.keep));
-            }
-            if DEC {
-                let p = dst.wrapping_add(L::BLOCKS * v);
-                if full {
-                    // SAFETY: the caller's: a full register.
-                    L::store(p, o);
-                } else if t.keep > 0 {
-                    // SAFETY: the caller's: `keep` blocks, nothing past them written.
-                    L::store_n(p, o, t.keep);
-                }
+                // SAFETY: the caller's: `keep` blocks, nothing past them written.
+                L::store_n(p, o, t.keep);
             }
             out = o;
         }
