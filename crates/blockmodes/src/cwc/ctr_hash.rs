@@ -19,7 +19,10 @@
 //! Each step enciphers three registers of four counter blocks (192 bytes)
 //! and, after its third round, hashes the previous step's three output
 //! registers (16 chunks, `cwc::hash::ifma::Stream`); the last step's
-//! output is hashed alone. The hash runs in double groups of 128 chunks
+//! output is hashed alone. From three steps in the last group, the step
+//! before the last enciphers the last one's registers beside its own
+//! (`step_pair`), so that no AES round of the message is left alone on
+//! the chain to the tag (a 1 KiB message: 5 whole steps and one register). The hash runs in double groups of 128 chunks
 //! (1536 bytes, 8 steps: one scalar step `S <- S K^128 + G` each); what is
 //! left after them (under 1536 bytes) is one last group of `c` chunks
 //! whose powers start at `K^c`. Every step whose 192 bytes lie inside the
@@ -358,8 +361,44 @@ unsafe fn pass<const NR: usize>(
         hash.end_double();
     }
     if rest_steps > 0 {
-        for u in 1..rest_steps {
+        // From three steps in the last group (rest step 0 is enciphered
+        // above), the step before the last enciphers the last one's
+        // registers beside its own: their rounds leave the chain to the tag.
+        let pair = rest_steps >= 3;
+        let alone = if pair { rest_steps - 2 } else { rest_steps };
+        for u in 1..alone {
             next_rest!(e0 + 16 * (u - 1));
+        }
+        if pair {
+            q += 1;
+            let at = q * STEP_BYTES;
+            let m = masks(last_at, len);
+            let last_io = (src.wrapping_add(last_at), dst.wrapping_add(last_at));
+            let prev = Some((&y, e0 + 16 * (rest_steps - 3)));
+            macro_rules! pair {
+                ($r:literal) => {
+                    // SAFETY: step q is whole (at + 192 = last_at < len);
+                    // the last step as in `last!`.
+                    unsafe {
+                        step_pair::<NR, $r>(
+                            k,
+                            &mut ctr,
+                            (src.add(at), dst.add(at)),
+                            last_io,
+                            m,
+                            &mut hash,
+                            prev,
+                        )
+                    }
+                };
+            }
+            let (w, z) = match last_bytes.div_ceil(64) {
+                1 => pair!(1),
+                2 => pair!(2),
+                _ => pair!(3),
+            };
+            hash.absorb192_at(w, e0 + 16 * (rest_steps - 2));
+            y = z;
         }
         let entry = e0 + 16 * (rest_steps - 1);
         if last_bytes <= 96 {
@@ -416,11 +455,23 @@ unsafe fn step<const NR: usize, const HASH: usize>(
         }
     }
     rounds(&mut x, &k[4..NR]);
+    // SAFETY: the caller's.
+    unsafe { whole_out(k[NR], x, src, dst) }
+}
+
+/// The last round of a whole step's three registers `x`, xored into the
+/// 192 bytes at `src`, stored at `dst` and returned.
+///
+/// # Safety
+/// `src` and `dst` valid for `STEP_BYTES` bytes.
+#[inline]
+#[target_feature(enable = "avx512f,vaes")]
+unsafe fn whole_out(last: __m512i, x: [__m512i; V], src: *const u8, dst: *mut u8) -> [__m512i; V] {
     let mut y = [_mm512_setzero_si512(); V];
     for (v, (xv, yv)) in x.iter().zip(y.iter_mut()).enumerate() {
         // SAFETY: the caller's: bytes 64 v .. 64 v + 64 are valid.
         let m = unsafe { _mm512_loadu_si512(src.add(64 * v).cast()) };
-        *yv = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, k[NR]));
+        *yv = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, last));
         // SAFETY: as for the load.
         unsafe { _mm512_storeu_si512(dst.add(64 * v).cast(), *yv) };
     }
@@ -452,12 +503,76 @@ unsafe fn step_last<const NR: usize, const R: usize>(
         hash.absorb192_at(*p, entry);
     }
     rounds(&mut x, &k[4..NR]);
+    // SAFETY: the caller's.
+    unsafe { masked_out(k[NR], x, src, dst, masks) }
+}
+
+/// A whole step (bytes `src`, `dst`) and the last one (`R` registers at
+/// `last_src`, `last_dst`, limited to `masks`) enciphered side by side:
+/// the last step's rounds run beside the step before it instead of alone
+/// on the way to the tag; `prev` is absorbed from table entry `prev.1`
+/// after the third round. Returns both steps' outputs (as [`step`] and
+/// [`step_last`]).
+///
+/// # Safety
+/// As [`step`] for `src` and `dst`, as [`step_last`] for the others.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq,avx512ifma,avx512vbmi")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn step_pair<const NR: usize, const R: usize>(
+    k: &[__m512i; 15],
+    ctr: &mut Counters,
+    (src, dst): (*const u8, *mut u8),
+    (last_src, last_dst): (*const u8, *mut u8),
+    masks: [u64; V],
+    hash: &mut Stream<'_>,
+    prev: Option<(&[__m512i; V], usize)>,
+) -> ([__m512i; V], [__m512i; V]) {
+    let mut x = counters::<V>(k, ctr);
+    let mut z = counters::<R>(k, ctr);
+    for kr in &k[1..4] {
+        rounds(&mut x, core::slice::from_ref(kr));
+        rounds(&mut z, core::slice::from_ref(kr));
+    }
+    if let Some((p, entry)) = prev {
+        hash.absorb192_at(*p, entry);
+    }
+    for kr in &k[4..NR] {
+        rounds(&mut x, core::slice::from_ref(kr));
+        rounds(&mut z, core::slice::from_ref(kr));
+    }
+    // SAFETY: the caller's.
+    unsafe {
+        (
+            whole_out(k[NR], x, src, dst),
+            masked_out(k[NR], z, last_src, last_dst, masks),
+        )
+    }
+}
+
+/// The last round of the `R` registers `x` of the last step, xored into
+/// the bytes in `masks[v]` of the 64 from `src + 64 v`, stored at the same
+/// bytes from `dst`; returned zero outside them (registers `R..` all
+/// zero).
+///
+/// # Safety
+/// The bytes in `masks[v]` of the 64 from `src + 64 v` (and `dst`) are
+/// valid (`v < R`); no other byte is accessed.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes")]
+unsafe fn masked_out<const R: usize>(
+    last: __m512i,
+    x: [__m512i; R],
+    src: *const u8,
+    dst: *mut u8,
+    masks: [u64; V],
+) -> [__m512i; V] {
     let mut y = [_mm512_setzero_si512(); V];
     for (v, (xv, yv)) in x.iter().zip(y.iter_mut()).enumerate() {
         // SAFETY: the caller's: the bytes in `masks[v]` are valid, the
         // others are not accessed.
         let m = unsafe { _mm512_maskz_loadu_epi8(masks[v], src.wrapping_add(64 * v).cast()) };
-        let c = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, k[NR]));
+        let c = _mm512_aesenclast_epi128(*xv, _mm512_xor_si512(m, last));
         // SAFETY: as for the load.
         unsafe { _mm512_mask_storeu_epi8(dst.wrapping_add(64 * v).cast(), masks[v], c) };
         // past the message: keystream, never hashed (zero padding instead)

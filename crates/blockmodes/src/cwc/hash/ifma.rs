@@ -58,9 +58,10 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512i, __mmask64, _mm512_add_epi64, _mm512_loadu_si512, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_maskz_loadu_epi8, _mm512_maskz_permutex2var_epi8,
-    _mm512_reduce_add_epi64, _mm512_set_epi64, _mm512_setzero_si512, _mm512_slli_epi64,
+    __m512i, __mmask64, _mm_cvtsi64_si128, _mm512_add_epi64, _mm512_loadu_si512,
+    _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_maskz_loadu_epi8,
+    _mm512_maskz_permutex2var_epi8, _mm512_reduce_add_epi64, _mm512_set_epi64,
+    _mm512_setzero_si512, _mm512_slli_epi64, _mm512_zextsi128_si512,
 };
 
 use zeroize::Zeroize;
@@ -338,10 +339,12 @@ impl<'a> Stream<'a> {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512ifma,avx512vbmi")]
     pub(crate) fn end_last(self, chunks: usize, y: u128) -> u128 {
-        // G <= 2^127 and y < 2^100: G + y < 2^128, partially reduced to
-        // <= 2^127; S K^chunks < p: the sum fits in a u128
-        let g = reduce127_partial(self.acc.value() + y);
-        reduce127(mul127(self.s, self.pw.scalar[chunks]) + g)
+        // S K^chunks < p and y < 2^100: the sum fits in a u128; it is
+        // ready long before the accumulators, and goes into their lanes
+        // before the horizontal sums (`Acc::total`): after them, one
+        // canonical reduction is all that is left before the tag.
+        let before = mul127(self.s, self.pw.scalar[chunks]) + y;
+        reduce127(self.acc.total(before))
     }
 
     /// The running value after the whole groups absorbed (canonical).
@@ -519,16 +522,27 @@ impl Acc {
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn value(&self) -> u128 {
+        reduce127_partial(self.total(0))
+    }
+
+    /// `G + extra` congruent mod p, `< 2^128`, not reduced: `extra`'s
+    /// limbs (48, 48 and 32 bits) are added to lane 0 of the three weights
+    /// before the horizontal sums, which keeps them below `2^62` (bounds
+    /// as in [`value`](Self::value)), and their sum below `2^128`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn total(&self, extra: u128) -> u128 {
+        const M48: u128 = (1 << 48) - 1;
+        let limb = |x: u128| _mm512_zextsi128_si512(_mm_cvtsi64_si128(x as u64 as i64));
         let (lo, hi) = (&self.lo, &self.hi);
-        let w0 = _mm512_add_epi64(lo[0], _mm512_slli_epi64::<21>(hi[2]));
-        let w48 = _mm512_add_epi64(lo[1], _mm512_slli_epi64::<4>(hi[0]));
-        let w96 = _mm512_add_epi64(lo[2], _mm512_slli_epi64::<4>(hi[1]));
-        let w0 = _mm512_reduce_add_epi64(w0) as u64 as u128;
-        let w48 = _mm512_reduce_add_epi64(w48) as u64 as u128;
-        let w96 = _mm512_reduce_add_epi64(w96) as u64 as u128;
+        let e0 = _mm512_add_epi64(limb(extra & M48), _mm512_slli_epi64::<21>(hi[2]));
+        let e48 = _mm512_add_epi64(limb((extra >> 48) & M48), _mm512_slli_epi64::<4>(hi[0]));
+        let e96 = _mm512_add_epi64(limb(extra >> 96), _mm512_slli_epi64::<4>(hi[1]));
+        let w0 = _mm512_reduce_add_epi64(_mm512_add_epi64(lo[0], e0)) as u64 as u128;
+        let w48 = _mm512_reduce_add_epi64(_mm512_add_epi64(lo[1], e48)) as u64 as u128;
+        let w96 = _mm512_reduce_add_epi64(_mm512_add_epi64(lo[2], e96)) as u64 as u128;
         // w96 2^96 = (w96 mod 2^31) 2^96 + (w96 >> 31) 2^127, 2^127 = 1 mod p
-        let g = w0 + (w48 << 48) + ((w96 & MASK31) << 96) + (w96 >> 31); // < 2^128
-        reduce127_partial(g)
+        w0 + (w48 << 48) + ((w96 & MASK31) << 96) + (w96 >> 31) // < 2^128
     }
 }
 
