@@ -251,6 +251,13 @@ Exit status: 0 success, 2 usage or I/O error (including an image that is not a w
         /// first, and exit.
         #[arg(long)]
         tiers: bool,
+        /// Also time every row side by side with MODE (samples alternating
+        /// ECB, the row, MODE) and print the row's throughput relative to
+        /// MODE's (`x MODE`; JSON `ratio_to_against`): a ratio of two rows
+        /// not skewed by the machine changing speed between them. Example:
+        /// --modes cwc-encrypt --against openssl-gcm-encrypt (with `peers`).
+        #[arg(long, value_name = "MODE")]
+        against: Option<String>,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     ///
@@ -663,6 +670,7 @@ fn run_tool(command: Command) -> ExitCode {
             list,
             cpu,
             tiers,
+            against,
         } => {
             if tiers {
                 println!("{}", blockmodes::backend::tier_names());
@@ -671,7 +679,7 @@ fn run_tool(command: Command) -> ExitCode {
             if let Some(t) = cpu {
                 blockmodes::backend::set_cap(t);
             }
-            run_bench(modes, sizes, json, quick, list)
+            run_bench(modes, sizes, json, quick, list, against.as_deref())
         }
         _ => ExitCode::from(2),
     }
@@ -766,6 +774,7 @@ fn run_bench(
     json: bool,
     quick: bool,
     list: bool,
+    against: Option<&str>,
 ) -> ExitCode {
     if list {
         for m in bench::all_modes() {
@@ -792,8 +801,9 @@ fn run_bench(
     // The mode column as wide as the longest row name (cbc-hmac-sha256-random-iv).
     let w = modes.iter().map(String::len).max().unwrap_or(0).max(22);
     if !json {
+        let vs = against.map(|a| format!(" x {a}")).unwrap_or_default();
         println!(
-            "{:<w$} {:>9} {:>9} {:>9} {:>8}",
+            "{:<w$} {:>9} {:>9} {:>9} {:>8}{vs}",
             "mode", "bytes", "GB/s", "cyc/byte", "x ECB"
         );
     }
@@ -801,13 +811,18 @@ fn run_bench(
         if json {
             println!("{}", r.to_json());
         } else {
+            let vs = r
+                .against
+                .as_ref()
+                .map(|(a, x)| format!(" {x:>w$.3}", w = a.len() + 2))
+                .unwrap_or_default();
             println!(
-                "{:<w$} {:>9} {:>9.3} {:>9.3} {:>8.3}",
+                "{:<w$} {:>9} {:>9.3} {:>9.3} {:>8.3}{vs}",
                 r.mode, r.bytes, r.gbps, r.cpb, r.ratio_to_ecb
             );
         }
     };
-    match bench::run(&modes, &sizes, timing, &mut emit) {
+    match bench::run(&modes, &sizes, timing, against, &mut emit) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("blockmodes bench: {e}");

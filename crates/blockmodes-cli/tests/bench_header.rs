@@ -151,3 +151,67 @@ fn bench_names_the_tier_and_the_cap_lowers_it() {
     .unwrap();
     assert_eq!(first["cpu"]["tier"], "generic");
 }
+
+#[test]
+fn against_times_every_other_row_beside_the_named_mode() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let args = [
+        "bench",
+        "--quick",
+        "--json",
+        "--modes",
+        "ecb,ocb1-encrypt,pmac",
+        "--sizes",
+        "1K",
+        "--against",
+        "pmac",
+    ];
+    let out = run(dir.path(), &args);
+    ok(&out);
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .filter(|v: &serde_json::Value| v.get("mode").is_some())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        let against = row.get("against");
+        match row["mode"].as_str() {
+            // a row is not timed against itself, nor ECB against anything
+            Some("ecb" | "pmac") => assert!(against.is_none(), "{row}"),
+            _ => {
+                assert_eq!(against, Some(&"pmac".into()), "{row}");
+                assert!(
+                    row["ratio_to_against"].as_f64().is_some_and(|r| r > 0.0),
+                    "{row}"
+                );
+            }
+        }
+    }
+    let no_json: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
+    let text = run(dir.path(), &no_json);
+    ok(&text);
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("mode") && l.ends_with("x pmac")),
+        "{text}"
+    );
+    fails(
+        &run(
+            dir.path(),
+            &[
+                "bench",
+                "--quick",
+                "--modes",
+                "ecb",
+                "--sizes",
+                "64",
+                "--against",
+                "rot13",
+            ],
+        ),
+        2,
+        "unknown mode `rot13`",
+    );
+}

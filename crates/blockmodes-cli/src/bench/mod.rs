@@ -131,20 +131,29 @@ pub struct Row {
     /// Throughput relative to raw ECB of the same size, timed in alternation
     /// with it ([`measure_against`]).
     pub ratio_to_ecb: f64,
+    /// With `--against MODE`: MODE's name and this row's throughput
+    /// relative to MODE's, timed in the same alternation (ECB, this row,
+    /// MODE, ...): the two rows' ratio from samples taken side by side,
+    /// not from two rows timed one after the other.
+    pub against: Option<(String, f64)>,
 }
 
 impl Row {
     /// The row as one JSON object (the `--json` format).
     pub fn to_json(&self) -> String {
-        serde_json::json!({
+        let mut row = serde_json::json!({
             "mode": self.mode,
             "cipher": "aes-128",
             "bytes": self.bytes,
             "gbps": round3(self.gbps),
             "cpb": round3(self.cpb),
             "ratio_to_ecb": round3(self.ratio_to_ecb),
-        })
-        .to_string()
+        });
+        if let Some((mode, ratio)) = &self.against {
+            row["against"] = mode.as_str().into();
+            row["ratio_to_against"] = round3(*ratio).into();
+        }
+        row.to_string()
     }
 }
 
@@ -203,9 +212,24 @@ pub struct Paired {
 /// clock) hits both alike, so the ratio, the median of the pairs'
 /// `ecb / mode`, stays put where separately timed medians drift apart.
 pub fn measure_against(ecb: &mut Case, case: &mut Case, timing: Timing) -> Paired {
+    measure_among(ecb, case, None, timing).0
+}
+
+/// As [`measure_against`], with a third case `other` in the alternation
+/// (ECB, mode, other, ECB, ...) when given: also the median of the
+/// per-round ratios `other / mode` of seconds per call (the mode's
+/// throughput relative to `other`'s).
+pub fn measure_among(
+    ecb: &mut Case,
+    case: &mut Case,
+    mut other: Option<&mut Case>,
+    timing: Timing,
+) -> (Paired, Option<f64>) {
     let (ecb_iters, iters) = (warm_up(ecb, timing), warm_up(case, timing));
+    let other_iters = other.as_deref_mut().map(|o| warm_up(o, timing));
     let n = timing.samples.max(1);
-    let (mut e, mut m, mut r) = (
+    let (mut e, mut m, mut r, mut ro) = (
+        Vec::with_capacity(n),
         Vec::with_capacity(n),
         Vec::with_capacity(n),
         Vec::with_capacity(n),
@@ -216,12 +240,16 @@ pub fn measure_against(ecb: &mut Case, case: &mut Case, timing: Timing) -> Paire
         e.push(es);
         m.push(ms);
         r.push(es / ms);
+        if let (Some(o), Some(oi)) = (other.as_deref_mut(), other_iters) {
+            ro.push(sample(o, oi) / ms);
+        }
     }
-    Paired {
+    let paired = Paired {
         secs: median(&mut m),
         ecb_secs: median(&mut e),
         ratio: median(&mut r),
-    }
+    };
+    (paired, (!ro.is_empty()).then(|| median(&mut ro)))
 }
 
 /// Run `case` for the warm-up time; the number of calls that fill one sample.
@@ -276,15 +304,18 @@ fn tsc() -> u64 {
 }
 
 /// Measure `modes` at `sizes`, with ECB at each size as the yardstick; `emit`
-/// receives each row as soon as it is measured.
+/// receives each row as soon as it is measured. With `against`, every other
+/// row is also timed side by side with that mode ([`measure_among`],
+/// [`Row::against`]).
 pub fn run(
     modes: &[String],
     sizes: &[usize],
     timing: Timing,
+    against: Option<&str>,
     emit: &mut dyn FnMut(&Row),
 ) -> Result<Vec<Row>, String> {
-    for m in modes {
-        if !all_modes().contains(&m.as_str()) {
+    for m in modes.iter().map(String::as_str).chain(against) {
+        if !all_modes().contains(&m) {
             return Err(format!(
                 "unknown mode `{m}`; known: {}",
                 all_modes().join(", ")
@@ -295,18 +326,26 @@ pub fn run(
     let mut rows = Vec::new();
     for &bytes in sizes {
         let mut ecb = make("ecb", bytes).ok_or("ecb case missing")?;
+        let mut other = match against {
+            Some(a) => {
+                Some(make(a, bytes).ok_or_else(|| format!("no case for {a} at {bytes} bytes"))?)
+            }
+            None => None,
+        };
         for m in modes {
-            let p = if m == "ecb" {
+            let (p, vs) = if m == "ecb" {
                 let secs = measure(&mut ecb, timing);
-                Paired {
+                let p = Paired {
                     secs,
                     ecb_secs: secs,
                     ratio: 1.0,
-                }
+                };
+                (p, None)
             } else {
                 let mut case =
                     make(m, bytes).ok_or_else(|| format!("no case for {m} at {bytes} bytes"))?;
-                measure_against(&mut ecb, &mut case, timing)
+                let o = other.as_mut().filter(|_| Some(m.as_str()) != against);
+                measure_among(&mut ecb, &mut case, o, timing)
             };
             let row = Row {
                 mode: m.clone(),
@@ -314,6 +353,7 @@ pub fn run(
                 gbps: bytes as f64 / p.secs / 1e9,
                 cpb: p.secs * hz / bytes as f64,
                 ratio_to_ecb: p.ratio,
+                against: against.zip(vs).map(|(a, r)| (a.to_string(), r)),
             };
             emit(&row);
             rows.push(row);
