@@ -1,44 +1,66 @@
 //! The threaded sums of the parallel MACs (PMAC's Σ, XECB-MAC's w): the xor
-//! of one 16-byte value per piece of a message, the pieces shared out among
-//! the calling thread and rayon's global pool.
+//! of one 16-byte value per block of a message, the blocks shared out in
+//! runs among the calling thread and rayon's global pool.
 //!
 //! The calling thread works from the first moment: the pool's threads are
 //! asked to join (one `spawn` each, inside [`rayon::in_place_scope`], which
-//! runs its body on the calling thread), the caller takes pieces from the
+//! runs its body on the calling thread), the caller takes runs from the
 //! front of the message and the pool's threads from the back, each the
-//! next one not yet taken (one atomic word holds both ends), until the
-//! ends meet. A pool thread that wakes late finds less work, so nobody
-//! waits for the slowest start, and no piece is ever sized in advance for
-//! a thread. (`par_chunks` from a thread outside the pool hands the whole
-//! job to the pool and blocks the caller: its core idles while the pool's
-//! threads wake, which at 1 MiB was a third of the time of the MAC on one
-//! core.) Taking from the two ends keeps each thread on nearly the same
-//! half of a message from one call to the next, so a message MACed again
-//! is read from each core's own cache.
+//! next one not yet taken (one lock holds both ends), until the ends meet.
+//! A pool thread that wakes late finds less work, so nobody waits for the
+//! slowest start. (`par_chunks` from a thread outside the pool hands the
+//! whole job to the pool and blocks the caller: its core idles while the
+//! pool's threads wake, which at 1 MiB was a third of the time of the MAC
+//! on one core.) Taking from the two ends keeps each thread on nearly the
+//! same half of a message from one call to the next, so a message MACed
+//! again is read from each core's own cache.
 //!
-//! When the caller runs out of pieces while a pool thread is still on its
-//! last one (at most one piece, ~4 us at 64 KiB on one core), the caller
-//! spins until that thread has folded its sum in, for at most 50 us,
-//! instead of sleeping on the scope's latch: a sleeping caller is woken
-//! by the pool thread through the kernel, which cost several
-//! microseconds per call here (issue 26: 2-core Sapphire Rapids VM, 1 MiB
-//! `mac_par`, median 45 -> 40 us with the spin).
+//! Each run is a quarter of what is left (with two threads; `1 / (2 *
+//! threads)` in general), at least `min` blocks (8 KiB for both MACs) and
+//! aligned to the kernels' groups: the first runs are long (256 KiB each
+//! at 1 MiB) and the last ones short, so the threads finish within one
+//! short run (~0.5 us) of each other whoever started late or runs on the
+//! slower core (guided self-scheduling). Against fixed 64 KiB pieces (one
+//! piece, ~4 us, of imbalance at the meeting point) this took the 1 MiB
+//! call from 44 to 39.5 us and 4 MiB from 186 to 168 us in a timing
+//! harness (2-core Sapphire Rapids VM, median of 300 interleaved rounds);
+//! 16 KiB and 32 KiB fixed pieces were no better than 64 KiB.
 //!
-//! The result does not depend on which thread takes which piece: xor is
-//! associative and commutative, and each piece's value depends only on its
-//! index. Cost: one uncontended lock per piece and one per thread.
+//! When the caller runs out of runs while a pool thread is still on its
+//! last one, the caller spins until that thread has folded its sum in, for
+//! at most 50 us, instead of sleeping on the scope's latch: a sleeping
+//! caller is woken by the pool thread through the kernel, which cost
+//! several microseconds per call here.
+//!
+//! The first call in a process starts rayon's global pool, on the calling
+//! thread: on the VM above that costs 150-250 us (std's
+//! `available_parallelism` reads the cgroup files, ~70 us; the first
+//! thread of a process is created in ~60 us and runs ~150 us later), more
+//! than a whole 1 MiB MAC on one core (~60 us): a fresh process's first
+//! 1 MiB `mac_par` took 210-530 us (median ~290) against 70-170 us
+//! (median ~110) for its first `mac`.
+//! No schedule can make that call pay; an application whose first message
+//! is small can start the pool earlier (`rayon::broadcast(|_| ())` while it
+//! reads its input, say). Computing the first call alone while the pool
+//! starts (so that it never waits for a thread not yet running) measured
+//! no better and was dropped; so was starting the pool when a key is made
+//! (every key would pay it). Later calls find the pool's threads asleep if
+//! the last call was more than a few tens of microseconds ago: the
+//! wake-up takes 9-17 us here, of which the caller, working meanwhile,
+//! loses about half.
+//!
+//! The result does not depend on which thread takes which run, nor on
+//! where the runs' boundaries fall: xor is associative and commutative,
+//! and each block's value depends only on its index. Cost: one
+//! uncontended lock per run (16 runs at 1 MiB, 26 at 16 MiB) and one per
+//! thread.
 
 use std::ops::Range;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::arith::gf128::{Block, xor_in_place};
-
-/// Set by the first job of ours that a pool thread has run: from then on
-/// the pool's threads exist and a call may wait for them (see
-/// [`xor_runs`]'s cold start).
-static POOL_UP: AtomicBool = AtomicBool::new(false);
 
 /// `work(r_1) xor work(r_2) xor ...` over runs `r_1, r_2, ...` that
 /// partition `0..len`, computed by the calling thread and up to
@@ -48,12 +70,7 @@ static POOL_UP: AtomicBool = AtomicBool::new(false);
 /// the threads take them ([`Ends`]), so `work` must give the xor of
 /// per-unit values that depend on the unit's index alone (PMAC's `Y[i]`,
 /// XECB-MAC's `y_i`): then the sum is the same for every partition.
-///
-/// Cold start: until a pool thread has run one of our jobs, the call
-/// computes alone (`work(0..len)`) after starting the pool with a
-/// fire-and-forget job, so the first call in a process never waits for a
-/// thread that the operating system has not yet started. `work` is never
-/// given an empty run (`len == 0` gives zero). The partial
+/// `work` is never given an empty run (`len == 0` gives zero). The partial
 /// sums are wiped after use (they are secret: a MAC's Σ).
 pub(crate) fn xor_runs(
     len: usize,
@@ -65,7 +82,7 @@ pub(crate) fn xor_runs(
         return [0; 16];
     }
     let threads = rayon::current_num_threads();
-    if threads <= 1 || !pool_up() {
+    if threads <= 1 {
         return work(0..len);
     }
     let ends = Ends::new(len, align, min, threads);
@@ -109,16 +126,6 @@ pub(crate) fn xor_runs(
     let sum = *t;
     wipe(t);
     sum
-}
-
-/// Whether a pool thread has run one of our jobs; if not, ask for one
-/// (which starts rayon's global pool if nothing has yet) without waiting.
-fn pool_up() -> bool {
-    if POOL_UP.load(Ordering::Acquire) {
-        return true;
-    }
-    rayon::spawn(|| POOL_UP.store(true, Ordering::Release));
-    false
 }
 
 /// The part of `0..len` not yet taken, `front..back`, under one lock
@@ -210,18 +217,6 @@ mod tests {
         acc
     }
 
-    /// Until a pool thread has run one of our jobs (the cold start).
-    fn wait_for_pool() {
-        let since = Instant::now();
-        while !pool_up() && since.elapsed() < Duration::from_secs(10) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        assert!(
-            POOL_UP.load(Ordering::Acquire),
-            "no pool thread ran in 10 s"
-        );
-    }
-
     /// Every unit of `0..len` in exactly one run, whatever the order of
     /// takes from the two ends; runs non-empty, starting on `align`, ending
     /// on it or at `len`, and no shorter than `min` unless they take all
@@ -300,32 +295,27 @@ mod tests {
     }
 
     #[test]
-    fn the_xor_of_every_unit_once_cold_and_warm() {
-        for warm in [false, true] {
-            if warm {
-                wait_for_pool();
-            }
-            for len in [0usize, 1, 2, 3, 17, 100, 4096, 100_000] {
-                for (align, min) in [(1usize, 1usize), (64, 512)] {
-                    let seen = Mutex::new(vec![0u32; len]);
-                    let got = xor_runs(len, align, min, |r| {
-                        let mut s = seen.lock().unwrap();
-                        for i in r.clone() {
-                            s[i] += 1;
-                        }
-                        drop(s);
-                        xor_of(r)
-                    });
-                    assert_eq!(got, xor_of(0..len), "{len} units, warm {warm}");
-                    assert!(seen.into_inner().unwrap().iter().all(|&c| c == 1));
-                }
+    fn the_xor_of_every_unit_once() {
+        for len in [0usize, 1, 2, 3, 17, 100, 4096, 100_000] {
+            for (align, min) in [(1usize, 1usize), (64, 512)] {
+                let seen = Mutex::new(vec![0u32; len]);
+                let got = xor_runs(len, align, min, |r| {
+                    assert!(!r.is_empty());
+                    let mut s = seen.lock().unwrap();
+                    for i in r.clone() {
+                        s[i] += 1;
+                    }
+                    drop(s);
+                    xor_of(r)
+                });
+                assert_eq!(got, xor_of(0..len), "{len} units");
+                assert!(seen.into_inner().unwrap().iter().all(|&c| c == 1));
             }
         }
     }
 
     #[test]
     fn slices_cover_every_block_once_with_their_start() {
-        wait_for_pool();
         let blocks: Vec<Block> = (0..1000u128)
             .map(|i| (i * 0x1_0001).to_le_bytes())
             .collect();
