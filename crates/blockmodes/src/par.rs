@@ -21,10 +21,14 @@
 //! at 1 MiB) and the last ones short, so the threads finish within one
 //! short run (~0.5 us) of each other whoever started late or runs on the
 //! slower core (guided self-scheduling). Against fixed 64 KiB pieces (one
-//! piece, ~4 us, of imbalance at the meeting point) this took the 1 MiB
-//! call from 44 to 39.5 us and 4 MiB from 186 to 168 us in a timing
-//! harness (2-core Sapphire Rapids VM, median of 300 interleaved rounds);
-//! 16 KiB and 32 KiB fixed pieces were no better than 64 KiB.
+//! piece, ~4 us, of imbalance at the meeting point), in a timing harness
+//! on the 2-core Sapphire Rapids VM (calls interleaved, medians of
+//! 1,800): 1 MiB 44.2 -> 39.5 us and 4 MiB 186 -> 168 us in the VM's slow
+//! state, 1-3 % with both vCPUs fast (1 MiB 31.8 -> 30.8 us, 1.84x one
+//! core); 16 KiB and 32 KiB fixed pieces were no better than 64 KiB.
+//! `blockmodes bench` cannot resolve these few per cent: its per-run
+//! ratio swings between 1.4 and 2.5 with the two vCPUs' speed states
+//! (`docs/performance.md`, "Multi-core MACs").
 //!
 //! When the caller runs out of runs while a pool thread is still on its
 //! last one, the caller spins until that thread has folded its sum in, for
@@ -43,8 +47,9 @@
 //! is small can start the pool earlier (`rayon::broadcast(|_| ())` while it
 //! reads its input, say). Computing the first call alone while the pool
 //! starts (so that it never waits for a thread not yet running) measured
-//! no better and was dropped; so was starting the pool when a key is made
-//! (every key would pay it). Later calls find the pool's threads asleep if
+//! no better and was dropped; starting the pool when a key is made was not
+//! chosen (every key would pay it, most of them for short messages on one
+//! core). Later calls find the pool's threads asleep if
 //! the last call was more than a few tens of microseconds ago: the
 //! wake-up takes 9-17 us here, of which the caller, working meanwhile,
 //! loses about half.
