@@ -444,7 +444,7 @@ fn incremental_truncate_to_empty_and_regrow() {
 fn mac_par_equals_one_shot() {
     let pmac = PmacAes128::new_from_slice(&[10u8; 16]).unwrap();
     let aes = aes128(&[10u8; 16]);
-    let chunk = 16 * 4096; // the smallest parallel task
+    let group = 16 * 64; // the runs start on groups of 64 blocks
     for len in [
         0,
         1,
@@ -452,9 +452,9 @@ fn mac_par_equals_one_shot() {
         PARALLEL_THRESHOLD,
         PARALLEL_THRESHOLD + 1,
         PARALLEL_THRESHOLD + 16,
-        2 * chunk,
-        2 * chunk + 16,
-        2 * chunk + 17,
+        PARALLEL_THRESHOLD + group - 1,
+        PARALLEL_THRESHOLD + 8 * group + 17,
+        (1 << 20) - 16,
         (1 << 20) + 7,
         (3 << 20) + 5,
     ] {
@@ -462,6 +462,13 @@ fn mac_par_equals_one_shot() {
         let tag = pmac.mac_par(&msg);
         assert_eq!(tag, pmac.mac(&msg), "{len} bytes");
         assert_eq!(tag.as_slice(), reference(&aes, &msg), "{len} bytes");
+    }
+    // Many lengths from 512 KiB to 4 MiB, none a whole number of groups:
+    // the threads meet at a different block each time.
+    let long = bytes(4 << 20, 3);
+    for len in (PARALLEL_THRESHOLD..=4 << 20).step_by(53_359) {
+        let msg = &long[..len];
+        assert_eq!(pmac.mac_par(msg), pmac.mac(msg), "{len} bytes");
     }
 }
 

@@ -131,7 +131,7 @@ pub(super) fn absorb<C: BlockCipher128>(
 
 #[cfg(feature = "rayon")]
 /// [`absorb`] over the calling thread and the rayon pool for large runs
-/// (`crate::par`): pieces of whole batches, each with its own offset
+/// (`crate::par`): runs of whole batches, each with its own offset
 /// table; the partial w's are xored.
 pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
     f: &Prf<C>,
@@ -144,14 +144,20 @@ pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
         absorb(f, &mut Offsets::new(r0), first, blocks, w);
         return;
     }
-    // 64 KiB pieces: a thread that joins late still finds work.
-    let per = (4096usize).next_multiple_of(BATCH);
-    let mut part = crate::par::xor_slices(blocks, per, |start, chunk| {
-        let mut part = [0u8; 16];
-        let pos = first.wrapping_add(start as u128);
-        absorb(f, &mut Offsets::new(r0), pos, chunk, &mut part);
-        part
-    });
+    // Runs of whole batches, from a quarter of what is left down to 8 KiB
+    // where the threads meet: a thread that joins late still finds work,
+    // and the threads finish together.
+    let mut part = crate::par::xor_slices(
+        blocks,
+        BATCH,
+        512usize.next_multiple_of(BATCH),
+        |start, chunk| {
+            let mut part = [0u8; 16];
+            let pos = first.wrapping_add(start as u128);
+            absorb(f, &mut Offsets::new(r0), pos, chunk, &mut part);
+            part
+        },
+    );
     xor_in_place(w, &part);
     wipe(core::slice::from_mut(&mut part));
 }
