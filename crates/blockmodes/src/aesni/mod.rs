@@ -743,22 +743,17 @@ impl AesKey {
             };
         }
         macro_rules! mid {
-            ($nr:literal, $dec:literal, $a:literal, $b:literal) => {
-                // SAFETY: the key's level is VAES-512 (checked by the
-                // caller below), so `detect` found AVX-512F/BW and VAES;
-                // `src` and `dst` hold `n` blocks, 4 (A + B - 1) < n <=
-                // 4 (A + B) <= 64, and `low` 67.
-                unsafe { vaes::ocb_mid::<$nr, $dec, $a, $b>(keys, enc, src, dst, n, low, r, y) }
-            };
-        }
-        macro_rules! mid_a {
-            ($nr:literal, $dec:literal, $a:literal) => {
-                mid!($nr, $dec, $a, 0)
-            };
-        }
-        macro_rules! mid_b {
-            ($nr:literal, $dec:literal, $b:literal) => {
-                mid!($nr, $dec, 8, $b)
+            ($lane:ident, $nr:literal, $dec:literal, $v:literal) => {
+                // SAFETY: the key's level is the lane's tier (matched
+                // below), so `detect` found its features; `src` and `dst`
+                // hold `n` blocks, 8 <= n <= OCB_MID, in `REGS f + V`
+                // registers (`V` from `regs` below), and `low` 67 blocks
+                // (at least `n` rounded up to whole registers).
+                unsafe {
+                    <lane::$lane as kernel::Entry>::ocb_mid::<$nr, $dec, $v>(
+                        keys, enc, src, dst, n, low, r, y,
+                    )
+                }
             };
         }
         const _: () = assert!(XMM_BELOW == 8 && OCB_MID < 64);
@@ -770,16 +765,17 @@ impl AesKey {
             }
             return by_rounds_dir!(self.rounds, dec, go);
         }
-        if n <= OCB_MID && self.level == Level::Vaes512 {
-            // Registers of four blocks: one batch of up to 8, then the rest.
-            let regs = n.div_ceil(4);
+        if n <= OCB_MID && self.level >= Level::Vaes256 {
+            // Batches of eight registers, the last of `v` (1 ..= 8).
+            const _: () = assert!(kernel::REGS == 8);
+            let regs = n.div_ceil(if self.level == Level::Vaes512 { 4 } else { 2 });
+            let v = regs - 8 * ((regs - 1) / 8);
             macro_rules! go {
                 ($nr:literal, $dec:literal) => {
-                    if regs <= 8 {
-                        count_match!(regs, mid_a!($nr, $dec), [2 3 4 5 6 7 8], unreachable!())
+                    if self.level == Level::Vaes512 {
+                        count_match!(v, mid!(Zmm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
                     } else {
-                        let b = regs - 8;
-                        count_match!(b, mid_b!($nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                        count_match!(v, mid!(Ymm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
                     }
                 };
             }
