@@ -36,7 +36,8 @@
 //!   (PMAC's Σ);
 //! * [`AesKey::ocb_blocks`]: OCB 1.0's full blocks from index 1 with the
 //!   Checksum's sum and `Y[m]`, in one function up to [`OCB_MID`] blocks
-//!   (AES-NI under [`XMM_BELOW`], VAES-512 above);
+//!   (AES-NI under [`XMM_BELOW`], above it `kernel::ocb_mid` on VAES-256
+//!   and VAES-512);
 //! * [`AesKey::xex_units`]: XEX over whole data units with everything in
 //!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
 //!   x^(j+1)` made in registers: `xex_units.rs`, lane-generic), VAES-256
@@ -97,8 +98,9 @@
 //! lanes; AES-NI takes the generic path). Still one width each: XCBC's
 //! serial chain
 //! (`xmm_chain.rs`, one block in flight by nature), the one-pass CWC
-//! (`cwc/ctr_hash.rs`, VAES-512 with IFMA), `ocb_mid` (`vaes.rs`, VAES-512).
-//! XEX's units are lane-generic (`xex_units.rs`, VAES-256 and VAES-512).
+//! (`cwc/ctr_hash.rs`, VAES-512 with IFMA). XEX's units
+//! (`xex_units.rs`) and OCB 1.0's mid-size messages (`kernel::ocb_mid`)
+//! are lane-generic, run on VAES-256 and VAES-512.
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
@@ -344,8 +346,8 @@ macro_rules! by_rounds_dir {
 }
 
 /// Most full blocks of an OCB 1.0 message that [`AesKey::ocb_blocks`] runs
-/// in one VAES-512 function (`vaes::ocb_mid`): blocks 1 ..= 63, the first
-/// Gray-code group (no step of the group base).
+/// in one VAES-512 or VAES-256 function (`kernel::ocb_mid`): blocks 1 ..=
+/// 63, the first Gray-code group (no step of the group base).
 pub(crate) const OCB_MID: usize = 63;
 
 impl AesKey {
@@ -719,9 +721,11 @@ impl AesKey {
     /// `Z[i] = gamma_i L xor R` from `table`, returning the xor of the
     /// plaintext blocks (the Checksum's), and `*y = E_K(*y)` (`Y[m]`,
     /// encryption whatever `dir`). A message of under [`XMM_BELOW`] blocks
-    /// (`xmm::whiten_sum_short`), and on VAES-512 one of at most
-    /// [`OCB_MID`] (`vaes::ocb_mid`), runs in one function with the keys read
-    /// in place: no job, no dispatch, no key copies.
+    /// (`xmm::whiten_sum_short`), and on VAES-512 and VAES-256 one of at
+    /// most [`OCB_MID`] (`kernel::ocb_mid`, one source for both lanes),
+    /// runs in one function with the keys read in place: no job, no
+    /// dispatch, no key copies. (The AES-NI tier takes the job path from
+    /// 8 blocks on.)
     pub(crate) fn ocb_blocks(
         &self,
         dir: Dir,
