@@ -13,8 +13,7 @@
 //!
 //! OCB 1.0's mid-size messages (8 ..= 63 blocks, all in the first
 //! Gray-code group) take the same batches from one function without a job
-//! ([`ocb_mid`], an entry per tier: [`Entry::ocb_mid`]; VAES-256 and
-//! VAES-512 call it).
+//! ([`ocb_mid`], an entry per tier: [`Entry::ocb_mid`]).
 //!
 //! Per register, on top of the rounds: one 3-way xor (`M xor Z xor K0`:
 //! `vpternlogq` on zmm, two xors on xmm and ymm), with post-whitening one

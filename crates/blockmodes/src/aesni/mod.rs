@@ -36,8 +36,8 @@
 //!   (PMAC's Σ);
 //! * [`AesKey::ocb_blocks`]: OCB 1.0's full blocks from index 1 with the
 //!   Checksum's sum and `Y[m]`, in one function up to [`OCB_MID`] blocks
-//!   (AES-NI under [`XMM_BELOW`], above it `kernel::ocb_mid` on VAES-256
-//!   and VAES-512);
+//!   (`xmm::whiten_sum_short` under [`XMM_BELOW`], above it
+//!   `kernel::ocb_mid` on the key's tier);
 //! * [`AesKey::xex_units`]: XEX over whole data units with everything in
 //!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
 //!   x^(j+1)` made in registers: `xex_units.rs`, lane-generic), VAES-256
@@ -99,8 +99,8 @@
 //! serial chain
 //! (`xmm_chain.rs`, one block in flight by nature), the one-pass CWC
 //! (`cwc/ctr_hash.rs`, VAES-512 with IFMA). XEX's units
-//! (`xex_units.rs`) and OCB 1.0's mid-size messages (`kernel::ocb_mid`)
-//! are lane-generic, run on VAES-256 and VAES-512.
+//! (`xex_units.rs`, VAES-256 and VAES-512) and OCB 1.0's mid-size
+//! messages (`kernel::ocb_mid`, every tier) are lane-generic.
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
@@ -346,8 +346,8 @@ macro_rules! by_rounds_dir {
 }
 
 /// Most full blocks of an OCB 1.0 message that [`AesKey::ocb_blocks`] runs
-/// in one VAES-512 or VAES-256 function (`kernel::ocb_mid`): blocks 1 ..=
-/// 63, the first Gray-code group (no step of the group base).
+/// in one function on the key's tier (`kernel::ocb_mid`): blocks 1 ..= 63,
+/// the first Gray-code group (no step of the group base).
 pub(crate) const OCB_MID: usize = 63;
 
 impl AesKey {
@@ -721,11 +721,10 @@ impl AesKey {
     /// `Z[i] = gamma_i L xor R` from `table`, returning the xor of the
     /// plaintext blocks (the Checksum's), and `*y = E_K(*y)` (`Y[m]`,
     /// encryption whatever `dir`). A message of under [`XMM_BELOW`] blocks
-    /// (`xmm::whiten_sum_short`), and on VAES-512 and VAES-256 one of at
-    /// most [`OCB_MID`] (`kernel::ocb_mid`, one source for both lanes),
+    /// (`xmm::whiten_sum_short`), and one of at most [`OCB_MID`]
+    /// (`kernel::ocb_mid` on the key's lane, one source for the three),
     /// runs in one function with the keys read in place: no job, no
-    /// dispatch, no key copies. (The AES-NI tier takes the job path from
-    /// 8 blocks on.)
+    /// dispatch, no key copies.
     pub(crate) fn ocb_blocks(
         &self,
         dir: Dir,
@@ -769,17 +768,28 @@ impl AesKey {
             }
             return by_rounds_dir!(self.rounds, dec, go);
         }
-        if n <= OCB_MID && self.level >= Level::Vaes256 {
+        if n <= OCB_MID {
             // Batches of eight registers, the last of `v` (1 ..= 8).
             const _: () = assert!(kernel::REGS == 8);
-            let regs = n.div_ceil(if self.level == Level::Vaes512 { 4 } else { 2 });
+            let per = match self.level {
+                Level::Vaes512 => 4,
+                Level::Vaes256 => 2,
+                Level::AesNi => 1,
+            };
+            let regs = n.div_ceil(per);
             let v = regs - 8 * ((regs - 1) / 8);
             macro_rules! go {
                 ($nr:literal, $dec:literal) => {
-                    if self.level == Level::Vaes512 {
-                        count_match!(v, mid!(Zmm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
-                    } else {
-                        count_match!(v, mid!(Ymm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                    match self.level {
+                        Level::Vaes512 => {
+                            count_match!(v, mid!(Zmm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                        }
+                        Level::Vaes256 => {
+                            count_match!(v, mid!(Ymm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                        }
+                        Level::AesNi => {
+                            count_match!(v, mid!(Xmm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                        }
                     }
                 };
             }
