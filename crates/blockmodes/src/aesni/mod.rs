@@ -36,7 +36,8 @@
 //!   (PMAC's Σ);
 //! * [`AesKey::ocb_blocks`]: OCB 1.0's full blocks from index 1 with the
 //!   Checksum's sum and `Y[m]`, in one function up to [`OCB_MID`] blocks
-//!   (AES-NI under [`XMM_BELOW`], VAES-512 above);
+//!   (`xmm::whiten_sum_short` under [`XMM_BELOW`], above it
+//!   `kernel::ocb_mid` on the key's tier);
 //! * [`AesKey::xex_units`]: XEX over whole data units with everything in
 //!   one kernel call (the nonces, their `E_K(N)`, the deltas `E_K(N)
 //!   x^(j+1)` made in registers: `xex_units.rs`, lane-generic), VAES-256
@@ -97,8 +98,9 @@
 //! lanes; AES-NI takes the generic path). Still one width each: XCBC's
 //! serial chain
 //! (`xmm_chain.rs`, one block in flight by nature), the one-pass CWC
-//! (`cwc/ctr_hash.rs`, VAES-512 with IFMA), `ocb_mid` (`vaes.rs`, VAES-512).
-//! XEX's units are lane-generic (`xex_units.rs`, VAES-256 and VAES-512).
+//! (`cwc/ctr_hash.rs`, VAES-512 with IFMA). XEX's units
+//! (`xex_units.rs`, VAES-256 and VAES-512) and OCB 1.0's mid-size
+//! messages (`kernel::ocb_mid`, every tier) are lane-generic.
 //!
 //! The CPU is checked once, at key setup ([`detect`]); an
 //! [`AesKey`] exists only if the CPU has AES-NI, and it records the widest
@@ -344,8 +346,8 @@ macro_rules! by_rounds_dir {
 }
 
 /// Most full blocks of an OCB 1.0 message that [`AesKey::ocb_blocks`] runs
-/// in one VAES-512 function (`vaes::ocb_mid`): blocks 1 ..= 63, the first
-/// Gray-code group (no step of the group base).
+/// in one function on the key's tier (`kernel::ocb_mid`): blocks 1 ..= 63,
+/// the first Gray-code group (no step of the group base).
 pub(crate) const OCB_MID: usize = 63;
 
 impl AesKey {
@@ -719,9 +721,10 @@ impl AesKey {
     /// `Z[i] = gamma_i L xor R` from `table`, returning the xor of the
     /// plaintext blocks (the Checksum's), and `*y = E_K(*y)` (`Y[m]`,
     /// encryption whatever `dir`). A message of under [`XMM_BELOW`] blocks
-    /// (`xmm::whiten_sum_short`), and on VAES-512 one of at most
-    /// [`OCB_MID`] (`vaes::ocb_mid`), runs in one function with the keys read
-    /// in place: no job, no dispatch, no key copies.
+    /// (`xmm::whiten_sum_short`), and one of at most [`OCB_MID`]
+    /// (`kernel::ocb_mid` on the key's lane, one source for the three),
+    /// runs in one function with the keys read in place: no job, no
+    /// dispatch, no key copies.
     pub(crate) fn ocb_blocks(
         &self,
         dir: Dir,
@@ -743,22 +746,17 @@ impl AesKey {
             };
         }
         macro_rules! mid {
-            ($nr:literal, $dec:literal, $a:literal, $b:literal) => {
-                // SAFETY: the key's level is VAES-512 (checked by the
-                // caller below), so `detect` found AVX-512F/BW and VAES;
-                // `src` and `dst` hold `n` blocks, 4 (A + B - 1) < n <=
-                // 4 (A + B) <= 64, and `low` 67.
-                unsafe { vaes::ocb_mid::<$nr, $dec, $a, $b>(keys, enc, src, dst, n, low, r, y) }
-            };
-        }
-        macro_rules! mid_a {
-            ($nr:literal, $dec:literal, $a:literal) => {
-                mid!($nr, $dec, $a, 0)
-            };
-        }
-        macro_rules! mid_b {
-            ($nr:literal, $dec:literal, $b:literal) => {
-                mid!($nr, $dec, 8, $b)
+            ($lane:ident, $nr:literal, $dec:literal, $v:literal) => {
+                // SAFETY: the key's level is the lane's tier (matched
+                // below), so `detect` found its features; `src` and `dst`
+                // hold `n` blocks, 8 <= n <= OCB_MID, in `REGS f + V`
+                // registers (`V` from `regs` below), and `low` 67 blocks
+                // (at least `n` rounded up to whole registers).
+                unsafe {
+                    <lane::$lane as kernel::Entry>::ocb_mid::<$nr, $dec, $v>(
+                        keys, enc, src, dst, n, low, r, y,
+                    )
+                }
             };
         }
         const _: () = assert!(XMM_BELOW == 8 && OCB_MID < 64);
@@ -770,16 +768,28 @@ impl AesKey {
             }
             return by_rounds_dir!(self.rounds, dec, go);
         }
-        if n <= OCB_MID && self.level == Level::Vaes512 {
-            // Registers of four blocks: one batch of up to 8, then the rest.
-            let regs = n.div_ceil(4);
+        if n <= OCB_MID {
+            // Batches of eight registers, the last of `v` (1 ..= 8).
+            const _: () = assert!(kernel::REGS == 8);
+            let per = match self.level {
+                Level::Vaes512 => 4,
+                Level::Vaes256 => 2,
+                Level::AesNi => 1,
+            };
+            let regs = n.div_ceil(per);
+            let v = regs - 8 * ((regs - 1) / 8);
             macro_rules! go {
                 ($nr:literal, $dec:literal) => {
-                    if regs <= 8 {
-                        count_match!(regs, mid_a!($nr, $dec), [2 3 4 5 6 7 8], unreachable!())
-                    } else {
-                        let b = regs - 8;
-                        count_match!(b, mid_b!($nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                    match self.level {
+                        Level::Vaes512 => {
+                            count_match!(v, mid!(Zmm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                        }
+                        Level::Vaes256 => {
+                            count_match!(v, mid!(Ymm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                        }
+                        Level::AesNi => {
+                            count_match!(v, mid!(Xmm, $nr, $dec), [1 2 3 4 5 6 7 8], unreachable!())
+                        }
                     }
                 };
             }

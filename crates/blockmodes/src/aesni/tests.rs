@@ -309,7 +309,8 @@ fn every_entry_point_matches_the_aes_crate() {
 
 /// OCB 1.0's blocks from index 1 with `Y[m]` alongside
 /// ([`AesKey::ocb_blocks`]: the short AES-NI function under 8 blocks, the
-/// VAES-512 one up to [`OCB_MID`], the job past it) against the `aes`
+/// lane-generic one up to [`OCB_MID`] on every tier (`kernel::ocb_mid`:
+/// every length of batches, 8 ..= 63 blocks), the job past it) against the `aes`
 /// crate and the paper's offset chain: every key size, both directions,
 /// both back ends, 0..=140 blocks.
 #[test]

@@ -1,14 +1,7 @@
-//! The VAES-512 parts that only this tier has: OCB 1.0's mid-size
-//! messages in one function (`ocb_mid`), and the GF(2^128) helpers on four
-//! lanes the wide-block kernels share.
+//! The VAES-512 parts that only this tier has: the GF(2^128) helpers on
+//! four lanes the wide-block kernels share.
 
 use core::arch::x86_64::*;
-
-use super::kernel::batch;
-use super::lane::{Lane, Zmm};
-use super::schedule::{load, store};
-use super::{SUM_IN, SUM_OUT};
-use crate::arith::gf128::Block;
 
 /// `d x^k` per 128-bit lane (BE, lanes as 128-bit integers), `k < 64`: a
 /// 128-bit shift by k and the k carried-out bits times `poly` =
@@ -63,102 +56,4 @@ pub(super) fn times_x8_parts<const A: i32, const R: i32>(
 pub(super) fn times_x8<const A: i32, const R: i32>(v: __m512i, poly: __m512i) -> __m512i {
     let (s, c) = times_x8_parts::<A, R>(v, poly);
     _mm512_xor_si512(s, c)
-}
-
-/// OCB 1.0's blocks of a mid-size message in one function: as
-/// [`super::xmm::whiten_sum_short`] for `n` blocks, `4 (A + B - 1) < n <=
-/// 4 (A + B)`, all in the first Gray-code group (`Z[i] = gamma_i L xor R`
-/// for `i = 1 ..= n <= 63`, from `low`, the table's entries `1..`): a
-/// batch of `A` registers, then one of `B` (the last register masked),
-/// `Y[m] = E_K(extra)` under the encryption keys `enc` on an xmm register
-/// beside them; the keys broadcast from `keys` in place (no job, no
-/// dispatch, no group walk). Returns the sum of the `M[i]` (the inputs,
-/// or with `DEC` the outputs).
-///
-/// # Safety
-/// The CPU must have AVX-512F, AVX-512BW and VAES; `src` and `dst` valid
-/// for `n` blocks (equal or disjoint), `low` for `4 (A + B)`.
-#[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn ocb_mid<const NR: usize, const DEC: bool, const A: usize, const B: usize>(
-    keys: &[Block; 15],
-    enc: &[Block; 15],
-    src: *const Block,
-    dst: *mut Block,
-    n: usize,
-    low: *const Block,
-    r: &Block,
-    extra: &mut Block,
-) -> Block {
-    // SAFETY: this function has the VAES-512 tier's features (those of the
-    // lane operations); pointer accesses are justified where they are.
-    unsafe {
-        let mut k = [Zmm::zero(); 15];
-        for (kr, b) in k.iter_mut().zip(keys.iter()).take(NR + 1) {
-            *kr = Zmm::broadcast(load(b));
-        }
-        let rb = Zmm::broadcast(load(r));
-        let last = n - 4 * (A + B - 1); // 1 ..= 4 blocks in the last register
-        let mut acc = Zmm::zero();
-        // SAFETY: `low` holds 4 (A + B) blocks.
-        let za: [Zmm; A] = core::array::from_fn(|v| Zmm::xor(Zmm::load(low.add(4 * v)), rb));
-        let y_m = super::xmm::encrypt_one::<NR>(enc, extra);
-        let (mut ex, ek) = (_mm_setzero_si128(), [_mm_setzero_si128(); 15]);
-        // SAFETY: blocks 0 .. 4A are below n when B > 0; else the last
-        // register holds `last` of them, the only ones it touches.
-        let part_a = if B == 0 { last } else { 4 };
-        let kk = (k[0], k[NR]);
-        if DEC {
-            batch::<Zmm, A, NR, true, true, SUM_OUT, true, false>(
-                &k,
-                src,
-                dst,
-                part_a,
-                (&za, kk.0, kk.1),
-                &mut acc,
-                (&mut ex, &ek),
-            );
-        } else {
-            batch::<Zmm, A, NR, false, true, SUM_IN, true, false>(
-                &k,
-                src,
-                dst,
-                part_a,
-                (&za, kk.0, kk.1),
-                &mut acc,
-                (&mut ex, &ek),
-            );
-        }
-        if B > 0 {
-            // SAFETY: `low` holds 4 (A + B) blocks.
-            let zb: [Zmm; B] =
-                core::array::from_fn(|v| Zmm::xor(Zmm::load(low.add(4 * (A + v))), rb));
-            let (s, d) = (src.wrapping_add(4 * A), dst.wrapping_add(4 * A));
-            // SAFETY: blocks 4A .. n are valid; the last register holds
-            // `last` of them, the only ones it touches.
-            if DEC {
-                batch::<Zmm, B, NR, true, true, SUM_OUT, true, false>(
-                    &k,
-                    s,
-                    d,
-                    last,
-                    (&zb, kk.0, kk.1),
-                    &mut acc,
-                    (&mut ex, &ek),
-                );
-            } else {
-                batch::<Zmm, B, NR, false, true, SUM_IN, true, false>(
-                    &k,
-                    s,
-                    d,
-                    last,
-                    (&zb, kk.0, kk.1),
-                    &mut acc,
-                    (&mut ex, &ek),
-                );
-            }
-        }
-        *extra = y_m;
-        store(Zmm::fold(acc))
-    }
 }
