@@ -17,8 +17,8 @@
 //!
 //! Each run is a quarter of what is left (with two threads; `1 / (2 *
 //! threads)` in general), at least `min` blocks (8 KiB for both MACs) and
-//! aligned to the kernels' groups: the first runs are long (256 KiB each
-//! at 1 MiB) and the last ones short, so the threads finish within one
+//! aligned to the kernels' groups: the first runs are long (at 1 MiB
+//! 256 KiB, then 192 KiB, ...) and the last ones short, so the threads finish within one
 //! short run (~0.5 us) of each other whoever started late or runs on the
 //! slower core (guided self-scheduling). Against fixed 64 KiB pieces (one
 //! piece, ~4 us, of imbalance at the meeting point), in a timing harness

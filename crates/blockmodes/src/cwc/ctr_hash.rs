@@ -21,8 +21,9 @@
 //! registers (16 chunks, `cwc::hash::ifma::Stream`); the last step's
 //! output is hashed alone. From three steps in the last group, the step
 //! before the last enciphers the last one's registers beside its own
-//! (`step_pair`), so that no AES round of the message is left alone on
-//! the chain to the tag (a 1 KiB message: 5 whole steps and one register). The hash runs in double groups of 128 chunks
+//! (`step_pair`: up to 10 % faster under 1 KiB, the same from 1 KiB, where
+//! out-of-order execution already ran the last rounds early; see
+//! `docs/performance.md`, "CWC"). The hash runs in double groups of 128 chunks
 //! (1536 bytes, 8 steps: one scalar step `S <- S K^128 + G` each); what is
 //! left after them (under 1536 bytes) is one last group of `c` chunks
 //! whose powers start at `K^c`. Every step whose 192 bytes lie inside the

@@ -26,7 +26,9 @@
 //!   group).
 //! * At the end of a group the accumulators are combined by weight
 //!   (`2^0`, `2^48`, `2^96`; `2^148 = 2^21 mod p`), summed across the lanes
-//!   and folded into `S`.
+//!   and folded into `S`; at the end of the fused kernel's last group,
+//!   `S K^c` and the length block go into lane 0 before the sums instead
+//!   (one reduction fewer on the way to the tag).
 //! * The last (partial) vector of an input is read with masked byte loads:
 //!   bytes past the end are neither read nor accessed, and the zero padding
 //!   of `A||0*` / `sigma||0*` comes from the masked-off lanes.
@@ -518,7 +520,8 @@ impl Acc {
     /// `2^96`: lo2 + hi1 2^4, each `< 2^56 + 2^52`; over 8 lanes each sum is
     /// `< 2^60`: no lane or sum overflows 64 bits. A double group of
     /// [`Stream`] (128 chunks, 16 per lane) doubles each bound: `< 2^61`
-    /// over 8 lanes, and `g` below stays `< 2^128`.
+    /// over 8 lanes, and the value combined in [`total`](Self::total) stays
+    /// `< 2^128`.
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn value(&self) -> u128 {
