@@ -200,27 +200,61 @@ cpufeatures::new!(
     "vpclmulqdq",
     "pclmulqdq"
 );
-cpufeatures::new!(
-    cpu_vaes256,
-    "aes",
-    "sse2",
-    "avx",
-    "avx2",
-    "vaes",
-    "vpclmulqdq",
-    "pclmulqdq"
-);
+// The `vaes256` tier's features other than VAES and VPCLMULQDQ: AVX2 with
+// the OS saving the ymm registers (`cpufeatures` checks XCR0 for them).
+cpufeatures::new!(cpu_avx2_aes, "aes", "sse2", "avx", "avx2", "pclmulqdq");
+
+/// Whether the CPU has 256-bit VAES and VPCLMULQDQ beside AVX2: the
+/// `vaes256` tier (AMD Zen 3, Intel client cores since Alder Lake).
+///
+/// Not asked of `cpufeatures`: its table (0.2 and 0.3) ties `vaes` and
+/// `vpclmulqdq` to the OS saving the zmm registers, as if they were AVX-512
+/// features, so on a CPU without AVX-512 it reports neither and the tier
+/// never ran where it was meant to (RustCrypto/utils pull request 1528,
+/// open). Their VEX-256 forms need only the ymm state that AVX2's check
+/// already proves (Intel SDM vol. 1, 14.3.1); the two bits are CPUID leaf
+/// 7's ECX bits 9 and 10, read once and cached (CPUID traps to the
+/// hypervisor in a VM: thousands of cycles).
+fn cpu_vaes256() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not asked yet, 1: no, 2: yes
+    static HAS: AtomicU8 = AtomicU8::new(0);
+    match HAS.load(Ordering::Relaxed) {
+        0 => {
+            let has = cpu_avx2_aes::get() && leaf7_vaes_vpclmulqdq();
+            HAS.store(if has { 2 } else { 1 }, Ordering::Relaxed);
+            has
+        }
+        v => v == 2,
+    }
+}
+
+/// CPUID leaf 7 (sub-leaf 0) reports VAES (ECX bit 9) and VPCLMULQDQ (ECX
+/// bit 10); `false` where the CPU's highest basic leaf is below 7.
+fn leaf7_vaes_vpclmulqdq() -> bool {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    // SAFETY: CPUID exists on every x86-64 CPU and has no side effect
+    // (the intrinsics are safe functions on newer compilers, hence the allow).
+    #[allow(unused_unsafe)]
+    let (max, ecx) = unsafe {
+        let max = __cpuid(0).eax;
+        (max, if max >= 7 { __cpuid_count(7, 0).ecx } else { 0 })
+    };
+    const VAES: u32 = 1 << 9;
+    const VPCLMULQDQ: u32 = 1 << 10;
+    max >= 7 && ecx & (VAES | VPCLMULQDQ) == VAES | VPCLMULQDQ
+}
 // Carry-less multiplication beside AES-NI (the wide-block modes' middle
 // block, `wide.rs`); every CPU with VAES-512 above has it.
 cpufeatures::new!(cpu_clmul, "pclmulqdq");
 
 /// The one place this crate asks the CPU which AES instructions it has:
 /// `None` without AES-NI (or SSE2), else the widest [`Level`] (checked
-/// once, cached by `cpufeatures`: works without `std`).
+/// once, cached by `cpufeatures` and [`cpu_vaes256`]: works without `std`).
 pub(crate) fn detect() -> Option<Level> {
     if cpu_vaes512::get() {
         Some(Level::Vaes512)
-    } else if cpu_vaes256::get() {
+    } else if cpu_vaes256() {
         Some(Level::Vaes256)
     } else if cpu_aesni::get() {
         Some(Level::AesNi)

@@ -21,6 +21,29 @@ fn levels() -> Vec<Level> {
     }
 }
 
+/// The tier detected is the widest the CPU has by the standard library's
+/// own detection (which checks the OS state each feature's encoding needs):
+/// in particular `vaes256` on a CPU with VAES, VPCLMULQDQ and AVX2 but no
+/// AVX-512 (AMD Zen 3, Intel client cores), where `cpufeatures` reported
+/// no VAES and the tier never ran.
+#[test]
+fn detect_agrees_with_std() {
+    use std::arch::is_x86_feature_detected as has;
+    let aesni = has!("aes") && has!("sse2");
+    let vaes256 = aesni && has!("avx2") && has!("pclmulqdq") && has!("vaes") && has!("vpclmulqdq");
+    let vaes512 = vaes256 && has!("avx512f") && has!("avx512bw");
+    let want = if vaes512 {
+        Some(Level::Vaes512)
+    } else if vaes256 {
+        Some(Level::Vaes256)
+    } else if aesni {
+        Some(Level::AesNi)
+    } else {
+        None
+    };
+    assert_eq!(detect(), want);
+}
+
 fn unhex(s: &str) -> Vec<u8> {
     hex::decode(s).expect("test vector hex")
 }
