@@ -185,6 +185,7 @@ unsafe fn round<L: ChainLane, const NR: usize, const V: usize>(
             for sv in s.iter_mut() {
                 *sv = L::aesenc(*sv, *kr);
             }
+            L::fence(&mut s);
         }
         for (zv, sv) in z.iter_mut().zip(s) {
             *zv = L::aesenclast(sv, k[NR]);
@@ -237,6 +238,7 @@ unsafe fn fresh<L: ChainLane, const NR: usize, const V: usize>(
             for zv in z.iter_mut() {
                 *zv = L::aesenc(*zv, kr);
             }
+            L::fence(z);
         }
         let last = L::broadcast(load(&keys[NR]));
         for zv in z.iter_mut() {

@@ -273,6 +273,7 @@ unsafe fn batch<L: CtrLane, const V: usize, const NR: usize, const EX: bool>(
             for xv in x.iter_mut() {
                 *xv = L::aesenc(*xv, kr);
             }
+            L::fence(&mut x);
             if EX {
                 *ex = _mm_aesenc_si128(*ex, ek[r]);
             }

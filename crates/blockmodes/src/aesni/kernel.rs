@@ -499,6 +499,7 @@ unsafe fn batch<
             if EX {
                 *ex = _mm_aesenc_si128(*ex, ek[r]);
             }
+            L::fence(&mut x);
         }
         if EX {
             *ex = _mm_aesenclast_si128(*ex, ek[NR]);

@@ -93,6 +93,16 @@ pub(super) trait Lane: Copy {
     unsafe fn blend_low(c: usize, lo: Self, hi: Self) -> Self;
     /// The xor of the register's blocks.
     unsafe fn fold(v: Self) -> __m128i;
+    /// A scheduling fence: an empty `asm!` that takes and returns a whole
+    /// batch's registers (`V == 8`; other `V` pass through), so the
+    /// compiler cannot move one register's next round above another's
+    /// present one. Without it, LLVM schedules a batch register by register
+    /// (all rounds of one, then the next) where the round keys and offsets
+    /// do not fit beside the eight states in the 16 xmm/ymm registers:
+    /// the rounds then overlap only as far as the out-of-order window
+    /// reaches (2026-11-28-zen3-vaes256).
+    #[inline(always)]
+    unsafe fn fence<const V: usize>(_x: &mut [Self; V]) {}
 
     // The operations of XEX's deltas (`xex_units.rs`), wide lanes only: the
     // AES-NI lane never runs them.
@@ -182,6 +192,33 @@ macro_rules! one_to_one {
 }
 
 /// One block per xmm register (AES-NI).
+/// The empty `asm!` of [`Lane::fence`] over eight registers of one class.
+macro_rules! fence8 {
+    ($class:ident, $x:ident) => {
+        core::arch::asm!(
+            "/* fence {0} {1} {2} {3} {4} {5} {6} {7} */",
+            inout($class) $x[0].0,
+            inout($class) $x[1].0,
+            inout($class) $x[2].0,
+            inout($class) $x[3].0,
+            inout($class) $x[4].0,
+            inout($class) $x[5].0,
+            inout($class) $x[6].0,
+            inout($class) $x[7].0,
+            options(pure, nomem, nostack, preserves_flags),
+        )
+    };
+}
+
+/// [`Lane::fence`] on ymm registers: compiled with AVX (an `asm!` operand
+/// of class `ymm_reg` needs it), inlined into the `vaes256` entries.
+#[inline]
+#[target_feature(enable = "avx")]
+fn fence_ymm(x: &mut [Ymm; 8]) {
+    // SAFETY: an empty template: the registers pass unchanged.
+    unsafe { fence8!(ymm_reg, x) }
+}
+
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(super) struct Xmm(pub(super) __m128i);
@@ -243,6 +280,13 @@ impl Lane for Xmm {
     #[inline(always)]
     unsafe fn fold(v: Self) -> __m128i {
         v.0
+    }
+    #[inline(always)]
+    unsafe fn fence<const V: usize>(x: &mut [Self; V]) {
+        if let Ok(x) = <&mut [Self; 8]>::try_from(&mut x[..]) {
+            // SAFETY: an empty template: the registers pass unchanged.
+            unsafe { fence8!(xmm_reg, x) }
+        }
     }
 
     // ---- The other kernel families.
@@ -332,6 +376,13 @@ impl Lane for Ymm {
                 _mm256_castsi256_si128(v.0),
                 _mm256_extracti128_si256::<1>(v.0),
             )
+        }
+    }
+    #[inline(always)]
+    unsafe fn fence<const V: usize>(x: &mut [Self; V]) {
+        if let Ok(x) = <&mut [Self; 8]>::try_from(&mut x[..]) {
+            // SAFETY: the caller's (the CPU has AVX); the template is empty.
+            unsafe { fence_ymm(x) }
         }
     }
 

@@ -373,6 +373,7 @@ unsafe fn rounds<L: WideLane, const V: usize, const NR: usize, const DEC: bool>(
                     L::aesenc(*xv, kr)
                 };
             }
+            L::fence(x);
         }
     }
 }

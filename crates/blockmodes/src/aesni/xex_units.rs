@@ -239,6 +239,7 @@ unsafe fn nonce_regs<L: Lane, const V: usize, const NR: usize>(
             for xr in x.iter_mut() {
                 *xr = L::aesenc(*xr, *kr);
             }
+            L::fence(&mut x);
         }
         for xr in x.iter_mut() {
             *xr = L::aesenclast(*xr, ek[NR]);
