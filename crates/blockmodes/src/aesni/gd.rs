@@ -205,7 +205,6 @@ unsafe fn bulk_sum<L: GdLane, const NR: usize>(
                 for xv in x.iter_mut() {
                     *xv = L::aesenc(*xv, k[r]);
                 }
-                L::fence(&mut x);
                 if more && r <= 4 {
                     let p = 2 * (r - 1);
                     // SAFETY: batch b + 1 is below `end`.
@@ -293,7 +292,6 @@ unsafe fn bulk_dec<L: GdLane, const NR: usize>(
                 for xv in x.iter_mut() {
                     *xv = L::aesdec(*xv, k[r]);
                 }
-                L::fence(&mut x);
                 if more && r <= 4 {
                     let p = 2 * (r - 1);
                     // SAFETY: batch b + 1 is below `end`.
