@@ -40,9 +40,10 @@
 //! per 4 words), each multiplied by its power of K_h times its word's
 //! weight in five 26-bit limbs (`vpmuludq`, 5 multiplies and 5 adds per
 //! 16 bytes), a reduction every 64 chunks. Measured on AMD EPYC Zen 3
-//! against the portable path, paired in one run: 2.1-2.3x at 16 KiB and
-//! 1 MiB (0.23 against 0.52 cycles/byte), 1.6-1.8x at 1 KiB, so it is
-//! used at every length (`docs/performance.md`, "CWC"). Both kernels
+//! against the portable path, paired in one run (medians of five): 2.3x
+//! at 16 KiB and 1 MiB (about 0.24 against 0.55 cycles/byte), 1.8x at
+//! 1 KiB, 1.08x at 64 bytes, so it is used at every length
+//! (`docs/performance.md`, "CWC"). Both kernels
 //! compute the same value as the portable path; the two files are the
 //! hash's only `unsafe` code. [`CwcHash::portable`] forces the portable
 //! path (for tests and benchmarks); [`CwcHash::uses_ifma`] and
