@@ -45,7 +45,7 @@
 //! **Unsafe code:** denied crate-wide (`#![deny(unsafe_code)]`), with
 //! documented exceptions in SIMD modules, each chosen at key setup after a
 //! CPU check with the safe code as the fallback: CWC-HASH's AVX-512 IFMA
-//! kernel (`cwc/hash/ifma.rs`), the disk ciphers' AVX-512 kernels
+//! and AVX2 kernels (`cwc/hash/ifma.rs`, `cwc/hash/avx2.rs`), the disk ciphers' AVX-512 kernels
 //! (`disk/simd.rs`: StE's constant-time swap, the XEX/EME powers of x), and
 //! the XCBC family's (`gligor_donescu/simd/`: the offsets `i·r0`, XCBC
 //! decryption's xor-and-sum, pXCBC's gathers and scatters); and one own
