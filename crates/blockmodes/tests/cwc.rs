@@ -457,6 +457,18 @@ fn ifma_chosen_by_cpu() {
     assert!(!cwc.with_portable_hash().hasher().uses_ifma());
 }
 
+/// And the AVX2 path exactly when the CPU has AVX2 but not the IFMA set.
+#[test]
+fn avx2_chosen_by_cpu() {
+    let h = CwcHash::from_key_block(&[0x11; 16]);
+    #[cfg(target_arch = "x86_64")]
+    let expected = std::arch::is_x86_feature_detected!("avx2") && !h.uses_ifma();
+    #[cfg(not(target_arch = "x86_64"))]
+    let expected = false;
+    assert_eq!(h.uses_avx2(), expected);
+    assert!(!h.portable().uses_avx2());
+}
+
 /// Extreme values through both paths and the reference: all-0xff chunks
 /// (the largest limbs), K_h = p - 1, 0, p (= 0 mod p), 1, 2^126, and lengths
 /// around the 8-chunk vectors and the 64- and 32-chunk groups.

@@ -100,7 +100,8 @@ pub(super) trait Lane: Copy {
     /// (all rounds of one, then the next) where the round keys and offsets
     /// do not fit beside the eight states in the 16 xmm/ymm registers:
     /// the rounds then overlap only as far as the out-of-order window
-    /// reaches (2026-11-28-zen3-vaes256).
+    /// reaches (2026-11-28-zen3-vaes256). The zmm lane keeps this no-op
+    /// default: its 32 registers hold the batch, keys and offsets.
     #[inline(always)]
     unsafe fn fence<const V: usize>(_x: &mut [Self; V]) {}
 
@@ -191,7 +192,6 @@ macro_rules! one_to_one {
     };
 }
 
-/// One block per xmm register (AES-NI).
 /// The empty `asm!` of [`Lane::fence`] over eight registers of one class.
 macro_rules! fence8 {
     ($class:ident, $x:ident) => {
@@ -219,6 +219,7 @@ fn fence_ymm(x: &mut [Ymm; 8]) {
     unsafe { fence8!(ymm_reg, x) }
 }
 
+/// One block per xmm register (AES-NI).
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(super) struct Xmm(pub(super) __m128i);

@@ -123,6 +123,10 @@
 //!   and VBMI, which its argument `cwc::hash::ifma::Powers` proves (it is
 //!   built only after that CPU check); it calls that module's safe
 //!   `Stream` functions for the hash.
+//! * `lane.rs`'s `Lane::fence` is an empty `asm!` over a batch's eight
+//!   registers (values unchanged, no memory, no flags): a scheduling
+//!   fence, and its ymm form is compiled with AVX, which every tier that
+//!   builds ymm lanes has. `cpu_vaes256` executes CPUID (no side effect).
 //!
 //! No branch or memory index depends on a key, a block or an offset: only
 //! on lengths and block indices (which are public).
@@ -232,6 +236,18 @@ fn cpu_vaes256() -> bool {
 /// CPUID leaf 7 (sub-leaf 0) reports VAES (ECX bit 9) and VPCLMULQDQ (ECX
 /// bit 10); `false` where the CPU's highest basic leaf is below 7.
 fn leaf7_vaes_vpclmulqdq() -> bool {
+    // Where `cpufeatures` never runs CPUID (an SGX enclave, where it
+    // faults; bare metal and UEFI) it answers from the compile-time target
+    // features: so does this.
+    #[cfg(any(target_env = "sgx", target_os = "none", target_os = "uefi"))]
+    return cfg!(all(target_feature = "vaes", target_feature = "vpclmulqdq"));
+    #[cfg(not(any(target_env = "sgx", target_os = "none", target_os = "uefi")))]
+    cpuid_leaf7_vaes_vpclmulqdq()
+}
+
+/// [`leaf7_vaes_vpclmulqdq`] by the CPUID instruction.
+#[cfg(not(any(target_env = "sgx", target_os = "none", target_os = "uefi")))]
+fn cpuid_leaf7_vaes_vpclmulqdq() -> bool {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
     // SAFETY: CPUID exists on every x86-64 CPU and has no side effect
     // (the intrinsics are safe functions on newer compilers, hence the allow).

@@ -22,7 +22,8 @@ fn levels() -> Vec<Level> {
 }
 
 /// The tier detected is the widest the CPU has by the standard library's
-/// own detection (which checks the OS state each feature's encoding needs):
+/// own detection (its `avx2` checks the OS's ymm state; its `vaes` and
+/// `vpclmulqdq` are the CPUID bits, so the ymm state comes from `avx2`):
 /// in particular `vaes256` on a CPU with VAES, VPCLMULQDQ and AVX2 but no
 /// AVX-512 (AMD Zen 3, Intel client cores), where `cpufeatures` reported
 /// no VAES and the tier never ran.

@@ -149,6 +149,9 @@ pub struct CwcHash {
 /// else AVX2, else none (the portable path).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Zeroize)]
+// The two tables are of about the same size (~9 KiB each), the portable
+// variant empty; a box would cost an allocation per key.
+#[allow(clippy::large_enum_variant)]
 enum Kernel {
     Portable,
     Ifma(ifma::Powers),

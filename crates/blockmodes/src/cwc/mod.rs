@@ -32,7 +32,7 @@
 //! parallel width (`encrypt_par`), in segments of 16 KiB, and hashes each
 //! segment of ciphertext right after it is written, while it is still in
 //! the first-level cache. The hash runs on AVX-512 IFMA where the CPU has
-//! it ([`hash`]); decryption hashes all of sigma first (the tag is checked
+//! it, else on AVX2 where it has that ([`hash`]); decryption hashes all of sigma first (the tag is checked
 //! before anything is decrypted), then deciphers.
 //!
 //! ```
