@@ -547,6 +547,21 @@ fn check_len_value(got: u64) -> Result<()> {
     Ok(())
 }
 
+/// Horner's rule with `mul127`, chunk by chunk, from the running value
+/// `s`: `S <- (S + Y_i) K` (every chunk multiplied by K at least once; no
+/// length block). The vector kernels' tests check against it: written
+/// from the paper's definition, independent of every kernel.
+#[cfg(test)]
+pub(crate) fn horner_from(k: u128, s: u128, data: &[u8]) -> u128 {
+    let mut r = reduce127(s);
+    for c in data.chunks(CHUNK_BYTES) {
+        let mut x = [0u8; 16];
+        x[4..4 + c.len()].copy_from_slice(c);
+        r = mul127(reduce127(r + u128::from_be_bytes(x)), k);
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

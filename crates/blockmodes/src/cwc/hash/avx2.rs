@@ -233,16 +233,8 @@ mod tests {
     use crate::arith::modular::{P127, to_block};
     use crate::cwc::hash::{CwcHash, HashState};
 
-    /// Horner's rule with `mul127`, chunk by chunk, from `s`.
-    fn horner(k: u128, s: u128, data: &[u8]) -> u128 {
-        let mut r = reduce127(s);
-        for c in data.chunks(CHUNK_BYTES) {
-            let mut x = [0u8; 16];
-            x[4..4 + c.len()].copy_from_slice(c);
-            r = mul127(reduce127(r + u128::from_be_bytes(x)), k);
-        }
-        r
-    }
+    /// The reference: [`crate::cwc::hash::horner_from`].
+    use crate::cwc::hash::horner_from as horner;
 
     fn powers(k: u128) -> Option<Powers> {
         let p = Powers::new(reduce127(k));
