@@ -551,7 +551,7 @@ fn check_len_value(got: u64) -> Result<()> {
 /// `s`: `S <- (S + Y_i) K` (every chunk multiplied by K at least once; no
 /// length block). The vector kernels' tests check against it: written
 /// from the paper's definition, independent of every kernel.
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) fn horner_from(k: u128, s: u128, data: &[u8]) -> u128 {
     let mut r = reduce127(s);
     for c in data.chunks(CHUNK_BYTES) {
