@@ -9,7 +9,8 @@
 //! [`SteKey`]); and what the drivers and key set-up share: the borrowed
 //! view of an engine key with its Gray-code table ([`GrayView`]), the
 //! fused key's self-check ([`agrees`]) and the second key of XCBC and
-//! pXCBC ([`companion_key`]).
+//! pXCBC ([`companion_key`]). One whitened-loop call's shape and
+//! parameters, the same on both architectures, are in [`job`].
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
 //! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
@@ -28,6 +29,8 @@ use cipher::inout::InOutBuf;
 use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
+
+pub(crate) mod job;
 
 /// Most units of one `AesKey::xex_units` call.
 pub(crate) const XEX_UNITS: usize = 64;

@@ -20,7 +20,7 @@ use cipher::array::Array;
 use cipher::{BlockCipherEncrypt, KeyInit};
 
 use super::*;
-use crate::arith::gf128::{GrayBatch, GrayOffsets};
+use crate::arith::gf128::{GrayBatch, GrayOffsets, xor};
 
 type Variant<'a> = (&'static str, Box<dyn FnMut(&mut [Block]) + 'a>);
 

@@ -33,11 +33,9 @@ use super::SRC_XEX_BARE;
 use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
 use super::xex_units::{self, XexState};
-use super::{
-    Dir, Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SRC_XEX, SRC_XEX_FREE, SUM_IN, SUM_NONE, SUM_OUT,
-    Shape,
-};
+use super::{Dir, Job, SRC_XEX, SRC_XEX_FREE};
 use crate::arith::gf128::Block;
+use crate::engine::job::{SRC_GRAY, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT, Shape, by_shape};
 
 /// Registers per full batch.
 pub(super) const REGS: usize = 8;
@@ -175,7 +173,7 @@ impl Entry for Zmm {
 /// # Safety
 /// The CPU must have `L`'s tier's features. `job.src`, `job.dst` (unless
 /// the shape is [`Shape::Sigma`]) and `job.z` (for a slice of offsets) must
-/// be valid for `job.n` blocks; `src` and `dst` equal or disjoint; `job.extra`
+/// be valid for `job.n` blocks; `src` and `dst` equal or disjoint; `job.x.extra`
 /// null or valid for one block. The XEX source kinds only on a wide lane.
 #[inline(always)]
 pub(super) unsafe fn dispatch<L: Entry, const NR: usize>(
@@ -183,47 +181,19 @@ pub(super) unsafe fn dispatch<L: Entry, const NR: usize>(
     shape: Shape,
     job: &Job<'_>,
 ) -> Block {
+    macro_rules! go {
+        ($dec:tt, $src:tt, $post:tt, $sum:tt, $store:tt) => {
+            L::kernel::<NR, $dec, $src, $post, $sum, $store>(job)
+        };
+    }
     // SAFETY (every arm): the caller's guarantees, passed on; each arm's
     // shape stores only if `job.dst` is valid (not for `Sigma`).
     unsafe {
         match (dir, shape, job.src_kind) {
-            (Dir::Encrypt, Shape::Ecb, _) => {
-                L::kernel::<NR, false, SRC_NONE, false, SUM_NONE, true>(job)
-            }
-            (Dir::Decrypt, Shape::Ecb, _) => {
-                L::kernel::<NR, true, SRC_NONE, false, SUM_NONE, true>(job)
-            }
             (_, Shape::Whiten, SRC_XEX) => L::xex::<NR>(dir == Dir::Decrypt, job),
             #[cfg(test)]
             (Dir::Encrypt, Shape::Whiten, SRC_XEX_FREE | SRC_XEX_BARE) => L::xex::<NR>(false, job),
-            (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
-                L::kernel::<NR, false, SRC_SLICE, true, SUM_NONE, true>(job)
-            }
-            (Dir::Encrypt, Shape::Whiten, _) => {
-                L::kernel::<NR, false, SRC_GRAY, true, SUM_NONE, true>(job)
-            }
-            (Dir::Decrypt, Shape::Whiten, SRC_SLICE) => {
-                L::kernel::<NR, true, SRC_SLICE, true, SUM_NONE, true>(job)
-            }
-            (Dir::Decrypt, Shape::Whiten, _) => {
-                L::kernel::<NR, true, SRC_GRAY, true, SUM_NONE, true>(job)
-            }
-            (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) => {
-                L::kernel::<NR, false, SRC_SLICE, true, SUM_IN, true>(job)
-            }
-            (Dir::Encrypt, Shape::WhitenSum, _) => {
-                L::kernel::<NR, false, SRC_GRAY, true, SUM_IN, true>(job)
-            }
-            (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) => {
-                L::kernel::<NR, true, SRC_SLICE, true, SUM_OUT, true>(job)
-            }
-            (Dir::Decrypt, Shape::WhitenSum, _) => {
-                L::kernel::<NR, true, SRC_GRAY, true, SUM_OUT, true>(job)
-            }
-            (_, Shape::Sigma, SRC_SLICE) => {
-                L::kernel::<NR, false, SRC_SLICE, false, SUM_OUT, false>(job)
-            }
-            (_, Shape::Sigma, _) => L::kernel::<NR, false, SRC_GRAY, false, SUM_OUT, false>(job),
+            _ => by_shape!(dir, shape, job.src_kind, go),
         }
     }
 }
@@ -267,13 +237,13 @@ pub(super) unsafe fn kernel<
         // runs on the AES-NI lane).
         let mut ek = [_mm_setzero_si128(); 15];
         let mut ex = _mm_setzero_si128();
-        let mut ex_pending = L::BLOCKS == 1 && !job.extra.is_null();
+        let mut ex_pending = L::BLOCKS == 1 && !job.x.extra.is_null();
         if ex_pending {
-            for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+            for (kr, b) in ek.iter_mut().zip(job.x.enc.iter()).take(NR + 1) {
                 *kr = load(b);
             }
-            // SAFETY: `job.extra`, when not null, is valid for one block.
-            ex = _mm_loadu_si128(job.extra.cast_const().cast());
+            // SAFETY: `job.x.extra`, when not null, is valid for one block.
+            ex = _mm_loadu_si128(job.x.extra.cast_const().cast());
         }
         let mut acc = L::zero();
         let n = job.n;
@@ -331,9 +301,9 @@ pub(super) unsafe fn kernel<
             }
         }
         debug_assert!(!ex_pending, "the extra block rode along");
-        if L::BLOCKS == 1 && !job.extra.is_null() {
+        if L::BLOCKS == 1 && !job.x.extra.is_null() {
             // SAFETY: as above.
-            _mm_storeu_si128(job.extra.cast(), ex);
+            _mm_storeu_si128(job.x.extra.cast(), ex);
             ek = [_mm_setzero_si128(); 15];
             core::hint::black_box(&ek);
         }

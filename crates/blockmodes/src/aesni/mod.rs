@@ -168,9 +168,10 @@ use gd::GdLane;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::arith::gf128::{Block, xor};
+use crate::arith::gf128::Block;
 #[cfg(feature = "alloc")]
 use crate::engine::append_with;
+use crate::engine::job::{SRC_GRAY, SRC_NONE, SRC_SLICE, Shape};
 pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets, XEX_UNITS};
 
 /// Runs of fewer blocks than this go to the AES-NI back end even where the
@@ -471,8 +472,8 @@ impl AesKey {
         let units = (n / m).min(XEX_UNITS);
         let mut job = self.job(dir, src, dst, units * m, None);
         job.src_kind = SRC_XEX;
-        job.m = m;
-        job.unit0 = first;
+        job.x.m = m;
+        job.x.unit0 = first;
         self.run(dir, Shape::Whiten, &job);
         true
     }
@@ -486,8 +487,8 @@ impl AesKey {
         let units = (n / m).min(XEX_UNITS);
         let mut job = self.job(Dir::Encrypt, src, dst, units * m, None);
         job.src_kind = kind;
-        job.m = m;
-        job.unit0 = first;
+        job.x.m = m;
+        job.x.unit0 = first;
         self.run_on(Level::Vaes512, Dir::Encrypt, Shape::Whiten, &job);
     }
 
@@ -762,7 +763,7 @@ impl AesKey {
             *extra = self.encrypt_block(extra);
             return s;
         }
-        job.extra = extra;
+        job.x.extra = extra;
         self.run_on(Level::AesNi, dir, shape, &job)
     }
 
@@ -965,47 +966,16 @@ impl AesKey {
         dir: Dir,
         src: *const Block,
         dst: *mut Block,
-        mut n: usize,
+        n: usize,
         offsets: Option<&Offsets<'a>>,
     ) -> Job<'a> {
-        let keys = self.keys(dir);
-        let mut job = Job {
-            keys,
-            src,
-            dst,
-            n: 0,
-            src_kind: SRC_NONE,
-            z: core::ptr::null(),
-            gray: None,
-            first: 0,
-            w: [0; 16],
+        let x = JobX {
             enc: &self.enc.k.0,
             extra: core::ptr::null_mut(),
             m: 0,
             unit0: 0,
         };
-        match offsets {
-            None => {}
-            Some(Offsets::Slice(z)) => {
-                n = n.min(z.len());
-                job.src_kind = SRC_SLICE;
-                job.z = z.as_ptr();
-            }
-            Some(Offsets::Gray { table, first, r }) => {
-                job.src_kind = SRC_GRAY;
-                job.gray = Some(table);
-                job.first = *first;
-                // W_q = Z[64q] = gamma_{64q} L xor R for the first block's group.
-                let q = first >> 6;
-                job.w = if q == 0 {
-                    **r
-                } else {
-                    xor(r, &table.gamma(q << 6))
-                };
-            }
-        }
-        job.n = n;
-        job
+        Job::new(self.keys(dir), src, dst, n, offsets, x)
     }
 
     /// Dispatch to the back end, the round count and the shape.
@@ -1073,24 +1043,8 @@ impl core::fmt::Debug for AesKey {
     }
 }
 
-/// What a kernel computes around the rounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    /// `out = E(in)`.
-    Ecb,
-    /// `out = E(in xor Z) xor Z`.
-    Whiten,
-    /// As `Whiten`, plus the xor of the plaintext side.
-    WhitenSum,
-    /// The xor of `E(in xor Z)`, encryption only, nothing stored.
-    Sigma,
-}
-
-/// Offsets: none (ECB), a slice, Gray code.
-const SRC_NONE: u8 = 0;
-const SRC_SLICE: u8 = 1;
-const SRC_GRAY: u8 = 2;
-/// XEX data units, deltas made in registers (the wide lanes only).
+/// Offsets beside `crate::engine::job`'s `SRC_*`: XEX data units, deltas
+/// made in registers (the wide lanes only).
 const SRC_XEX: u8 = 3;
 /// Benchmarks only (`bench.rs`, the bounds of XEX's kernel): as
 /// [`SRC_XEX`] with every delta a constant (no cost), with the prologue of
@@ -1098,28 +1052,12 @@ const SRC_XEX: u8 = 3;
 const SRC_XEX_FREE: u8 = 4;
 const SRC_XEX_BARE: u8 = 5;
 
-/// Sum: none, the inputs, the cipher outputs.
-const SUM_NONE: u8 = 0;
-const SUM_IN: u8 = 1;
-const SUM_OUT: u8 = 2;
+/// One call's parameters, for the kernels (`crate::engine::job::Job`,
+/// with this module's own in [`JobX`]).
+type Job<'a> = crate::engine::job::Job<'a, JobX<'a>>;
 
-/// One call's parameters, for the kernels.
-struct Job<'a> {
-    /// Round keys of the direction.
-    keys: &'a [Block; 15],
-    src: *const Block,
-    /// Null when nothing is stored ([`Shape::Sigma`]).
-    dst: *mut Block,
-    /// Blocks: `src`, `dst` (unless null) and `z` (for a slice) hold at
-    /// least this many.
-    n: usize,
-    src_kind: u8,
-    z: *const Block,
-    gray: Option<&'a GrayTable>,
-    /// Index of the first block (Gray code).
-    first: u64,
-    /// `W_q` for `q = first >> 6` (Gray code).
-    w: Block,
+/// The x86 kernels' parameters beside the shared ones.
+struct JobX<'a> {
     /// The encryption round keys (for `extra`).
     enc: &'a [Block; 15],
     /// Null, or one block to encipher alongside (AES-NI back end only).
@@ -1130,13 +1068,6 @@ struct Job<'a> {
     m: usize,
     /// The first XEX unit's number.
     unit0: u128,
-}
-
-impl Drop for Job<'_> {
-    fn drop(&mut self) {
-        self.w = [0; 16];
-        core::hint::black_box(&self.w);
-    }
 }
 
 /// One call of the Gligor–Donescu kernel (`gd.rs`).

@@ -28,7 +28,7 @@ use core::arch::x86_64::*;
 
 use super::lane::Lane;
 use super::schedule::load;
-use super::{Job, SRC_XEX, SRC_XEX_BARE, SRC_XEX_FREE, XEX_UNITS};
+use super::{Job, JobX, SRC_XEX, SRC_XEX_BARE, SRC_XEX_FREE, XEX_UNITS};
 use crate::arith::gf128::Block;
 
 /// Blocks per stretch: the deltas `xd` step by `x^32` (4 bytes).
@@ -96,11 +96,11 @@ pub(super) unsafe fn init<L: Lane, const NR: usize, const DEC: bool, const SRC: 
         if SRC == SRC_XEX && job.n > 0 {
             let mut ek = *k;
             if DEC {
-                for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+                for (kr, b) in ek.iter_mut().zip(job.x.enc.iter()).take(NR + 1) {
                     *kr = L::broadcast(load(b));
                 }
             }
-            st.en0 = nonce_regs::<L, 1, NR>(job.unit0, 0, &ek)[0];
+            st.en0 = nonce_regs::<L, 1, NR>(job.x.unit0, 0, &ek)[0];
         }
         st
     }
@@ -121,7 +121,7 @@ pub(super) unsafe fn offsets<L: Lane, const V: usize, const SRC: u8>(
     unsafe {
         if SRC == SRC_XEX_FREE {
             *z = [st.rkl; V];
-        } else if V == 8 && job.m.is_multiple_of(STRETCH) {
+        } else if V == 8 && job.x.m.is_multiple_of(STRETCH) {
             stretch(job, st, z);
         } else {
             registers(job, st, z);
@@ -129,7 +129,7 @@ pub(super) unsafe fn offsets<L: Lane, const V: usize, const SRC: u8>(
     }
 }
 
-/// XEX over whole units from unit `job.unit0` (at most [`XEX_UNITS`] of
+/// XEX over whole units from unit `job.x.unit0` (at most [`XEX_UNITS`] of
 /// them) on lane `L`: the units' `E_K(N_s)` first, the nonces `N_s =
 /// (unit0 + s)` big-endian made in registers and enciphered into a local
 /// table (no store of a nonce for the cipher to wait on) from the second
@@ -148,12 +148,12 @@ pub(super) unsafe fn run<L: Lane, const NR: usize>(
     // Not zeroed (a 1 KiB memset, a library call, at every call): the
     // kernel reads only the registers of units that `nonces` wrote.
     let mut en = super::Aligned([core::mem::MaybeUninit::<Block>::uninit(); XEX_UNITS]);
-    let units = job.n.checked_div(job.m).unwrap_or(0).min(XEX_UNITS);
+    let units = job.n.checked_div(job.x.m).unwrap_or(0).min(XEX_UNITS);
     // SAFETY: the caller's: the CPU has the features; the table's
     // accesses are justified where they are.
     unsafe {
         let mut ek = [L::zero(); 15];
-        for (kr, b) in ek.iter_mut().zip(job.enc.iter()).take(NR + 1) {
+        for (kr, b) in ek.iter_mut().zip(job.x.enc.iter()).take(NR + 1) {
             *kr = L::broadcast(load(b));
         }
         // Groups of up to eight registers of nonces, their rounds interleaved.
@@ -168,7 +168,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize>(
         while r0 < regs {
             macro_rules! group {
                 ($v:literal) => {
-                    for (r, e) in nonce_regs::<L, $v, NR>(job.unit0, r0, &ek)
+                    for (r, e) in nonce_regs::<L, $v, NR>(job.x.unit0, r0, &ek)
                         .iter()
                         .enumerate()
                     {
@@ -193,16 +193,18 @@ pub(super) unsafe fn run<L: Lane, const NR: usize>(
             keys: job.keys,
             src: job.src,
             dst: job.dst,
-            n: units * job.m,
+            n: units * job.x.m,
             src_kind: if cfg!(test) { job.src_kind } else { SRC_XEX },
             z: t.cast_const(),
             gray: None,
             first: 0,
             w: [0; 16],
-            enc: job.enc,
-            extra: core::ptr::null_mut(),
-            m: job.m,
-            unit0: job.unit0,
+            x: JobX {
+                enc: job.x.enc,
+                extra: core::ptr::null_mut(),
+                m: job.x.m,
+                unit0: job.x.unit0,
+            },
         };
         let r = kernel(&j);
         j.z = core::ptr::null();
@@ -310,7 +312,7 @@ unsafe fn unit_start<L: Lane>(job: &Job<'_>, st: &mut XexState<L>, rev: L, poly:
             st.xd[b] = times_x_lanes(e, 1 + b * L::BLOCKS, poly);
         }
         st.x_unit += 1;
-        st.x_left = job.m;
+        st.x_left = job.x.m;
         st.x_k = 0;
     }
 }

@@ -26,60 +26,15 @@
 
 use core::arch::aarch64::*;
 
-use super::GrayTable;
 use crate::arith::gf128::Block;
+use crate::engine::job::{SRC_GRAY, SRC_NONE, SRC_SLICE, SUM_IN, SUM_OUT};
 
 /// Blocks per full batch.
 const BATCH: usize = 8;
 
-/// What a kernel computes around the rounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Shape {
-    /// `out = E(in)`.
-    Ecb,
-    /// `out = E(in xor Z) xor Z`.
-    Whiten,
-    /// As `Whiten`, plus the xor of the plaintext side.
-    WhitenSum,
-    /// The xor of `E(in xor Z)`, encryption only, nothing stored.
-    Sigma,
-}
-
-/// Offsets: none (ECB), a slice, Gray code.
-pub(super) const SRC_NONE: u8 = 0;
-pub(super) const SRC_SLICE: u8 = 1;
-pub(super) const SRC_GRAY: u8 = 2;
-
-/// Sum: none, the inputs, the cipher outputs.
-pub(super) const SUM_NONE: u8 = 0;
-pub(super) const SUM_IN: u8 = 1;
-pub(super) const SUM_OUT: u8 = 2;
-
-/// One call's parameters, for the kernels.
-pub(super) struct Job<'a> {
-    /// Round keys of the direction.
-    pub(super) keys: &'a [Block; 15],
-    pub(super) src: *const Block,
-    /// Null when nothing is stored ([`Shape::Sigma`]).
-    pub(super) dst: *mut Block,
-    /// Blocks: `src`, `dst` (unless null) and `z` (for a slice) hold at
-    /// least this many.
-    pub(super) n: usize,
-    pub(super) src_kind: u8,
-    pub(super) z: *const Block,
-    pub(super) gray: Option<&'a GrayTable>,
-    /// Index of the first block (Gray code).
-    pub(super) first: u64,
-    /// `W_q` for `q = first >> 6` (Gray code).
-    pub(super) w: Block,
-}
-
-impl Drop for Job<'_> {
-    fn drop(&mut self) {
-        self.w = [0; 16];
-        core::hint::black_box(&self.w);
-    }
-}
+/// One call's parameters, for the kernels (no fields of this
+/// architecture's own).
+pub(super) type Job<'a> = crate::engine::job::Job<'a>;
 
 /// The model-only build's (`--cfg blockmodes_mca`, `tools/mca/armv8.sh`)
 /// start-of-region marker for llvm-mca, for code outside this file (the

@@ -121,12 +121,13 @@ pub(crate) type Chains<'a> = crate::engine::Chains<'a, AesKey>;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::arith::gf128::{Block, xor};
+use crate::arith::gf128::Block;
 #[cfg(feature = "alloc")]
 use crate::engine::append_with;
 pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets};
 
-use kernel::{Job, SRC_GRAY, SRC_NONE, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT};
+use crate::engine::job::{Shape, by_shape};
+use kernel::Job;
 #[cfg(blockmodes_mca)]
 pub(crate) use kernel::{mca_begin, mca_end};
 
@@ -256,7 +257,7 @@ impl AesKey {
     pub(crate) fn ecb(&self, dir: Dir, io: Io<'_, '_>) {
         let (src, dst, n) = io.raw();
         let job = self.job(dir, src, dst, n, None);
-        self.run(dir, kernel::Shape::Ecb, &job);
+        self.run(dir, Shape::Ecb, &job);
     }
 
     /// `out[t] = E_K(in[t] xor Z[t]) xor Z[t]` (or with `E_K^-1`) for every
@@ -284,11 +285,7 @@ impl AesKey {
         io: Io<'_, '_>,
     ) -> Block {
         let (src, dst, n) = io.raw();
-        let shape = if sum {
-            kernel::Shape::WhitenSum
-        } else {
-            kernel::Shape::Whiten
-        };
+        let shape = if sum { Shape::WhitenSum } else { Shape::Whiten };
         let job = self.job(dir, src, dst, n, Some(&offsets));
         self.run_on(eor3 && Self::has_eor3(), dir, shape, &job)
     }
@@ -303,7 +300,7 @@ impl AesKey {
             input.len(),
             Some(&offsets),
         );
-        self.run(Dir::Encrypt, kernel::Shape::Sigma, &job)
+        self.run(Dir::Encrypt, Shape::Sigma, &job)
     }
 
     /// `E_K` of the big-endian block of the integer `x`.
@@ -558,129 +555,49 @@ impl AesKey {
         dir: Dir,
         src: *const Block,
         dst: *mut Block,
-        mut n: usize,
+        n: usize,
         offsets: Option<&Offsets<'a>>,
     ) -> Job<'a> {
-        let mut job = Job {
-            keys: self.keys(dir),
-            src,
-            dst,
-            n: 0,
-            src_kind: SRC_NONE,
-            z: core::ptr::null(),
-            gray: None,
-            first: 0,
-            w: [0; 16],
-        };
-        match offsets {
-            None => {}
-            Some(Offsets::Slice(z)) => {
-                n = n.min(z.len());
-                job.src_kind = SRC_SLICE;
-                job.z = z.as_ptr();
-            }
-            Some(Offsets::Gray { table, first, r }) => {
-                job.src_kind = SRC_GRAY;
-                job.gray = Some(table);
-                job.first = *first;
-                // W_q = Z[64q] = gamma_{64q} L xor R for the first block's group.
-                let q = first >> 6;
-                job.w = if q == 0 {
-                    **r
-                } else {
-                    xor(r, &table.gamma(q << 6))
-                };
-            }
-        }
-        job.n = n;
-        job
+        Job::new(self.keys(dir), src, dst, n, offsets, ())
     }
 
     /// Dispatch to the round count and the shape (the plain kernels).
-    fn run(&self, dir: Dir, shape: kernel::Shape, job: &Job<'_>) -> Block {
+    fn run(&self, dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
         self.run_on(false, dir, shape, job)
     }
 
     /// Dispatch to the round count and the shape; the whitened shapes on
     /// the `EOR3` kernel if `eor3` (checked by the caller: SHA-3).
-    fn run_on(&self, eor3: bool, dir: Dir, shape: kernel::Shape, job: &Job<'_>) -> Block {
+    fn run_on(&self, eor3: bool, dir: Dir, shape: Shape, job: &Job<'_>) -> Block {
         if job.n == 0 {
             return [0; 16];
         }
-        use kernel::Shape;
+        macro_rules! plain {
+            ($dec:tt, $src:tt, $post:tt, $sum:tt, $store:tt) => {
+                kernel::plain::entry::<NR, $dec, $src, $post, $sum, $store>(job)
+            };
+        }
+        macro_rules! sha3 {
+            ($dec:tt, $src:tt, $post:tt, $sum:tt, $store:tt) => {
+                kernel::sha3::entry::<NR, $dec, $src, $post, $sum, $store>(job)
+            };
+        }
         macro_rules! go {
-            ($nr:literal) => {
+            ($nr:literal) => {{
+                const NR: usize = $nr;
                 // SAFETY: an `AesKey` exists only where `detect` found the
                 // AES instructions, and `eor3` only where the caller found
                 // SHA-3; `job`'s pointers cover `job.n` blocks (`Io::raw`,
                 // `job`), `dst` unless the shape is `Sigma`.
                 unsafe {
-                    match (dir, shape, job.src_kind) {
-                        (Dir::Encrypt, Shape::Whiten, SRC_SLICE) if eor3 => {
-                            kernel::sha3::entry::<$nr, false, SRC_SLICE, true, SUM_NONE, true>(job)
+                    match shape {
+                        Shape::Whiten | Shape::WhitenSum if eor3 => {
+                            by_shape!(@whiten dir, shape, job.src_kind, sha3)
                         }
-                        (Dir::Encrypt, Shape::Whiten, _) if eor3 => {
-                            kernel::sha3::entry::<$nr, false, SRC_GRAY, true, SUM_NONE, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::Whiten, SRC_SLICE) if eor3 => {
-                            kernel::sha3::entry::<$nr, true, SRC_SLICE, true, SUM_NONE, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::Whiten, _) if eor3 => {
-                            kernel::sha3::entry::<$nr, true, SRC_GRAY, true, SUM_NONE, true>(job)
-                        }
-                        (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) if eor3 => {
-                            kernel::sha3::entry::<$nr, false, SRC_SLICE, true, SUM_IN, true>(job)
-                        }
-                        (Dir::Encrypt, Shape::WhitenSum, _) if eor3 => {
-                            kernel::sha3::entry::<$nr, false, SRC_GRAY, true, SUM_IN, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) if eor3 => {
-                            kernel::sha3::entry::<$nr, true, SRC_SLICE, true, SUM_OUT, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::WhitenSum, _) if eor3 => {
-                            kernel::sha3::entry::<$nr, true, SRC_GRAY, true, SUM_OUT, true>(job)
-                        }
-                        (Dir::Encrypt, Shape::Ecb, _) => {
-                            kernel::plain::entry::<$nr, false, SRC_NONE, false, SUM_NONE, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::Ecb, _) => {
-                            kernel::plain::entry::<$nr, true, SRC_NONE, false, SUM_NONE, true>(job)
-                        }
-                        (Dir::Encrypt, Shape::Whiten, SRC_SLICE) => {
-                            kernel::plain::entry::<$nr, false, SRC_SLICE, true, SUM_NONE, true>(job)
-                        }
-                        (Dir::Encrypt, Shape::Whiten, _) => {
-                            kernel::plain::entry::<$nr, false, SRC_GRAY, true, SUM_NONE, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::Whiten, SRC_SLICE) => {
-                            kernel::plain::entry::<$nr, true, SRC_SLICE, true, SUM_NONE, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::Whiten, _) => {
-                            kernel::plain::entry::<$nr, true, SRC_GRAY, true, SUM_NONE, true>(job)
-                        }
-                        (Dir::Encrypt, Shape::WhitenSum, SRC_SLICE) => {
-                            kernel::plain::entry::<$nr, false, SRC_SLICE, true, SUM_IN, true>(job)
-                        }
-                        (Dir::Encrypt, Shape::WhitenSum, _) => {
-                            kernel::plain::entry::<$nr, false, SRC_GRAY, true, SUM_IN, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::WhitenSum, SRC_SLICE) => {
-                            kernel::plain::entry::<$nr, true, SRC_SLICE, true, SUM_OUT, true>(job)
-                        }
-                        (Dir::Decrypt, Shape::WhitenSum, _) => {
-                            kernel::plain::entry::<$nr, true, SRC_GRAY, true, SUM_OUT, true>(job)
-                        }
-                        (_, Shape::Sigma, SRC_SLICE) => {
-                            kernel::plain::entry::<$nr, false, SRC_SLICE, false, SUM_OUT, false>(
-                                job,
-                            )
-                        }
-                        (_, Shape::Sigma, _) => {
-                            kernel::plain::entry::<$nr, false, SRC_GRAY, false, SUM_OUT, false>(job)
-                        }
+                        _ => by_shape!(dir, shape, job.src_kind, plain),
                     }
                 }
-            };
+            }};
         }
         match self.rounds {
             10 => go!(10),
