@@ -10,7 +10,8 @@
 //! view of an engine key with its Gray-code table ([`GrayView`]), the
 //! fused key's self-check ([`agrees`]) and the second key of XCBC and
 //! pXCBC ([`companion_key`]). One whitened-loop call's shape and
-//! parameters, the same on both architectures, are in [`job`].
+//! parameters, the same on both architectures, are in [`job`]; the AES
+//! key expansion's word loop in [`schedule`].
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
 //! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
@@ -31,6 +32,7 @@ use zeroize::Zeroize;
 use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
 
 pub(crate) mod job;
+pub(crate) mod schedule;
 
 /// Most units of one `AesKey::xex_units` call.
 pub(crate) const XEX_UNITS: usize = 64;
