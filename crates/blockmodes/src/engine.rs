@@ -10,7 +10,8 @@
 //! view of an engine key with its Gray-code table ([`GrayView`]), the
 //! fused key's self-check ([`agrees`]) and the second key of XCBC and
 //! pXCBC ([`companion_key`]). One whitened-loop call's shape and
-//! parameters, the same on both architectures, are in [`job`]; the AES
+//! parameters, the same on both architectures, are in [`job`], the
+//! dispatch's match tables in [`dispatch`]; the AES
 //! key expansion's word loop in [`schedule`].
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
@@ -31,6 +32,7 @@ use zeroize::Zeroize;
 
 use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
 
+pub(crate) mod dispatch;
 pub(crate) mod job;
 pub(crate) mod schedule;
 
@@ -133,7 +135,8 @@ impl Io<'_, '_> {
 /// reports written: the `Vec`-returning calls of OCB 1.0 and CWC write
 /// their output once, with no zero fill before it and no copy after it.
 ///
-/// The callers are the engines' `*_append` methods (`aesni`, `armv8`); each
+/// The callers are the engines' `*_append` methods (`aesni`, `armv8`,
+/// through [`append_blocks`] and [`append_bytes`]); each
 /// hands the room to a kernel that reads only its input pointer and stores
 /// every byte of its output (loads from `src`, stores to `dst`, never a
 /// load from `dst`), and reports as written exactly what that kernel
@@ -159,6 +162,37 @@ pub(crate) fn append_with<R>(
     // store each of the `written` bytes it reports (see above).
     unsafe { out.set_len(out.len() + written) };
     r
+}
+
+/// [`append_with`] for a kernel over whole blocks (OCB 1.0's
+/// `ocb_blocks_append` on each architecture): `kernel` gets `input` and
+/// room for as many blocks, an [`Io::Spare`], and stores every one of
+/// them; `16 * input.len()` bytes are appended.
+#[cfg(feature = "alloc")]
+pub(crate) fn append_blocks(
+    input: &[Block],
+    out: &mut alloc::vec::Vec<u8>,
+    kernel: impl FnOnce(Io<'_, '_>) -> Block,
+) -> Block {
+    let len = 16 * input.len();
+    append_with(out, len, |dst| {
+        (kernel(Io::Spare(input, dst.cast::<Block>())), len)
+    })
+}
+
+/// [`append_with`] for a kernel over bytes (CWC's `ctr32_append` on each
+/// architecture): `kernel(src, dst, len)` reads `input` and stores every
+/// one of the `len = input.len()` bytes at `dst`, which are appended.
+#[cfg(feature = "alloc")]
+pub(crate) fn append_bytes(
+    input: &[u8],
+    out: &mut alloc::vec::Vec<u8>,
+    kernel: impl FnOnce(*const u8, *mut u8, usize) -> Block,
+) -> Block {
+    let len = input.len();
+    append_with(out, len, |dst| {
+        (kernel(input.as_ptr(), dst.as_mut_ptr(), len), len)
+    })
 }
 
 /// The per-key tables of Gray-code offsets `Z[i] = gamma_i L xor R`

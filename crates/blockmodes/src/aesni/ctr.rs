@@ -45,6 +45,8 @@ use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
 use super::{AesKey, Level, XMM_BELOW};
 use crate::arith::gf128::Block;
+use crate::engine::dispatch::by_count8;
+use crate::engine::dispatch::by_rounds;
 
 /// One run's parameters, for the kernels.
 pub(super) struct CtrJob<'a> {
@@ -134,11 +136,7 @@ impl AesKey {
                 }
             };
         }
-        match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
-        }
+        by_rounds!(self.rounds, go);
         out
     }
 
@@ -219,16 +217,7 @@ pub(super) unsafe fn run<L: CtrLane, const NR: usize>(job: &CtrJob<'_>, out: &mu
         if rem > 0 {
             let nv = rem.div_ceil(reg);
             let last = rem - reg * (nv - 1); // 1 ..= 16 BLOCKS bytes in the last register
-            match nv {
-                1 => go!(1, last),
-                2 => go!(2, last),
-                3 => go!(3, last),
-                4 => go!(4, last),
-                5 => go!(5, last),
-                6 => go!(6, last),
-                7 => go!(7, last),
-                _ => go!(8, last),
-            }
+            by_count8!(nv, go, last)
         }
         debug_assert!(!ex_pending, "the extra block rode along");
         if L::BLOCKS == 1 && job.extra.is_some() {

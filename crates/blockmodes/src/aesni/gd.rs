@@ -33,6 +33,7 @@ use super::GdJob;
 use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
 use crate::arith::gf128::Block;
+use crate::engine::dispatch::by_count8;
 
 /// Registers per full batch.
 const REGS: usize = 8;
@@ -133,16 +134,7 @@ pub(super) unsafe fn run<L: GdLane, const NR: usize, const DEC: bool>(job: &GdJo
                     )
                 };
             }
-            let out = match nv {
-                1 => tail!(1),
-                2 => tail!(2),
-                3 => tail!(3),
-                4 => tail!(4),
-                5 => tail!(5),
-                6 => tail!(6),
-                7 => tail!(7),
-                _ => tail!(8),
-            };
+            let out = by_count8!(nv, tail);
             if DEC && !job.check.is_null() && job.n_out < n {
                 // The check block is block n - 1 - base of the last register.
                 // SAFETY: `job.check` is valid for one block.

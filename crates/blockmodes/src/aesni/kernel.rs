@@ -35,6 +35,7 @@ use super::schedule::{load, store};
 use super::xex_units::{self, XexState};
 use super::{Dir, Job, SRC_XEX, SRC_XEX_FREE};
 use crate::arith::gf128::Block;
+use crate::engine::dispatch::by_count8;
 use crate::engine::job::{SRC_GRAY, SRC_SLICE, SUM_IN, SUM_NONE, SUM_OUT, Shape, by_shape};
 
 /// Registers per full batch.
@@ -289,16 +290,7 @@ pub(super) unsafe fn kernel<
         if rem > 0 {
             let nv = rem.div_ceil(L::BLOCKS);
             let part = rem - L::BLOCKS * (nv - 1); // 1 ..= BLOCKS in the last register
-            match nv {
-                1 => go!(1, rem, part),
-                2 => go!(2, rem, part),
-                3 => go!(3, rem, part),
-                4 => go!(4, rem, part),
-                5 => go!(5, rem, part),
-                6 => go!(6, rem, part),
-                7 => go!(7, rem, part),
-                _ => go!(8, rem, part),
-            }
+            by_count8!(nv, go, rem, part)
         }
         debug_assert!(!ex_pending, "the extra block rode along");
         if L::BLOCKS == 1 && !job.x.extra.is_null() {

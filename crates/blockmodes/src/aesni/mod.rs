@@ -169,10 +169,11 @@ use gd::GdLane;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::Block;
-#[cfg(feature = "alloc")]
-use crate::engine::append_with;
+use crate::engine::dispatch::{by_count8, by_rounds};
 use crate::engine::job::{SRC_GRAY, SRC_NONE, SRC_SLICE, Shape};
 pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets, XEX_UNITS};
+#[cfg(feature = "alloc")]
+use crate::engine::{append_blocks, append_bytes};
 
 /// Runs of fewer blocks than this go to the AES-NI back end even where the
 /// key's is VAES-512: one block per xmm register has the lower latency.
@@ -669,6 +670,11 @@ impl AesKey {
                 sums: sums.try_into().expect("CHAINS blocks"),
             };
             io.group(bounds, lanes, group.start, &mut job);
+            macro_rules! ymm {
+                ($v:literal, $nr:literal) => {
+                    lane::Ymm::chains::<$nr, $v>(&mut job)
+                };
+            }
             macro_rules! go {
                 ($nr:literal) => {
                     // SAFETY: `has_chains`: a VAES-512 or VAES-256 key, whose
@@ -685,25 +691,12 @@ impl AesKey {
                                 _ => lane::Zmm::chains::<$nr, 4>(&mut job),
                             }
                         } else {
-                            match job.lanes.div_ceil(2) {
-                                1 => lane::Ymm::chains::<$nr, 1>(&mut job),
-                                2 => lane::Ymm::chains::<$nr, 2>(&mut job),
-                                3 => lane::Ymm::chains::<$nr, 3>(&mut job),
-                                4 => lane::Ymm::chains::<$nr, 4>(&mut job),
-                                5 => lane::Ymm::chains::<$nr, 5>(&mut job),
-                                6 => lane::Ymm::chains::<$nr, 6>(&mut job),
-                                7 => lane::Ymm::chains::<$nr, 7>(&mut job),
-                                _ => lane::Ymm::chains::<$nr, 8>(&mut job),
-                            }
+                            by_count8!(job.lanes.div_ceil(2), ymm, $nr)
                         }
                     }
                 };
             }
-            match self.rounds {
-                10 => go!(10),
-                12 => go!(12),
-                _ => go!(14),
-            }
+            by_rounds!(self.rounds, go)
         }
         true
     }
@@ -734,11 +727,7 @@ impl AesKey {
                 }
             };
         }
-        match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
-        }
+        by_rounds!(self.rounds, go)
     }
 
     /// As [`whiten`](Self::whiten), and `*extra = E_K(*extra)` (encryption
@@ -855,7 +844,7 @@ impl AesKey {
 
     /// As [`ocb_blocks`](Self::ocb_blocks) from `input` onto the end of
     /// `out` (`16 * input.len()` bytes appended, written once: see
-    /// [`append_with`]).
+    /// [`append_blocks`]).
     #[cfg(feature = "alloc")]
     pub(crate) fn ocb_blocks_append(
         &self,
@@ -866,15 +855,11 @@ impl AesKey {
         out: &mut alloc::vec::Vec<u8>,
         y: &mut Block,
     ) -> Block {
-        let len = 16 * input.len();
-        append_with(out, len, |dst| {
-            let io = Io::Spare(input, dst.cast::<Block>());
-            (self.ocb_blocks(dir, table, r, io, y), len)
-        })
+        append_blocks(input, out, |io| self.ocb_blocks(dir, table, r, io, y))
     }
 
     /// As [`ctr32`](Self::ctr32) from `input` onto the end of `out`
-    /// (`input.len()` bytes appended, written once: see [`append_with`]).
+    /// (`input.len()` bytes appended, written once: see [`append_bytes`]).
     #[cfg(feature = "alloc")]
     pub(crate) fn ctr32_append(
         &self,
@@ -883,12 +868,8 @@ impl AesKey {
         out: &mut alloc::vec::Vec<u8>,
         extra: Option<u128>,
     ) -> Block {
-        let len = input.len();
-        append_with(out, len, |dst| {
-            (
-                self.ctr32_raw(cb, input.as_ptr(), dst.as_mut_ptr(), len, extra),
-                len,
-            )
+        append_bytes(input, out, |src, dst, len| {
+            self.ctr32_raw(cb, src, dst, len, extra)
         })
     }
 
@@ -941,11 +922,7 @@ impl AesKey {
             };
         }
         const _: () = assert!(XMM_BELOW == 8);
-        Some(match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
-        })
+        Some(by_rounds!(self.rounds, go))
     }
 
     /// `E_K(in[0] xor Z[0]) xor E_K(in[1] xor Z[1]) xor ...` (PMAC's Σ);
@@ -1016,11 +993,7 @@ impl AesKey {
                 }
             };
         }
-        match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
-        }
+        by_rounds!(self.rounds, go)
     }
 }
 

@@ -23,6 +23,7 @@ use super::lane::{Lane, Xmm, Ymm, Zmm};
 use super::schedule::{load, store};
 use super::vaes::{times_x, times_x_lanes, times_x8};
 use crate::arith::gf128::Block;
+use crate::engine::dispatch::by_count8;
 use zeroize::Zeroize;
 
 /// One pass's parameters, for the kernels. Blocks are passed by
@@ -313,16 +314,7 @@ unsafe fn pass<L: WideLane, const NR: usize, const DEC: bool, const LAST: bool, 
                     )
                 };
             }
-            match nv {
-                1 => tail!(1),
-                2 => tail!(2),
-                3 => tail!(3),
-                4 => tail!(4),
-                5 => tail!(5),
-                6 => tail!(6),
-                7 => tail!(7),
-                _ => tail!(8),
-            }
+            by_count8!(nv, tail)
         }
         if L::BLOCKS == 1 {
             // The next power (M x^n) on the AES-NI lane, as it always was.

@@ -30,6 +30,7 @@ use super::lane::Lane;
 use super::schedule::load;
 use super::{Job, JobX, SRC_XEX, SRC_XEX_BARE, SRC_XEX_FREE, XEX_UNITS};
 use crate::arith::gf128::Block;
+use crate::engine::dispatch::by_count8;
 
 /// Blocks per stretch: the deltas `xd` step by `x^32` (4 bytes).
 const STRETCH: usize = 32;
@@ -177,16 +178,7 @@ pub(super) unsafe fn run<L: Lane, const NR: usize>(
                     }
                 };
             }
-            match regs - r0 {
-                1 => group!(1),
-                2 => group!(2),
-                3 => group!(3),
-                4 => group!(4),
-                5 => group!(5),
-                6 => group!(6),
-                7 => group!(7),
-                _ => group!(8),
-            }
+            by_count8!(regs - r0, group);
             r0 += 8;
         }
         let mut j = Job {

@@ -30,7 +30,7 @@ use cipher::inout::InOutBuf;
 use super::AesKey;
 use crate::arith::gf128::Block;
 #[cfg(feature = "alloc")]
-use crate::engine::append_with;
+use crate::engine::append_bytes;
 
 /// Blocks per full batch.
 const BATCH: usize = 8;
@@ -48,7 +48,7 @@ impl AesKey {
     }
 
     /// As [`ctr32`](Self::ctr32) from `input` onto the end of `out`
-    /// (`input.len()` bytes appended, written once: see [`append_with`]).
+    /// (`input.len()` bytes appended, written once: see [`append_bytes`]).
     #[cfg(feature = "alloc")]
     pub(crate) fn ctr32_append(
         &self,
@@ -57,12 +57,8 @@ impl AesKey {
         out: &mut alloc::vec::Vec<u8>,
         extra: Option<u128>,
     ) -> Block {
-        let len = input.len();
-        append_with(out, len, |dst| {
-            (
-                self.ctr32_raw(cb, input.as_ptr(), dst.as_mut_ptr(), len, extra),
-                len,
-            )
+        append_bytes(input, out, |src, dst, len| {
+            self.ctr32_raw(cb, src, dst, len, extra)
         })
     }
 
@@ -214,16 +210,7 @@ macro_rules! kernels {
                             let nv = bytes.div_ceil(16);
                             // 1 ..= 16 bytes in the last block
                             let last = bytes - 16 * (nv - 1);
-                            match nv {
-                                1 => go!(1, $d aligned, false, last),
-                                2 => go!(2, $d aligned, false, last),
-                                3 => go!(3, $d aligned, false, last),
-                                4 => go!(4, $d aligned, false, last),
-                                5 => go!(5, $d aligned, false, last),
-                                6 => go!(6, $d aligned, false, last),
-                                7 => go!(7, $d aligned, false, last),
-                                _ => go!(8, $d aligned, false, last),
-                            }
+                            crate::engine::dispatch::by_count8!(nv, go, $d aligned, false, last)
                         }};
                     }
                     // Up to the first counter that is a multiple of 8 (the

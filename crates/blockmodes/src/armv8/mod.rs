@@ -123,9 +123,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::arith::gf128::Block;
 #[cfg(feature = "alloc")]
-use crate::engine::append_with;
+use crate::engine::append_blocks;
 pub(crate) use crate::engine::{Aligned, Dir, GrayTable, Io, Offsets};
 
+use crate::engine::dispatch::by_rounds;
 use crate::engine::job::{Shape, by_shape};
 use kernel::Job;
 #[cfg(blockmodes_mca)]
@@ -491,11 +492,7 @@ impl AesKey {
                     }
                 };
             }
-            match self.rounds {
-                10 => go!(10),
-                12 => go!(12),
-                _ => go!(14),
-            }
+            by_rounds!(self.rounds, go);
             g = end;
         }
         true
@@ -543,11 +540,7 @@ impl AesKey {
         out: &mut alloc::vec::Vec<u8>,
         y: &mut Block,
     ) -> Block {
-        let len = 16 * input.len();
-        append_with(out, len, |dst| {
-            let io = Io::Spare(input, dst.cast::<Block>());
-            (self.ocb_blocks(dir, table, r, io, y), len)
-        })
+        append_blocks(input, out, |io| self.ocb_blocks(dir, table, r, io, y))
     }
 
     fn job<'a>(
@@ -599,11 +592,7 @@ impl AesKey {
                 }
             }};
         }
-        match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
-        }
+        by_rounds!(self.rounds, go)
     }
 }
 

@@ -44,6 +44,7 @@ use super::kernel::{last, load_keys, middle, round};
 use super::{AesKey, Dir, Io};
 use crate::arith::gf128::Block;
 use crate::engine::SteKey;
+use crate::engine::dispatch::by_rounds;
 
 /// Blocks per full batch.
 const BATCH: usize = 8;
@@ -143,11 +144,7 @@ impl AesKey {
                 }
             };
         }
-        match self.rounds {
-            10 => go!(10),
-            12 => go!(12),
-            _ => go!(14),
-        }
+        by_rounds!(self.rounds, go)
     }
 }
 
