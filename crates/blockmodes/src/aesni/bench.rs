@@ -309,57 +309,31 @@ fn bench_against_aes_crate() {
             piece("wb eme last 32", 32, |u: &mut [Block]| {
                 wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u))
             }),
-            (
-                "eme kernels 512 (no middle)",
-                Box::new(|b: &mut [Block]| {
-                    for u in b.chunks_mut(32) {
-                        black_box(wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
-                        wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
-                    }
-                }),
-            ),
-            (
+            piece("eme kernels 512 (no middle)", 32, |u: &mut [Block]| {
+                black_box(wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+                wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
+            }),
+            piece(
                 "eme kernels 512 (first, middle)",
-                Box::new(|b: &mut [Block]| {
-                    for u in b.chunks_mut(32) {
-                        let s = wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u));
-                        let mc = wide.encrypt_block(&s);
-                        u[0] = xor(&mc, &s);
-                    }
-                }),
+                32,
+                |u: &mut [Block]| {
+                    let s = wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u));
+                    let mc = wide.encrypt_block(&s);
+                    u[0] = xor(&mc, &s);
+                },
             ),
-            (
-                "ete kernels 2048 (first only)",
-                Box::new(|b: &mut [Block]| {
-                    for u in b.chunks_mut(128) {
-                        black_box(ste.first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
-                    }
-                }),
-            ),
-            (
-                "ete kernels 2048 (last only)",
-                Box::new(|b: &mut [Block]| {
-                    for u in b.chunks_mut(128) {
-                        ste.last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
-                    }
-                }),
-            ),
-            (
-                "eme kernels 512 (first only)",
-                Box::new(|b: &mut [Block]| {
-                    for u in b.chunks_mut(32) {
-                        black_box(wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
-                    }
-                }),
-            ),
-            (
-                "eme kernels 512 (last only)",
-                Box::new(|b: &mut [Block]| {
-                    for u in b.chunks_mut(32) {
-                        wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
-                    }
-                }),
-            ),
+            piece("ete kernels 2048 (first only)", 128, |u: &mut [Block]| {
+                black_box(ste.first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+            }),
+            piece("ete kernels 2048 (last only)", 128, |u: &mut [Block]| {
+                ste.last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
+            }),
+            piece("eme kernels 512 (first only)", 32, |u: &mut [Block]| {
+                black_box(wide.wide_first(Dir::Encrypt, &xex_z, Io::InPlace(u)));
+            }),
+            piece("eme kernels 512 (last only)", 32, |u: &mut [Block]| {
+                wide.wide_last(Dir::Encrypt, &r, &xex_z, Io::InPlace(u));
+            }),
             (
                 "aesni xecb-shaped sum (i r0 added)",
                 Box::new(|b: &mut [Block]| {
