@@ -12,7 +12,8 @@
 //! pXCBC ([`companion_key`]). One whitened-loop call's shape and
 //! parameters, the same on both architectures, are in [`job`], the
 //! dispatch's match tables in [`dispatch`]; the AES
-//! key expansion's word loop in [`schedule`].
+//! key expansion's word loop in [`schedule`]; the engines' tests'
+//! reference (the `aes` crate) in `testkit`.
 //!
 //! `unsafe`: [`append_with`] only (a `Vec`'s length set after the kernel
 //! wrote its spare capacity; see there). [`SpareOut`], the pointer to that
@@ -35,6 +36,8 @@ use crate::arith::gf128::{Block, GrayBatch, ntz, xor, xor_in_place};
 pub(crate) mod dispatch;
 pub(crate) mod job;
 pub(crate) mod schedule;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 /// Most units of one `AesKey::xex_units` call.
 pub(crate) const XEX_UNITS: usize = 64;

@@ -533,61 +533,18 @@ mod tests {
     //! Against the `aes` crate: CTR written out block by block (counter
     //! block, `encrypt_block`, xor), every key size, both back ends.
 
-    use cipher::{BlockCipherEncrypt, KeyInit};
-
-    use super::super::detect;
     use super::*;
 
-    /// Both back ends where the CPU has them.
-    fn levels() -> Vec<Level> {
-        match detect() {
-            None => vec![],
-            Some(Level::AesNi) => vec![Level::AesNi],
-            Some(Level::Vaes256) => vec![Level::AesNi, Level::Vaes256],
-            Some(Level::Vaes512) => vec![Level::AesNi, Level::Vaes256, Level::Vaes512],
-        }
-    }
-
-    use crate::aesni::tests::Rng;
-
-    /// `E_K(b)` with the `aes` crate.
-    fn aes_block(key: &[u8], b: &Block) -> Block {
-        let mut x = cipher::Block::<aes::Aes128>::from(*b);
-        match key.len() {
-            16 => aes::Aes128::new_from_slice(key)
-                .expect("key")
-                .encrypt_block(&mut x),
-            24 => aes::Aes192::new_from_slice(key)
-                .expect("key")
-                .encrypt_block(&mut x),
-            _ => aes::Aes256::new_from_slice(key)
-                .expect("key")
-                .encrypt_block(&mut x),
-        }
-        x.into()
-    }
-
-    /// CTR by the definition: block t of `data` xor `E_K(cb + t)`, the last
-    /// four bytes of `cb` a big-endian counter incremented mod 2^32.
-    fn reference(key: &[u8], cb: &Block, data: &[u8]) -> Vec<u8> {
-        let first = u32::from_be_bytes([cb[12], cb[13], cb[14], cb[15]]);
-        let mut out = data.to_vec();
-        for (t, chunk) in out.chunks_mut(16).enumerate() {
-            let mut c = *cb;
-            c[12..].copy_from_slice(&first.wrapping_add(t as u32).to_be_bytes());
-            let ks = aes_block(key, &c);
-            for (x, k) in chunk.iter_mut().zip(ks) {
-                *x ^= k;
-            }
-        }
-        out
-    }
+    use crate::aesni::tests::{Rng, each_key, levels};
+    use crate::engine::Dir;
+    use crate::engine::testkit::{Reference, ctr_reference};
 
     /// `ctr32` on `data` in place, and from one buffer into another; each
     /// inside a larger buffer whose bytes around it must stay untouched
     /// (masked stores write nothing past the end), at an odd offset.
     fn check(k: &AesKey, key: &[u8], cb: &Block, data: &[u8], what: &str) {
-        let expected = reference(key, cb, data);
+        let aes = Reference::new(key);
+        let expected = ctr_reference(&aes, u128::from_be_bytes(*cb), data);
         let n = data.len();
         let canary = 0xa7u8;
         // in place, with extra
@@ -595,7 +552,7 @@ mod tests {
         buf[13..13 + n].copy_from_slice(data);
         let mut extra = *cb;
         extra[0] ^= 0x55;
-        let want_extra = aes_block(key, &extra);
+        let want_extra = aes.apply(Dir::Encrypt, &extra);
         let cbi = u128::from_be_bytes(*cb);
         let got = k.ctr32(
             cbi,
@@ -622,29 +579,24 @@ mod tests {
     #[test]
     fn matches_the_aes_crate() {
         let mut rng = Rng(0x00c7_2032);
-        for level in levels() {
-            for key_len in [16usize, 24, 32] {
-                let key = rng.bytes(key_len);
-                let k = AesKey::with_level(&key, level).expect("key");
-                assert_eq!(k.level(), level);
-                for blocks in 0..=300usize {
-                    let tails: &[usize] = if blocks % 7 == 0 {
-                        &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
-                    } else {
-                        &[0, 1, 15]
-                    };
-                    for &tail in tails {
-                        let mut cb = rng.block();
-                        // keep clear of the wrap here (tested on its own)
-                        cb[12] &= 0x7f;
-                        let data = rng.bytes(16 * blocks + tail);
-                        let what =
-                            format!("{level:?} AES-{} {blocks} blocks + {tail}", 8 * key_len);
-                        check(&k, &key, &cb, &data, &what);
-                    }
+        each_key(&mut rng, |rng, level, key, k, _| {
+            assert_eq!(k.level(), level);
+            for blocks in 0..=300usize {
+                let tails: &[usize] = if blocks % 7 == 0 {
+                    &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+                } else {
+                    &[0, 1, 15]
+                };
+                for &tail in tails {
+                    let mut cb = rng.block();
+                    // keep clear of the wrap here (tested on its own)
+                    cb[12] &= 0x7f;
+                    let data = rng.bytes(16 * blocks + tail);
+                    let what = format!("{level:?} AES-{} {blocks} blocks + {tail}", 8 * key.len());
+                    check(k, key, &cb, &data, &what);
                 }
             }
-        }
+        });
     }
 
     /// Runs across the counter's wrap from 2^32 - 1 to 0 (the first twelve
@@ -653,25 +605,21 @@ mod tests {
     #[test]
     fn counter_wraps_mod_2_32() {
         let mut rng = Rng(0x3232_3232);
-        for level in levels() {
-            for key_len in [16usize, 24, 32] {
-                let key = rng.bytes(key_len);
-                let k = AesKey::with_level(&key, level).expect("key");
-                for before in 1..=40u32 {
-                    for blocks in [1usize, 3, 4, 5, 8, 9, 31, 32, 33, 40, 41, 70] {
-                        let mut cb = rng.block();
-                        cb[12..].copy_from_slice(&0u32.wrapping_sub(before).to_be_bytes());
-                        let data = rng.bytes(16 * blocks + (blocks % 3) * 5);
-                        let what = format!("{level:?} wrap -{before} {blocks} blocks");
-                        check(&k, &key, &cb, &data, &what);
-                    }
+        each_key(&mut rng, |rng, level, key, k, _| {
+            for before in 1..=40u32 {
+                for blocks in [1usize, 3, 4, 5, 8, 9, 31, 32, 33, 40, 41, 70] {
+                    let mut cb = rng.block();
+                    cb[12..].copy_from_slice(&0u32.wrapping_sub(before).to_be_bytes());
+                    let data = rng.bytes(16 * blocks + (blocks % 3) * 5);
+                    let what = format!("{level:?} wrap -{before} {blocks} blocks");
+                    check(k, key, &cb, &data, &what);
                 }
-                // and the twelve fixed bytes all ones (no carry into them)
-                let mut cb = [0xffu8; 16];
-                cb[12..].copy_from_slice(&(u32::MAX - 2).to_be_bytes());
-                check(&k, &key, &cb, &rng.bytes(16 * 50 + 3), "all ones");
             }
-        }
+            // and the twelve fixed bytes all ones (no carry into them)
+            let mut cb = [0xffu8; 16];
+            cb[12..].copy_from_slice(&(u32::MAX - 2).to_be_bytes());
+            check(k, key, &cb, &rng.bytes(16 * 50 + 3), "all ones");
+        });
     }
 
     /// An empty run still enciphers `extra`; `encrypt_be`.
@@ -685,7 +633,8 @@ mod tests {
                 InOutBuf::from(&mut [][..]),
                 Some(u128::from_be_bytes([0x42; 16])),
             );
-            assert_eq!(e, aes_block(&key, &[0x42; 16]));
+            let aes = Reference::new(&key);
+            assert_eq!(e, aes.apply(Dir::Encrypt, &[0x42; 16]));
             // and the single-block form
             for x in [
                 0u128,
@@ -693,7 +642,7 @@ mod tests {
                 u128::MAX,
                 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
             ] {
-                assert_eq!(k.encrypt_be(x), aes_block(&key, &x.to_be_bytes()), "{x:x}");
+                assert_eq!(k.encrypt_be(x), aes.be(x), "{x:x}");
             }
         }
     }

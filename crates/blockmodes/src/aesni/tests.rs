@@ -6,13 +6,13 @@
 
 use cipher::array::Array;
 use cipher::inout::InOutBuf;
-use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 
 use super::*;
 use crate::arith::gf128::{GrayBatch, GrayOffsets, xor};
+pub(crate) use crate::engine::testkit::{Reference, chain_ref, whiten_ref};
 
 /// Both back ends where the CPU has them (AES-NI at least, else nothing).
-fn levels() -> Vec<Level> {
+pub(crate) fn levels() -> Vec<Level> {
     match detect() {
         None => vec![],
         Some(Level::AesNi) => vec![Level::AesNi],
@@ -154,32 +154,21 @@ impl Rng {
     }
 }
 
-/// The `aes` crate, one block at a time.
-enum Reference {
-    A128(aes::Aes128),
-    A192(aes::Aes192),
-    A256(aes::Aes256),
-}
-
-impl Reference {
-    fn new(key: &[u8]) -> Self {
-        match key.len() {
-            16 => Self::A128(aes::Aes128::new_from_slice(key).expect("key")),
-            24 => Self::A192(aes::Aes192::new_from_slice(key).expect("key")),
-            _ => Self::A256(aes::Aes256::new_from_slice(key).expect("key")),
+/// Every back end the CPU has ([`levels`]) and every key size, each with
+/// a fresh random key from `rng`: `f(rng, level, key, ours, reference)`,
+/// the key on that back end and in the `aes` crate (`ctr.rs`'s tests
+/// too).
+pub(crate) fn each_key(
+    rng: &mut Rng,
+    mut f: impl FnMut(&mut Rng, Level, &[u8], &AesKey, &Reference),
+) {
+    for level in levels() {
+        for key_len in [16usize, 24, 32] {
+            let mut key = vec![0u8; key_len];
+            rng.fill(&mut key);
+            let ours = AesKey::with_level(&key, level).expect("key");
+            f(rng, level, &key, &ours, &Reference::new(&key));
         }
-    }
-    fn apply(&self, dir: Dir, b: &Block) -> Block {
-        let mut x = cipher::Block::<aes::Aes128>::from(*b);
-        match (self, dir) {
-            (Self::A128(c), Dir::Encrypt) => c.encrypt_block(&mut x),
-            (Self::A128(c), Dir::Decrypt) => c.decrypt_block(&mut x),
-            (Self::A192(c), Dir::Encrypt) => c.encrypt_block(&mut x),
-            (Self::A192(c), Dir::Decrypt) => c.decrypt_block(&mut x),
-            (Self::A256(c), Dir::Encrypt) => c.encrypt_block(&mut x),
-            (Self::A256(c), Dir::Decrypt) => c.decrypt_block(&mut x),
-        }
-        x.into()
     }
 }
 
@@ -233,102 +222,88 @@ fn xor_all(blocks: &[Block]) -> Block {
 #[test]
 fn every_entry_point_matches_the_aes_crate() {
     let mut rng = Rng(0x5eed);
-    for level in levels() {
-        for key_len in [16usize, 24, 32] {
-            let mut key = vec![0u8; key_len];
-            rng.fill(&mut key);
-            let ours = AesKey::with_level(&key, level).expect("key");
-            let reference = Reference::new(&key);
-            let l = rng.block();
-            let batch = GrayBatch::new(GrayOffsets::new(&l));
-            let table = GrayTable::new(&batch);
-            let offs = GrayOffsets::new(&l);
-            for n in 0..300usize {
-                let what = format!("{level:?} AES-{} n {n}", key_len * 8);
-                let input = rng.blocks(n);
-                for dir in [Dir::Encrypt, Dir::Decrypt] {
-                    // ECB.
-                    let ecb: Vec<Block> = input.iter().map(|b| reference.apply(dir, b)).collect();
-                    check_io(
-                        &format!("{what} ecb {dir:?}"),
-                        &input,
-                        &ecb,
-                        |io| {
-                            ours.ecb(dir, io);
-                            [0; 16]
+    each_key(&mut rng, |rng, level, key, ours, reference| {
+        let l = rng.block();
+        let batch = GrayBatch::new(GrayOffsets::new(&l));
+        let table = GrayTable::new(&batch);
+        let offs = GrayOffsets::new(&l);
+        for n in 0..300usize {
+            let what = format!("{level:?} AES-{} n {n}", key.len() * 8);
+            let input = rng.blocks(n);
+            for dir in [Dir::Encrypt, Dir::Decrypt] {
+                // ECB.
+                let ecb: Vec<Block> = input.iter().map(|b| reference.apply(dir, b)).collect();
+                check_io(
+                    &format!("{what} ecb {dir:?}"),
+                    &input,
+                    &ecb,
+                    |io| {
+                        ours.ecb(dir, io);
+                        [0; 16]
+                    },
+                    [0; 16],
+                );
+                // Whitening with the caller's offsets and with Gray
+                // code from a start that moves around the group edges.
+                let slice_z = rng.blocks(n);
+                let first = match n % 5 {
+                    0 => 1,
+                    1 => rng.next() % 200,
+                    2 => 64 * (rng.next() % 5) + 60 + rng.next() % 8,
+                    3 => (1u64 << 40) - 3,
+                    _ => rng.next() >> 4,
+                };
+                let r = if n % 3 == 0 { [0; 16] } else { rng.block() };
+                let gray_z = gray_chain(&offs, &r, first, n);
+                for (src, z) in [("slice", &slice_z), ("gray", &gray_z)] {
+                    let (expected, plain_sum) = whiten_ref(reference, dir, &input, z);
+                    let offsets = || match src {
+                        "slice" => Offsets::Slice(&slice_z),
+                        _ => Offsets::Gray {
+                            table: &table,
+                            first,
+                            r: &r,
                         },
-                        [0; 16],
-                    );
-                    // Whitening with the caller's offsets and with Gray
-                    // code from a start that moves around the group edges.
-                    let slice_z = rng.blocks(n);
-                    let first = match n % 5 {
-                        0 => 1,
-                        1 => rng.next() % 200,
-                        2 => 64 * (rng.next() % 5) + 60 + rng.next() % 8,
-                        3 => (1u64 << 40) - 3,
-                        _ => rng.next() >> 4,
                     };
-                    let r = if n % 3 == 0 { [0; 16] } else { rng.block() };
-                    let gray_z = gray_chain(&offs, &r, first, n);
-                    for (src, z) in [("slice", &slice_z), ("gray", &gray_z)] {
-                        let expected: Vec<Block> = input
-                            .iter()
-                            .zip(z.iter())
-                            .map(|(b, z)| xor(&reference.apply(dir, &xor(b, z)), z))
-                            .collect();
-                        let plain = match dir {
-                            Dir::Encrypt => &input,
-                            Dir::Decrypt => &expected,
-                        };
-                        let offsets = || match src {
-                            "slice" => Offsets::Slice(&slice_z),
-                            _ => Offsets::Gray {
-                                table: &table,
-                                first,
-                                r: &r,
+                    for sum in [false, true] {
+                        let want = if sum { plain_sum } else { [0; 16] };
+                        check_io(
+                            &format!("{what} whiten {src} {dir:?} sum {sum} first {first}"),
+                            &input,
+                            &expected,
+                            |io| ours.whiten(dir, offsets(), sum, io),
+                            want,
+                        );
+                        // With an extra block enciphered alongside.
+                        let x = rng.block();
+                        let ex = reference.apply(Dir::Encrypt, &x);
+                        check_io(
+                            &format!("{what} whiten_extra {src} {dir:?} sum {sum}"),
+                            &input,
+                            &expected,
+                            |io| {
+                                let mut e = x;
+                                let s = ours.whiten_extra(dir, offsets(), sum, io, &mut e);
+                                assert_eq!(e, ex, "{what} extra {src} {dir:?}");
+                                s
                             },
-                        };
-                        for sum in [false, true] {
-                            let want = if sum { xor_all(plain) } else { [0; 16] };
-                            check_io(
-                                &format!("{what} whiten {src} {dir:?} sum {sum} first {first}"),
-                                &input,
-                                &expected,
-                                |io| ours.whiten(dir, offsets(), sum, io),
-                                want,
-                            );
-                            // With an extra block enciphered alongside.
-                            let x = rng.block();
-                            let ex = reference.apply(Dir::Encrypt, &x);
-                            check_io(
-                                &format!("{what} whiten_extra {src} {dir:?} sum {sum}"),
-                                &input,
-                                &expected,
-                                |io| {
-                                    let mut e = x;
-                                    let s = ours.whiten_extra(dir, offsets(), sum, io, &mut e);
-                                    assert_eq!(e, ex, "{what} extra {src} {dir:?}");
-                                    s
-                                },
-                                want,
-                            );
-                        }
-                        if dir == Dir::Encrypt {
-                            let sigma = input.iter().zip(z.iter()).fold([0u8; 16], |a, (b, z)| {
-                                xor(&a, &reference.apply(dir, &xor(b, z)))
-                            });
-                            assert_eq!(
-                                ours.sigma(offsets(), &input),
-                                sigma,
-                                "{what} sigma {src} first {first}"
-                            );
-                        }
+                            want,
+                        );
+                    }
+                    if dir == Dir::Encrypt {
+                        let sigma = input.iter().zip(z.iter()).fold([0u8; 16], |a, (b, z)| {
+                            xor(&a, &reference.apply(dir, &xor(b, z)))
+                        });
+                        assert_eq!(
+                            ours.sigma(offsets(), &input),
+                            sigma,
+                            "{what} sigma {src} first {first}"
+                        );
                     }
                 }
             }
         }
-    }
+    });
 }
 
 /// OCB 1.0's blocks from index 1 with `Y[m]` alongside
@@ -340,48 +315,34 @@ fn every_entry_point_matches_the_aes_crate() {
 #[test]
 fn ocb_blocks_match_the_definition() {
     let mut rng = Rng(0x0cb1);
-    for level in levels() {
-        for key_len in [16usize, 24, 32] {
-            let mut key = vec![0u8; key_len];
-            rng.fill(&mut key);
-            let ours = AesKey::with_level(&key, level).expect("key");
-            let reference = Reference::new(&key);
-            let l = rng.block();
-            let table = GrayTable::new(&GrayBatch::new(GrayOffsets::new(&l)));
-            let offs = GrayOffsets::new(&l);
-            for n in 0..=140usize {
-                let input = rng.blocks(n);
-                let r = rng.block();
-                let z = gray_chain(&offs, &r, 1, n);
-                for dir in [Dir::Encrypt, Dir::Decrypt] {
-                    let what = format!("{level:?} AES-{} n {n} ocb_blocks {dir:?}", key_len * 8);
-                    let expected: Vec<Block> = input
-                        .iter()
-                        .zip(z.iter())
-                        .map(|(b, z)| xor(&reference.apply(dir, &xor(b, z)), z))
-                        .collect();
-                    let plain = match dir {
-                        Dir::Encrypt => &input,
-                        Dir::Decrypt => &expected,
-                    };
-                    let x = rng.block();
-                    let ex = reference.apply(Dir::Encrypt, &x);
-                    check_io(
-                        &what,
-                        &input,
-                        &expected,
-                        |io| {
-                            let mut y = x;
-                            let s = ours.ocb_blocks(dir, &table, &r, io, &mut y);
-                            assert_eq!(y, ex, "{what}: Y[m]");
-                            s
-                        },
-                        xor_all(plain),
-                    );
-                }
+    each_key(&mut rng, |rng, level, key, ours, reference| {
+        let l = rng.block();
+        let table = GrayTable::new(&GrayBatch::new(GrayOffsets::new(&l)));
+        let offs = GrayOffsets::new(&l);
+        for n in 0..=140usize {
+            let input = rng.blocks(n);
+            let r = rng.block();
+            let z = gray_chain(&offs, &r, 1, n);
+            for dir in [Dir::Encrypt, Dir::Decrypt] {
+                let what = format!("{level:?} AES-{} n {n} ocb_blocks {dir:?}", key.len() * 8);
+                let (expected, plain_sum) = whiten_ref(reference, dir, &input, &z);
+                let x = rng.block();
+                let ex = reference.apply(Dir::Encrypt, &x);
+                check_io(
+                    &what,
+                    &input,
+                    &expected,
+                    |io| {
+                        let mut y = x;
+                        let s = ours.ocb_blocks(dir, &table, &r, io, &mut y);
+                        assert_eq!(y, ex, "{what}: Y[m]");
+                        s
+                    },
+                    plain_sum,
+                );
             }
         }
-    }
+    });
 }
 
 /// Mismatched lengths: the shortest wins, nothing else is touched, and
@@ -434,50 +395,46 @@ fn lengths_take_the_minimum() {
 fn xex_units_match_the_definition() {
     use crate::arith::gf128::double_be;
     let mut rng = Rng(0x7e7);
-    for level in levels() {
-        for key_len in [16usize, 24, 32] {
-            let mut key = vec![0u8; key_len];
-            rng.fill(&mut key);
-            let ours = AesKey::with_level(&key, level).expect("key");
-            let reference = Reference::new(&key);
-            for m in [1usize, 3, 4, 8, 12, 16, 32, 36, 64, 100, 128] {
-                for units in [1usize, 2, 9, 70] {
-                    if m * units > 2048 && units != 70 || m * units > 70 * 32 {
-                        continue;
+    each_key(&mut rng, |rng, level, key, ours, reference| {
+        for m in [1usize, 3, 4, 8, 12, 16, 32, 36, 64, 100, 128] {
+            for units in [1usize, 2, 9, 70] {
+                if m * units > 2048 && units != 70 || m * units > 70 * 32 {
+                    continue;
+                }
+                let input = rng.blocks(m * units);
+                let first: u128 = match units {
+                    2 => (u128::from(rng.next()) << 64) | u128::from(u64::MAX - 1),
+                    9 => u128::MAX - 8,
+                    _ => (u128::from(rng.next()) << 64) | u128::from(rng.next()),
+                };
+                for dir in [Dir::Encrypt, Dir::Decrypt] {
+                    let mut expected = input.clone();
+                    let done = XEX_UNITS.min(units);
+                    for (s, unit) in expected.chunks_mut(m).take(done).enumerate() {
+                        let n = (first + s as u128).to_be_bytes();
+                        // Δ of block j: E_K(N) x^(j+1).
+                        let mut z = double_be(&reference.apply(Dir::Encrypt, &n));
+                        for b in unit.iter_mut() {
+                            *b = xor(&reference.apply(dir, &xor(b, &z)), &z);
+                            z = double_be(&z);
+                        }
                     }
-                    let input = rng.blocks(m * units);
-                    let first: u128 = match units {
-                        2 => (u128::from(rng.next()) << 64) | u128::from(u64::MAX - 1),
-                        9 => u128::MAX - 8,
-                        _ => (u128::from(rng.next()) << 64) | u128::from(rng.next()),
-                    };
-                    for dir in [Dir::Encrypt, Dir::Decrypt] {
-                        let mut expected = input.clone();
-                        let done = XEX_UNITS.min(units);
-                        for (s, unit) in expected.chunks_mut(m).take(done).enumerate() {
-                            let n = (first + s as u128).to_be_bytes();
-                            // Δ of block j: E_K(N) x^(j+1).
-                            let mut z = double_be(&reference.apply(Dir::Encrypt, &n));
-                            for b in unit.iter_mut() {
-                                *b = xor(&reference.apply(dir, &xor(b, &z)), &z);
-                                z = double_be(&z);
-                            }
-                        }
-                        let mut buf = input.clone();
-                        let ok = ours.xex_units(dir, first, m, Io::InPlace(&mut buf));
-                        let what =
-                            format!("{level:?} AES-{} m {m} units {units} {dir:?}", key_len * 8);
-                        assert_eq!(ok, level >= Level::Vaes256 && m.is_multiple_of(4), "{what}");
-                        if ok {
-                            assert_eq!(buf, expected, "{what}");
-                        } else {
-                            assert_eq!(buf, input, "{what}: untouched");
-                        }
+                    let mut buf = input.clone();
+                    let ok = ours.xex_units(dir, first, m, Io::InPlace(&mut buf));
+                    let what = format!(
+                        "{level:?} AES-{} m {m} units {units} {dir:?}",
+                        key.len() * 8
+                    );
+                    assert_eq!(ok, level >= Level::Vaes256 && m.is_multiple_of(4), "{what}");
+                    if ok {
+                        assert_eq!(buf, expected, "{what}");
+                    } else {
+                        assert_eq!(buf, input, "{what}: untouched");
                     }
                 }
             }
         }
-    }
+    });
 }
 
 /// XEX's whole-call kernel at every unit count 1..=70 (past a call's 64;
@@ -614,82 +571,76 @@ fn gd_first(rng: &mut Rng, n: usize) -> u128 {
 #[test]
 fn gligor_donescu_kernels_match_the_aes_crate() {
     let mut rng = Rng(0x9d0);
-    for level in levels() {
-        for key_len in [16usize, 24, 32] {
-            let mut key = vec![0u8; key_len];
-            rng.fill(&mut key);
-            let ours = AesKey::with_level(&key, level).expect("key");
-            let reference = Reference::new(&key);
+    each_key(&mut rng, |rng, level, key, ours, reference| {
+        assert_eq!(
+            ours.decrypt_block(&ours.encrypt_block(&key[..16].try_into().unwrap())),
+            key[..16]
+        );
+        for n in 0..300usize {
+            let what = format!("{level:?} AES-{} n {n}", key.len() * 8);
+            let input = rng.blocks(n);
+            // r0: random, and now and then one with a carry in every
+            // addition (all ones) or a single bit.
+            let r0 = match n % 7 {
+                0 => u128::MAX,
+                1 => 1u128 << (rng.next() % 128),
+                _ => u128::from(rng.next()) << 64 | u128::from(rng.next()),
+            };
+            let first = gd_first(rng, n);
+            // XECB: the sum over `input`, then `input` less its last
+            // block with that block passed apart.
+            let want = input.iter().enumerate().fold([0u8; 16], |a, (t, x)| {
+                let v = u128::from_be_bytes(*x).wrapping_add(times_r0(r0, first, t));
+                xor(&a, &reference.apply(Dir::Encrypt, &v.to_be_bytes()))
+            });
             assert_eq!(
-                ours.decrypt_block(&ours.encrypt_block(&key[..16].try_into().unwrap())),
-                key[..16]
+                ours.xecb_sum(r0, first, &input, None),
+                want,
+                "{what} xecb first {first}"
             );
-            for n in 0..300usize {
-                let what = format!("{level:?} AES-{} n {n}", key_len * 8);
-                let input = rng.blocks(n);
-                // r0: random, and now and then one with a carry in every
-                // addition (all ones) or a single bit.
-                let r0 = match n % 7 {
-                    0 => u128::MAX,
-                    1 => 1u128 << (rng.next() % 128),
-                    _ => u128::from(rng.next()) << 64 | u128::from(rng.next()),
-                };
-                let first = gd_first(&mut rng, n);
-                // XECB: the sum over `input`, then `input` less its last
-                // block with that block passed apart.
-                let want = input.iter().enumerate().fold([0u8; 16], |a, (t, x)| {
-                    let v = u128::from_be_bytes(*x).wrapping_add(times_r0(r0, first, t));
-                    xor(&a, &reference.apply(Dir::Encrypt, &v.to_be_bytes()))
-                });
+            if let Some((last, body)) = input.split_last() {
                 assert_eq!(
-                    ours.xecb_sum(r0, first, &input, None),
+                    ours.xecb_sum(r0, first, body, Some(last)),
                     want,
-                    "{what} xecb first {first}"
+                    "{what} xecb, last apart, first {first}"
                 );
-                if let Some((last, body)) = input.split_last() {
-                    assert_eq!(
-                        ours.xecb_sum(r0, first, body, Some(last)),
-                        want,
-                        "{what} xecb, last apart, first {first}"
-                    );
-                }
-                // XCBC decryption.
-                let prev = rng.block();
-                let mut z_prev = prev;
-                let mut plain = Vec::with_capacity(n);
-                for (t, y) in input.iter().enumerate() {
-                    let z = u128::from_be_bytes(*y)
-                        .wrapping_sub(times_r0(r0, first, t))
-                        .to_be_bytes();
-                    plain.push(xor(&reference.apply(Dir::Decrypt, &z), &z_prev));
-                    z_prev = z;
-                }
-                let mut out = vec![[0u8; 16]; n];
-                let sum = ours.xcbc_decrypt(r0, first, &prev, &input, &mut out, None);
-                assert_eq!(out, plain, "{what} xcbc first {first}");
-                assert_eq!(sum, xor_all(&plain), "{what} xcbc sum");
-                if n > 0 {
-                    // The last block as the check block: not stored, not
-                    // summed; `out` one block shorter (and a guard block
-                    // after it that must stay untouched).
-                    let mut out = vec![[0xeeu8; 16]; n];
-                    let mut check = [0u8; 16];
-                    let sum = ours.xcbc_decrypt(
-                        r0,
-                        first,
-                        &prev,
-                        &input,
-                        &mut out[..n - 1],
-                        Some(&mut check),
-                    );
-                    assert_eq!(out[..n - 1], plain[..n - 1], "{what} xcbc+check");
-                    assert_eq!(out[n - 1], [0xee; 16], "{what} xcbc+check: guard");
-                    assert_eq!(check, plain[n - 1], "{what} xcbc check block");
-                    assert_eq!(sum, xor_all(&plain[..n - 1]), "{what} xcbc+check sum");
-                }
+            }
+            // XCBC decryption.
+            let prev = rng.block();
+            let mut z_prev = prev;
+            let mut plain = Vec::with_capacity(n);
+            for (t, y) in input.iter().enumerate() {
+                let z = u128::from_be_bytes(*y)
+                    .wrapping_sub(times_r0(r0, first, t))
+                    .to_be_bytes();
+                plain.push(xor(&reference.apply(Dir::Decrypt, &z), &z_prev));
+                z_prev = z;
+            }
+            let mut out = vec![[0u8; 16]; n];
+            let sum = ours.xcbc_decrypt(r0, first, &prev, &input, &mut out, None);
+            assert_eq!(out, plain, "{what} xcbc first {first}");
+            assert_eq!(sum, xor_all(&plain), "{what} xcbc sum");
+            if n > 0 {
+                // The last block as the check block: not stored, not
+                // summed; `out` one block shorter (and a guard block
+                // after it that must stay untouched).
+                let mut out = vec![[0xeeu8; 16]; n];
+                let mut check = [0u8; 16];
+                let sum = ours.xcbc_decrypt(
+                    r0,
+                    first,
+                    &prev,
+                    &input,
+                    &mut out[..n - 1],
+                    Some(&mut check),
+                );
+                assert_eq!(out[..n - 1], plain[..n - 1], "{what} xcbc+check");
+                assert_eq!(out[n - 1], [0xee; 16], "{what} xcbc+check: guard");
+                assert_eq!(check, plain[n - 1], "{what} xcbc check block");
+                assert_eq!(sum, xor_all(&plain[..n - 1]), "{what} xcbc+check sum");
             }
         }
-    }
+    });
 }
 
 /// `b x^j` (LE) by `j` doublings.
@@ -741,90 +692,81 @@ fn middle_ref(
 #[test]
 fn wide_passes_match_the_definition() {
     let mut rng = Rng(0x3e3e);
-    for level in levels() {
-        for key_len in [16usize, 24, 32] {
-            let mut key = vec![0u8; key_len];
-            rng.fill(&mut key);
-            let ours = AesKey::with_level(&key, level).expect("key");
-            let reference = Reference::new(&key);
-            for n in 0..300usize {
-                let what = format!("{level:?} AES-{} n {n}", key_len * 8);
-                let input = rng.blocks(n);
-                let l = rng.blocks(n);
-                let m = rng.block();
-                for dir in [Dir::Encrypt, Dir::Decrypt] {
-                    let first: Vec<Block> = input
-                        .iter()
-                        .zip(&l)
-                        .map(|(b, l)| reference.apply(dir, &xor(b, l)))
-                        .collect();
-                    check_io(
-                        &format!("{what} wide_first {dir:?}"),
-                        &input,
-                        &first,
-                        |io| ours.wide_first(dir, &l, io),
-                        xor_all(&first),
-                    );
-                    let (tweak, s_m) = (rng.block(), rng.block());
-                    let mut unit = input.clone();
-                    let got = ours.wide_first_mid(dir, &l, &tweak, &s_m, &mut unit);
-                    if n == 0 {
-                        assert_eq!(got, None, "{what} first_mid, empty");
-                    } else {
-                        let (want, m) =
-                            middle_ref(&first, &tweak, &s_m, |b| reference.apply(dir, b));
-                        assert_eq!(got, Some(m), "{what} first_mid {dir:?}: M");
-                        assert_eq!(unit, want, "{what} first_mid {dir:?}: unit");
-                        let mut short = input.clone();
-                        let (lt, _) = l.split_at(n - 1);
-                        assert_eq!(
-                            ours.wide_first_mid(dir, lt, &tweak, &s_m, &mut short),
-                            None,
-                            "{what} first_mid, table too short"
-                        );
-                        assert_eq!(short, input, "{what} first_mid, untouched");
-                    }
-                    let last: Vec<Block> = input
-                        .iter()
-                        .zip(&l)
-                        .enumerate()
-                        .map(|(j, (b, l))| {
-                            xor(&reference.apply(dir, &xor(b, &times_x_le(&m, j))), l)
-                        })
-                        .collect();
-                    check_io(
-                        &format!("{what} wide_last {dir:?}"),
-                        &input,
-                        &last,
-                        |io| {
-                            ours.wide_last(dir, &m, &l, io);
-                            [0; 16]
-                        },
-                        [0; 16],
-                    );
-                }
-                if let Some(b) = input.first() {
+    each_key(&mut rng, |rng, level, key, ours, reference| {
+        for n in 0..300usize {
+            let what = format!("{level:?} AES-{} n {n}", key.len() * 8);
+            let input = rng.blocks(n);
+            let l = rng.blocks(n);
+            let m = rng.block();
+            for dir in [Dir::Encrypt, Dir::Decrypt] {
+                let first: Vec<Block> = input
+                    .iter()
+                    .zip(&l)
+                    .map(|(b, l)| reference.apply(dir, &xor(b, l)))
+                    .collect();
+                check_io(
+                    &format!("{what} wide_first {dir:?}"),
+                    &input,
+                    &first,
+                    |io| ours.wide_first(dir, &l, io),
+                    xor_all(&first),
+                );
+                let (tweak, s_m) = (rng.block(), rng.block());
+                let mut unit = input.clone();
+                let got = ours.wide_first_mid(dir, &l, &tweak, &s_m, &mut unit);
+                if n == 0 {
+                    assert_eq!(got, None, "{what} first_mid, empty");
+                } else {
+                    let (want, m) = middle_ref(&first, &tweak, &s_m, |b| reference.apply(dir, b));
+                    assert_eq!(got, Some(m), "{what} first_mid {dir:?}: M");
+                    assert_eq!(unit, want, "{what} first_mid {dir:?}: unit");
+                    let mut short = input.clone();
+                    let (lt, _) = l.split_at(n - 1);
                     assert_eq!(
-                        ours.decrypt_block(b),
-                        reference.apply(Dir::Decrypt, b),
-                        "{what} decrypt_block"
+                        ours.wide_first_mid(dir, lt, &tweak, &s_m, &mut short),
+                        None,
+                        "{what} first_mid, table too short"
                     );
+                    assert_eq!(short, input, "{what} first_mid, untouched");
                 }
+                let last: Vec<Block> = input
+                    .iter()
+                    .zip(&l)
+                    .enumerate()
+                    .map(|(j, (b, l))| xor(&reference.apply(dir, &xor(b, &times_x_le(&m, j))), l))
+                    .collect();
+                check_io(
+                    &format!("{what} wide_last {dir:?}"),
+                    &input,
+                    &last,
+                    |io| {
+                        ours.wide_last(dir, &m, &l, io);
+                        [0; 16]
+                    },
+                    [0; 16],
+                );
             }
-            // A table longer than the blocks: only the blocks count.
-            let input = rng.blocks(40);
-            let l = rng.blocks(50);
-            let mut a = input.clone();
-            let s = ours.wide_first(Dir::Encrypt, &l, Io::InPlace(&mut a));
-            let mut b = input.clone();
-            let t = ours.wide_first(Dir::Encrypt, &l[..40], Io::InPlace(&mut b));
-            assert_eq!((a, s), (b, t), "{level:?} longer table");
-            // A shorter table: the blocks past it are untouched.
-            let mut c = input.clone();
-            ours.wide_last(Dir::Decrypt, &[1; 16], &l[..33], Io::InPlace(&mut c));
-            assert_eq!(c[33..], input[33..], "{level:?} shorter table");
+            if let Some(b) = input.first() {
+                assert_eq!(
+                    ours.decrypt_block(b),
+                    reference.apply(Dir::Decrypt, b),
+                    "{what} decrypt_block"
+                );
+            }
         }
-    }
+        // A table longer than the blocks: only the blocks count.
+        let input = rng.blocks(40);
+        let l = rng.blocks(50);
+        let mut a = input.clone();
+        let s = ours.wide_first(Dir::Encrypt, &l, Io::InPlace(&mut a));
+        let mut b = input.clone();
+        let t = ours.wide_first(Dir::Encrypt, &l[..40], Io::InPlace(&mut b));
+        assert_eq!((a, s), (b, t), "{level:?} longer table");
+        // A shorter table: the blocks past it are untouched.
+        let mut c = input.clone();
+        ours.wide_last(Dir::Decrypt, &[1; 16], &l[..33], Io::InPlace(&mut c));
+        assert_eq!(c[33..], input[33..], "{level:?} shorter table");
+    });
 }
 
 /// StE over XEX (the definitions of `docs/spec/disk.md`, with the `aes`
@@ -987,45 +929,7 @@ fn ete_passes_match_the_definition() {
     }
 }
 
-/// One pXCBC chain by its definition with the `aes` crate: z and Σ from
-/// `start` (or z = Σ = `E'(z0)` under `fresh`), then for each x: Σ ^= x,
-/// z = E(z xor x), y = z + i (r0 + l) with i from `first`; with `check`,
-/// one more round with x = Σ. Returns the y, z and Σ.
-#[allow(clippy::too_many_arguments)]
-fn chain_ref(
-    e: &Reference,
-    fresh: Option<(&Reference, u128)>,
-    start: (Block, Block),
-    r0: u128,
-    first: u128,
-    xs: &[Block],
-    check: bool,
-) -> (Vec<Block>, Block, Block) {
-    let (mut z, mut sum) = match fresh {
-        Some((k, c)) => {
-            let z0 = k.apply(Dir::Encrypt, &c.to_be_bytes());
-            (z0, z0)
-        }
-        None => start,
-    };
-    let mut ys = Vec::new();
-    let mut round = |z: &mut Block, x: &Block, t: usize| {
-        *z = e.apply(Dir::Encrypt, &xor(z, x));
-        let y = u128::from_be_bytes(*z).wrapping_add(times_r0(r0, first, t));
-        ys.push(y.to_be_bytes());
-    };
-    for (t, x) in xs.iter().enumerate() {
-        sum = xor(&sum, x);
-        round(&mut z, x, t);
-    }
-    if check {
-        let s = sum;
-        round(&mut z, &s, xs.len());
-    }
-    (ys, z, sum)
-}
-
-/// pXCBC's chain kernel (`xcbc_strided`) against [`chain_ref`]: every
+/// pXCBC's chain kernel (`xcbc_strided`) against [`chain_ref`](crate::engine::testkit::chain_ref): every
 /// tier with the kernel (and none on the others), every key size, 1..=64
 /// chains, 0..18 rounds with and without the check round, a head and a
 /// tail lane taken apart, z0 made in the kernel (a key of the same size)

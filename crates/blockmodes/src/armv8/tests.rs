@@ -2,10 +2,9 @@
 //! (every shape, every length up to three batches and past a Gray-code
 //! group, every key size). Run under `qemu-aarch64 -cpu max` in CI.
 
-use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
-
 use super::*;
 use crate::arith::gf128::{GrayBatch, GrayOffsets, xor};
+use crate::engine::testkit::{Reference, chain_ref, ctr_reference, whiten_ref};
 
 fn blocks(n: usize, seed: u8) -> Vec<Block> {
     (0..n)
@@ -13,41 +12,14 @@ fn blocks(n: usize, seed: u8) -> Vec<Block> {
         .collect()
 }
 
-/// `E_K` and `E_K^-1` of the `aes` crate for the key bytes `key`.
+/// `E_K` and `E_K^-1` of the `aes` crate for the key bytes `key`
+/// (`crate::engine::testkit::Reference`).
 fn model(key: &[u8]) -> (impl Fn(&Block) -> Block, impl Fn(&Block) -> Block) {
-    let k = key.to_vec();
-    let k2 = key.to_vec();
-    let enc = move |b: &Block| {
-        let mut a = cipher::Array::from(*b);
-        match k.len() {
-            16 => aes::Aes128::new_from_slice(&k)
-                .unwrap()
-                .encrypt_block(&mut a),
-            24 => aes::Aes192::new_from_slice(&k)
-                .unwrap()
-                .encrypt_block(&mut a),
-            _ => aes::Aes256::new_from_slice(&k)
-                .unwrap()
-                .encrypt_block(&mut a),
-        }
-        a.into()
-    };
-    let dec = move |b: &Block| {
-        let mut a = cipher::Array::from(*b);
-        match k2.len() {
-            16 => aes::Aes128::new_from_slice(&k2)
-                .unwrap()
-                .decrypt_block(&mut a),
-            24 => aes::Aes192::new_from_slice(&k2)
-                .unwrap()
-                .decrypt_block(&mut a),
-            _ => aes::Aes256::new_from_slice(&k2)
-                .unwrap()
-                .decrypt_block(&mut a),
-        }
-        a.into()
-    };
-    (enc, dec)
+    let (e, d) = (Reference::new(key), Reference::new(key));
+    (
+        move |b: &Block| e.apply(Dir::Encrypt, b),
+        move |b: &Block| d.apply(Dir::Decrypt, b),
+    )
 }
 
 #[test]
@@ -82,7 +54,8 @@ fn every_shape_matches_model() {
             .map(|b| b.wrapping_mul(37) ^ 0x5c)
             .collect();
         let k = AesKey::new(&key).unwrap();
-        let (e, d) = model(&key);
+        let (e, _) = model(&key);
+        let aes = Reference::new(&key);
         let l: Block = [0x42; 16];
         let table = GrayTable::new(&GrayBatch::new(GrayOffsets::new(&l)));
         let r: Block = [0x17; 16];
@@ -107,17 +80,8 @@ fn every_shape_matches_model() {
                             r: &r,
                         },
                     };
-                    for (dir, f) in [
-                        (Dir::Encrypt, &e as &dyn Fn(&Block) -> Block),
-                        (Dir::Decrypt, &d),
-                    ] {
-                        let want: Vec<Block> = input
-                            .iter()
-                            .zip(z)
-                            .map(|(x, zt)| xor(&f(&xor(x, zt)), zt))
-                            .collect();
-                        let plain = if dir == Dir::Encrypt { &input } else { &want };
-                        let want_sum = plain.iter().fold([0u8; 16], |a, b| xor(&a, b));
+                    for dir in [Dir::Encrypt, Dir::Decrypt] {
+                        let (want, want_sum) = whiten_ref(&aes, dir, &input, z);
                         // Both kernels: plain and `EOR3` (QEMU's `-cpu max`
                         // has SHA-3; `whiten` takes the latter there).
                         for eor3 in [false, true] {
@@ -328,12 +292,12 @@ fn xcbc_strided_matches_block_by_block() {
             .map(|i| i.wrapping_mul(37) ^ 0x6b)
             .collect();
         let k = AesKey::new(&key).unwrap();
-        let (enc, _) = model(&key);
+        let aes = Reference::new(&key);
         let other_key: Vec<u8> = (0..[24u8, 32, 16][key_len / 8 - 2])
             .map(|i| i ^ 0xa7)
             .collect();
         let other = AesKey::new(&other_key).unwrap();
-        let (other_enc, _) = model(&other_key);
+        let other_aes = Reference::new(&other_key);
         for lanes in 1..=CHAIN_BATCH {
             for case in 0..3usize {
                 let n = [0usize, 1, 2, 3, 8, 17][(case + lanes) % 6];
@@ -374,29 +338,18 @@ fn xcbc_strided_matches_block_by_block() {
                     } else {
                         &src[(l - lo) * src_stride..][..n]
                     };
-                    let cb = c.wrapping_add(l as u128).to_be_bytes();
-                    let (mut zl, mut sl) = match z0 {
-                        0 => (z_in[l], sums_in[l]),
-                        1 => (enc(&cb), enc(&cb)),
-                        _ => (other_enc(&cb), other_enc(&cb)),
+                    let cb = c.wrapping_add(l as u128);
+                    let fresh = match z0 {
+                        // (nothing runs: z and Σ untouched)
+                        _ if n + usize::from(check) == 0 => None,
+                        0 => None,
+                        1 => Some((&aes, cb)),
+                        _ => Some((&other_aes, cb)),
                     };
-                    if n + usize::from(check) == 0 {
-                        // nothing runs: z and Σ untouched
-                        zl = z_in[l];
-                        sl = sums_in[l];
-                    }
+                    let start = (z_in[l], sums_in[l]);
                     let r0l = r0.wrapping_add(l as u128);
-                    let rounds = n + usize::from(check);
-                    for t in 0..rounds {
-                        let x = if t < n { xs[t] } else { sl };
-                        if t < n {
-                            sl = xor(&sl, &x);
-                        }
-                        zl = enc(&xor(&zl, &x));
-                        let off = first.wrapping_add(t as u128).wrapping_mul(r0l);
-                        want[l * dst_stride + t] =
-                            u128::from_be_bytes(zl).wrapping_add(off).to_be_bytes();
-                    }
+                    let (ys, zl, sl) = chain_ref(&aes, fresh, start, r0l, first, xs, check);
+                    want[l * dst_stride..][..ys.len()].copy_from_slice(&ys);
                     states.push((zl, sl));
                 }
                 let mut chains = Chains {
@@ -448,6 +401,7 @@ fn ctr32_matches_block_by_block() {
             .collect();
         let k = AesKey::new(&key).unwrap();
         let (enc, _) = model(&key);
+        let aes = Reference::new(&key);
         let head = 0x80a1_b2c3_d4e5_f607_1829_3a4b_0000_0000u128;
         // (from 1 as CWC's messages; a multiple of 8, where the aligned
         // batches start at once; each head length 1..=7; carries across
@@ -466,15 +420,7 @@ fn ctr32_matches_block_by_block() {
             let cb = head | u128::from(low);
             for len in (0..=25 * 16).chain([399, 400, 401]) {
                 let input: Vec<u8> = (0..len).map(|i| (i * 7 + key_len + len) as u8).collect();
-                let want: Vec<u8> = input
-                    .chunks(16)
-                    .enumerate()
-                    .flat_map(|(t, m)| {
-                        let c = head | u128::from(low.wrapping_add(t as u32));
-                        let ks = enc(&c.to_be_bytes());
-                        m.iter().zip(ks).map(|(a, b)| a ^ b).collect::<Vec<_>>()
-                    })
-                    .collect();
+                let want = ctr_reference(&aes, cb, &input);
                 let what = format!("key {key_len} counter {low:#x} len {len}");
                 let mut buf = input.clone();
                 assert_eq!(k.ctr32(cb, (&mut buf[..]).into(), None), [0; 16]);

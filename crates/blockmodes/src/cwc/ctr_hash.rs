@@ -610,41 +610,11 @@ mod tests {
     //! `aes` crate and CWC-HASH on its portable path, every key size,
     //! every length to 3200 bytes and beyond the double groups.
 
-    use cipher::{BlockCipherEncrypt, KeyInit};
-
     use super::*;
     use crate::cwc::hash::{CwcHash, HashState};
 
     use crate::aesni::tests::Rng;
-
-    /// `E_K(tostr(x, 128))` (the `aes` crate).
-    fn aes_be(key: &[u8], x: u128) -> Block {
-        let mut b = cipher::Block::<aes::Aes128>::from(x.to_be_bytes());
-        match key.len() {
-            16 => aes::Aes128::new_from_slice(key)
-                .expect("key")
-                .encrypt_block(&mut b),
-            24 => aes::Aes192::new_from_slice(key)
-                .expect("key")
-                .encrypt_block(&mut b),
-            _ => aes::Aes256::new_from_slice(key)
-                .expect("key")
-                .encrypt_block(&mut b),
-        }
-        b.into()
-    }
-
-    /// `data` xor `E_K(cb + t)` block by block (the `aes` crate).
-    fn ctr_reference(key: &[u8], cb: u128, data: &[u8]) -> Vec<u8> {
-        let mut out = data.to_vec();
-        for (t, chunk) in out.chunks_mut(16).enumerate() {
-            let c = (cb & !u128::from(u32::MAX)) | u128::from((cb as u32).wrapping_add(t as u32));
-            for (x, k) in chunk.iter_mut().zip(aes_be(key, c)) {
-                *x ^= k;
-            }
-        }
-        out
-    }
+    use crate::engine::testkit::{Reference, ctr_reference};
 
     #[test]
     fn one_pass_matches_ctr_and_the_portable_hash() {
@@ -658,6 +628,7 @@ mod tests {
         for key_len in [16usize, 24, 32] {
             let key = rng.bytes(key_len);
             let k = AesKey::new(&key).expect("key");
+            let aes = Reference::new(&key);
             let h = CwcHash::from_key_block(&rng.bytes(16).try_into().expect("16"));
             let Some(pw) = h.ifma_powers() else {
                 eprintln!("no AVX-512 IFMA: one-pass kernel not tested");
@@ -675,14 +646,14 @@ mod tests {
                 let ad = rng.bytes(len % 41);
                 // counter blocks clear of the 32-bit wrap (CWC never reaches it)
                 let base = u128::from(rng.next()) << 64 | u128::from(rng.next() >> 34);
-                let expected = ctr_reference(&key, base + 1, &data);
+                let expected = ctr_reference(&aes, base + 1, &data);
                 // the hash so far: A, on the portable path
                 let mut st = HashState::default();
                 portable.absorb_padded(&mut st, &ad);
                 let s0 = st.s;
                 portable.absorb_padded(&mut st, &expected);
                 let r = portable.finish_int(st, ad.len() as u64, len as u64);
-                let want = crate::arith::gf128::xor(&aes_be(&key, r), &aes_be(&key, base));
+                let want = crate::arith::gf128::xor(&aes.be(r), &aes.be(base));
                 let ad_len = ad.len() as u64;
                 // in place, and from one buffer into another
                 let mut buf = data.clone();
