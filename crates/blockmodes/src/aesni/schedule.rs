@@ -1,6 +1,6 @@
 //! The AES key schedule (FIPS-197 section 5.2, the word loop in
-//! `crate::engine::schedule`) with `aeskeygenassist` doing SubWord, and the equivalent inverse cipher's keys (section 5.3.5)
-//! with `aesimc`.
+//! `crate::engine::schedule`) with `aeskeygenassist` doing SubWord, and
+//! the equivalent inverse cipher's keys (section 5.3.5) with `aesimc`.
 
 use core::arch::x86_64::*;
 

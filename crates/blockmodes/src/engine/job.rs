@@ -1,5 +1,5 @@
 //! One call of the whitened loop, shared by both architectures' engines
-//! (`aesni`: `kernel.rs`, `xex_units.rs`, `ctr.rs`; `armv8`: `kernel.rs`):
+//! (`aesni`: `kernel.rs`, `xex_units.rs`; `armv8`: `kernel.rs`):
 //! what the kernel computes around the rounds ([`Shape`]), where its
 //! offsets come from (`SRC_*`) and which sum it keeps (`SUM_*`), the
 //! call's parameters ([`Job`], built from [`Offsets`] by [`Job::new`],
