@@ -206,10 +206,11 @@ pub(crate) fn append_bytes(
 /// `W_q = Z[64q]`, and `W_{q+1} = W_q xor gamma_63 L xor L(6 + ntz(q + 1))`.
 #[derive(Clone)]
 pub(crate) struct GrayTable {
-    /// `gamma_{j mod 64} L` for `j < 68`: four blocks from any `j < 64` are
-    /// one load (the ones past 63 wrap into the next group, whose base the
-    /// kernel blends in).
-    pub(crate) low: Aligned<[Block; 68]>,
+    /// `gamma_{j mod 64} L` for `j < 96`: a batch's registers (at most 32
+    /// blocks) from any `j < 64` are loads at constant offsets from `j`
+    /// (the ones past 63 wrap into the next group, whose base the kernel
+    /// blends in).
+    pub(crate) low: Aligned<[Block; 96]>,
     /// `gamma_63 L xor L(6 + k)`: `W_{q+1} xor W_q` when `ntz(q + 1) = k`.
     step: [Block; 58],
     /// `L(b) = L x^b` for `b < 64`, to compute a group base from scratch.
@@ -219,7 +220,7 @@ pub(crate) struct GrayTable {
 impl GrayTable {
     /// The tables of `batch` (`L` and `gamma_j L`).
     pub(crate) fn new(batch: &GrayBatch) -> Self {
-        let mut low = Aligned([[0u8; 16]; 68]);
+        let mut low = Aligned([[0u8; 16]; 96]);
         for (j, g) in low.0.iter_mut().enumerate() {
             *g = batch.low()[j % 64];
         }

@@ -252,33 +252,33 @@ pub(super) unsafe fn kernel<
         let mut i = 0;
         macro_rules! go {
             ($v:literal, $blocks:expr, $part:expr) => {{
-                let (z, bk0, bkl) = offsets::<L, $v, NR, SRC, POST>(job, &k, &mut st, i, $blocks);
+                let (z, b0, bl, zp) = offsets::<L, $v, NR, SRC, POST>(job, &k, &mut st, i, $blocks);
                 // SAFETY: the batch's blocks i .. i + $blocks are below n (the
                 // last register holds `$part` of them, the only ones it
                 // touches); `dst` is only written when STORE (then valid),
                 // `wrapping_add` keeps a null one harmless.
                 let (src, dst) = (job.src.add(i), job.dst.wrapping_add(i));
+                let offs = (&z, b0, bl, zp);
+                macro_rules! call {
+                    ($ex:literal, $re:literal) => {
+                        batch::<L, $v, NR, DEC, POST, SUM, STORE, $ex, $re>(
+                            &k,
+                            src,
+                            dst,
+                            $part,
+                            offs,
+                            &mut acc,
+                            (&mut ex, &ek),
+                        )
+                    };
+                }
                 if L::BLOCKS == 1 && ex_pending {
                     ex_pending = false;
-                    batch::<L, $v, NR, DEC, POST, SUM, STORE, true>(
-                        &k,
-                        src,
-                        dst,
-                        $part,
-                        (&z, bk0, bkl),
-                        &mut acc,
-                        (&mut ex, &ek),
-                    )
+                    call!(true, false)
+                } else if POST && SRC == SRC_GRAY && !zp.is_null() {
+                    call!(false, true) // the offsets re-read for the last round
                 } else {
-                    batch::<L, $v, NR, DEC, POST, SUM, STORE, false>(
-                        &k,
-                        src,
-                        dst,
-                        $part,
-                        (&z, bk0, bkl),
-                        &mut acc,
-                        (&mut ex, &ek),
-                    )
+                    call!(false, false)
                 }
             }};
         }
@@ -311,9 +311,9 @@ pub(super) unsafe fn kernel<
 }
 
 /// Per register `v` of a batch at block `i` (`blocks` blocks):
-/// `(z, bk0, bkl)` with the offsets `Z = z xor base`, `bk0 = base xor K0`
-/// and `bkl = base xor K_last` (or `K_last` without post-whitening).
-/// Without offsets `z` is zero and the base zero.
+/// `(z, bk0, bkl, zp)` with the offsets `Z = z xor base`, `bk0 = base xor
+/// K0`, `bkl = base xor K_last` (or `K_last` without post-whitening), and
+/// `zp` where `z` is the table as it is (else null); no offsets: all zero.
 ///
 /// # Safety
 /// As [`kernel`] (`inline(always)`: as an out-of-line call, LLVM's choice
@@ -325,7 +325,7 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
     st: &mut Walk<L>,
     i: usize,
     blocks: usize,
-) -> ([L; V], L, L) {
+) -> ([L; V], L, L, *const Block) {
     // SAFETY: the caller's: the CPU has the features; pointer accesses are
     // justified where they are.
     unsafe {
@@ -347,10 +347,10 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
             xex_units::offsets::<L, V, SRC>(job, &mut st.x, &mut z);
             // z is Z xor K_last: the last round's key as it is, and the first
             // round takes `K0 xor K_last`.
-            return (z, L::xor(k0, kl), L::zero());
+            return (z, L::xor(k0, kl), L::zero(), core::ptr::null());
         } else if SRC == SRC_GRAY {
             let Some(t) = job.gray else {
-                return (z, k0, kl);
+                return (z, k0, kl, core::ptr::null());
             };
             let abs = job.first.wrapping_add(i as u64);
             let g = abs >> 6;
@@ -361,9 +361,9 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
             }
             let j = (abs & 63) as usize;
             for (v, zv) in z.iter_mut().enumerate() {
-                // `low` has 68 entries: BLOCKS <= 4 from any index below 64.
-                let p = t.low.0.as_ptr().add((j + L::BLOCKS * v) & 63);
-                // SAFETY: `p` .. `p + BLOCKS` lies inside `low` (index at most 63 + 3).
+                // `low` has 96 entries: a whole batch from any index below 64.
+                let p = t.low.0.as_ptr().add(j + L::BLOCKS * v);
+                // SAFETY: `p` .. `p + BLOCKS` lies inside `low` (index at most 63 + 31).
                 *zv = L::load(p);
             }
             let b0 = L::broadcast(st.w);
@@ -375,7 +375,7 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
                 // which on the VAES-256 lane competes with the rounds for
                 // the same three vector ports.
                 let bl = if POST { L::xor(kl, b0) } else { kl };
-                return (z, L::xor(k0, b0), bl);
+                return (z, L::xor(k0, b0), bl, t.low.0.as_ptr().add(j));
             }
             // The base goes into `z` (so `z` is the whole offset Z and the
             // first and last round keys stay the plain K0 and K_last): a
@@ -395,18 +395,18 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
                 }
             }
         }
-        (z, k0, kl)
+        (z, k0, kl, core::ptr::null())
     }
 }
 
 /// One batch of `V` registers, the last holding `part` blocks (`1 ..=
 /// BLOCKS`): loads, whitening in the first and last round keys, rounds,
 /// sum, stores; with `EX`, also `ex = E_K(ex)` under the encryption keys
-/// `ek`, interleaved.
+/// `ek`, interleaved; with `RELOAD`, the last round re-reads `z` from `zp`.
 ///
 /// # Safety
 /// The CPU must have `L`'s features; `src` (and `dst` if STORE) valid for
-/// `BLOCKS (V - 1) + part` blocks (nothing past them is touched).
+/// `BLOCKS (V - 1) + part` blocks (nothing past them is touched); `zp` too.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
 unsafe fn batch<
@@ -418,12 +418,13 @@ unsafe fn batch<
     const SUM: u8,
     const STORE: bool,
     const EX: bool,
+    const RELOAD: bool,
 >(
     k: &[L; 15],
     src: *const Block,
     dst: *mut Block,
     part: usize,
-    (z, bk0, bkl): (&[L; V], L, L),
+    (z, bk0, bkl, zp): (&[L; V], L, L, *const Block),
     acc: &mut L,
     (ex, ek): (&mut __m128i, &[__m128i; 15]),
 ) {
@@ -495,7 +496,13 @@ unsafe fn batch<
         }
         for v in 0..V {
             // Z xor K_last (bkl = base xor K_last, z the rest of Z), or K_last.
-            let kl = if POST { L::xor(z[v], bkl) } else { bkl };
+            let zv = if RELOAD {
+                // SAFETY: `zp` holds the batch's `z` (`offsets`): re-read, not kept live.
+                L::load(zp.wrapping_add(L::BLOCKS * v))
+            } else {
+                z[v]
+            };
+            let kl = if POST { L::xor(zv, bkl) } else { bkl };
             let y = if DEC {
                 L::aesdeclast(x[v], kl)
             } else {
@@ -577,13 +584,13 @@ unsafe fn ocb_mid<L: Lane, const NR: usize, const DEC: bool, const V: usize>(
                 // SAFETY: blocks i .. n are valid, the batch's below them
                 // (the last register's `$part`, the only ones it touches).
                 let (s, d) = (src.add(i), dst.add(i));
-                let (offs, ex) = ((&zs, bk0, bkl), (&mut ex, &ek));
+                let (offs, ex) = ((&zs, bk0, bkl, core::ptr::null()), (&mut ex, &ek));
                 if DEC {
-                    batch::<L, $v, NR, true, true, SUM_OUT, true, false>(
+                    batch::<L, $v, NR, true, true, SUM_OUT, true, false, false>(
                         &k, s, d, $part, offs, &mut acc, ex,
                     );
                 } else {
-                    batch::<L, $v, NR, false, true, SUM_IN, true, false>(
+                    batch::<L, $v, NR, false, true, SUM_IN, true, false, false>(
                         &k, s, d, $part, offs, &mut acc, ex,
                     );
                 }

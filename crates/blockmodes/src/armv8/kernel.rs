@@ -126,7 +126,7 @@ unsafe fn offsets<const V: usize, const SRC: u8>(
                     walk.q = g;
                 }
                 // Z xor K0 = (W_g xor K0) xor gamma_j L, j = abs mod 64
-                // (`low` has 68 entries).
+                // (`low` has 96 entries).
                 let low = vld1q_u8(t.low.0[(abs & 63) as usize].as_ptr());
                 *zv = veorq_u8(walk.w, low);
             }
