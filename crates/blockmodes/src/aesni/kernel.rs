@@ -361,7 +361,7 @@ unsafe fn offsets<L: Lane, const V: usize, const NR: usize, const SRC: u8, const
             }
             let j = (abs & 63) as usize;
             for (v, zv) in z.iter_mut().enumerate() {
-                // `low` has 96 entries: a whole batch from any index below 64.
+                const { assert!(64 + REGS * L::BLOCKS <= 96, "low: a batch from any j < 64") };
                 let p = t.low.0.as_ptr().add(j + L::BLOCKS * v);
                 // SAFETY: `p` .. `p + BLOCKS` lies inside `low` (index at most 63 + 31).
                 *zv = L::load(p);
