@@ -283,7 +283,7 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
     let out = Output::to(Some(&o.output), o.force, access)?.with_sync(o.sync);
     let bar = progress::bar(size, o.quiet, to_stdout);
     let batch_units = (BATCH_BYTES / work.unit_len()).max(2 * rayon::current_num_threads());
-    let result = pipeline::run(&work, input, out, batch_units, &bar);
+    let result = pipeline::run(&work, (input, o.offset), out, batch_units, &bar);
     bar.finish_and_clear();
     let out_name = || {
         if to_stdout {

@@ -96,7 +96,7 @@ pub fn mac_stream<M: SumMac>(
         let sum = sum_par(mac, 1, &all[..cut])?;
         return mac.finish(sum, &all[cut..]).map_err(lib_err);
     }
-    let (batches, free) = spawn_reader(input, PIECE);
+    let (batches, free) = spawn_reader(input, 0, PIECE);
     let mut sum = M::Partial::default();
     let mut done: u64 = 0; // bytes summed so far: whole blocks
     for batch in batches.iter() {
@@ -127,7 +127,7 @@ pub fn feed(
     bar: &indicatif::ProgressBar,
     mut f: impl FnMut(&[u8]),
 ) -> std::io::Result<()> {
-    let (batches, free) = spawn_reader(input, PIECE);
+    let (batches, free) = spawn_reader(input, 0, PIECE);
     for batch in batches.iter() {
         let batch = batch?;
         f(batch.data());

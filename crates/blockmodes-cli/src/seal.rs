@@ -239,7 +239,7 @@ pub fn seal(o: &Options, mode: Mode, chunk_log2: u8) -> CliResult<()> {
     };
     let bar = progress::bar(size, o.quiet, !to_file(o));
     let name = out.name();
-    let result = pipeline::run(&t, input, out, batch_units(t.chunk), &bar);
+    let result = pipeline::run(&t, (input, 0), out, batch_units(t.chunk), &bar);
     bar.finish_and_clear();
     match result {
         Ok((out, _)) => out.commit(),
@@ -293,7 +293,8 @@ pub fn open(o: &Options) -> CliResult<()> {
         o.quiet,
         !to_file(o),
     );
-    let result = pipeline::run(&t, input, out, batch_units(t.sealed_chunk), &bar);
+    let start = head.len() as u64; // the header was read before
+    let result = pipeline::run(&t, (input, start), out, batch_units(t.sealed_chunk), &bar);
     bar.finish_and_clear();
     match result {
         Ok((out, _)) => out.commit(),
