@@ -27,6 +27,7 @@ as you trust the key (Dask's TLS security if they cross a network).
 
 from __future__ import annotations
 
+import mmap
 import os
 from typing import Optional
 
@@ -43,6 +44,9 @@ MAX_TASKS = 100_000
 # most this much of the file in memory at once, whatever chunk_bytes is).
 _READ_BYTES = 8 * 2**20
 
+# Reads land at addresses congruent to their file offsets modulo this.
+_ALIGN = 64
+
 
 def _split(size: int) -> int:
     """Length of the body (whole blocks before the final 1..16 bytes)."""
@@ -56,12 +60,18 @@ def _partial_range(key: bytes, path: str, start: int, length: int, tag_length: i
     pmac = PMAC(key, tag_length)
     acc = PMACPartial()
     done = 0
+    size = min(_READ_BYTES, length)
+    # A page-aligned buffer, read into at an address congruent to the file
+    # offset modulo 64: the kernel's page-cache copy runs at a quarter of
+    # its speed on AMD Zen 3 when the destination is 1 to 31 bytes forward
+    # of the source (a bytearray starts 16 bytes into a page).
+    whole = memoryview(mmap.mmap(-1, size + _ALIGN))
     with open(path, "rb", buffering=0) as f:
         f.seek(start)
-        buf = bytearray(min(_READ_BYTES, length))
-        view = memoryview(buf)
         while done < length:
-            want = min(len(buf), length - done)
+            at = (start + done) % _ALIGN
+            view = whole[at : at + size]
+            want = min(size, length - done)
             got = f.readinto(view[:want])
             if not got:
                 raise OSError(f"{path}: file shorter than expected at offset {start + done}")

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use blockmodes_file::failure::Failure;
 use blockmodes_file::header::{CHUNK_LOG2_RANGE, HEADER_LEN, Header, KdfLimit, Mode, Secret};
+use blockmodes_file::input::AlignedReader;
 use blockmodes_file::keyfile::MasterKey;
 use blockmodes_file::output::{Access, Output};
 use blockmodes_file::stream::{ChunkCipher, chunk_cipher};
@@ -291,8 +292,9 @@ fn path_to_path(
     access: Access,
     f: impl FnOnce(&mut dyn Read, &mut dyn Write) -> Result<(), Stop>,
 ) -> Result<(), Stop> {
-    let mut input =
-        std::io::BufReader::with_capacity(1 << 20, File::open(src).map_err(io("open", src))?);
+    // Reads placed for the kernel's page-cache copy (`input`'s docs):
+    // through a `BufReader`, `seal_file` of 1 GiB took 0.80-0.87 s on Zen 3.
+    let mut input = AlignedReader::new(File::open(src).map_err(io("open", src))?, 0);
     let mut out = Output::file(dst, force, access)?.with_sync(sync);
     f(&mut input, &mut out)?;
     out.commit()?;

@@ -15,6 +15,7 @@ use std::io::{self, Read, Write};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::thread;
 
+use blockmodes_file::input::{ALIGN, aligned_start};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use zeroize::{Zeroize, Zeroizing};
@@ -324,11 +325,10 @@ fn reader(
         grow(&mut buf, target + ALIGN);
         // The batch starts where its address is congruent to its file
         // offset modulo ALIGN, so each `read` copies from the page cache
-        // to a destination a multiple of 64 bytes away: 1 to 31 bytes
-        // forward, the kernel's `rep movsb` ran at 1.5-1.8 GB/s on AMD Zen 3
-        // against 7-8 GB/s (`seal` of 1 GiB: the carry byte and malloc's
-        // 16-byte offset put every read 17 bytes forward).
-        let off = (pos as usize).wrapping_sub(buf.as_ptr() as usize) % ALIGN;
+        // to a destination a multiple of 64 bytes away (`input`'s docs:
+        // `seal` of 1 GiB took twice as long when the carry byte and
+        // malloc's 16-byte offset put every read 17 bytes forward).
+        let off = aligned_start(buf.as_ptr(), pos);
         let buf_end = off + target;
         let mut filled = off;
         if let Some(c) = carry.take() {
@@ -365,9 +365,6 @@ fn reader(
 
 /// Bytes per `read` call (as for writes: moderate sizes are faster here).
 const READ_PIECE: usize = 1 << 20;
-
-/// The alignment of a batch's address to its file offset (see `reader`).
-const ALIGN: usize = 64;
 
 /// Bytes per `write` call.
 const WRITE_PIECE: usize = 256 * 1024;

@@ -7,6 +7,7 @@
 //! * [`header`]: the sealed file's 88-byte header, its Argon2id / HKDF keys
 //!   and its tag (section 2.1);
 //! * [`stream`]: the STREAM chunks of the payload (section 2.2);
+//! * [`input`]: reads placed where the kernel copies them at full speed;
 //! * [`output`]: outputs that appear under their name only when complete
 //!   (section 2.3);
 //! * [`failure`]: the errors, rejected input or usage / I/O error.
@@ -26,6 +27,7 @@
 
 pub mod failure;
 pub mod header;
+pub mod input;
 pub mod keyfile;
 pub mod output;
 pub mod signals;
