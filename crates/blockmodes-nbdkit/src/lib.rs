@@ -22,9 +22,14 @@
 //! no header and no key slot: the key file is the key.
 //!
 //! ## Requests
-//! * **read**: the sectors the request touches are read with one `pread`
-//!   (whole sectors straight into the client's buffer, at most one partial
-//!   sector at each end through a scratch sector) and deciphered.
+//! * **read**: the sectors the request touches are read (whole sectors
+//!   into the client's buffer, at most one partial sector at each end
+//!   through a scratch sector) and deciphered. Each `pread` of up to 256
+//!   KiB goes to a per-thread buffer at an address congruent to its file
+//!   offset modulo 64, then is copied out ([`read_placed`]): nbdkit's
+//!   buffers start 16 bytes into a page, where the kernel's page-cache
+//!   copy runs at a quarter of its speed on AMD Zen 3
+//!   (`blockmodes_file::input`).
 //! * **write**: the touched sectors are locked (a range lock shared by all
 //!   connections), a partial first or last sector is read and deciphered
 //!   (read-modify-write), the new bytes copied in, every sector enciphered,
@@ -76,6 +81,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use blockmodes::sector::{DiskCipher, SectorCipher};
 use blockmodes_cli::disk;
 use blockmodes_cli::keyfile::MasterKey;
+use blockmodes_file::input::{ALIGN, aligned_start};
 use nbdkit::{Error, Flags, Result, Server, plugin};
 
 /// Build an nbdkit error. nbdkit's binding turns the message into a C
@@ -174,6 +180,42 @@ thread_local! {
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// Each nbdkit worker thread's landing place for `pread` (ciphertext
+    /// only: [`read_placed`]).
+    static LANDING: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Bytes per `pread` of [`read_placed`] (a piece stays in L2 while it is
+/// copied out).
+const READ_PIECE: usize = 256 * 1024;
+
+/// Fill `buf` with the bytes at `offset` by `pread_exact(piece, at)`, each
+/// piece read into this thread's landing buffer at an address congruent to
+/// `at` modulo [`ALIGN`] and copied into `buf` (see
+/// `blockmodes_file::input`: read straight into nbdkit's buffer, every
+/// `pread` landed 16 bytes forward of the page cache's copy).
+fn read_placed(
+    buf: &mut [u8],
+    offset: u64,
+    mut pread_exact: impl FnMut(&mut [u8], u64) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    LANDING.with(|cell| {
+        let mut landing = cell.borrow_mut();
+        if landing.len() < READ_PIECE + ALIGN {
+            landing.resize(READ_PIECE + ALIGN, 0);
+        }
+        for (k, piece) in buf.chunks_mut(READ_PIECE).enumerate() {
+            let at = offset + (k * READ_PIECE) as u64;
+            let i = aligned_start(landing.as_ptr(), at);
+            let got = &mut landing[i..i + piece.len()];
+            pread_exact(got, at)?;
+            piece.copy_from_slice(got);
+        }
+        Ok(())
+    })
+}
+
 /// Run `f` on this thread's scratch buffer, at least `len` bytes long.
 fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> Result<T>) -> Result<T> {
     SCRATCH.with(|cell| {
@@ -259,8 +301,7 @@ impl Disk {
         if buf.is_empty() {
             return Ok(());
         }
-        self.file
-            .read_exact_at(buf, self.byte(s)?)
+        read_placed(buf, self.byte(s)?, |b, at| self.file.read_exact_at(b, at))
             .map_err(|e| self.io("read", e))?;
         self.cipher
             .decrypt_sectors_serial(self.unit(s)?, buf)
@@ -692,3 +733,41 @@ plugin!(Connection {
     zero,
     trim
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `pread` of [`read_placed`] lands at an address congruent to
+    /// its offset modulo [`ALIGN`], reads `buf`'s range piece by piece, and
+    /// `buf` ends up holding the input's bytes there; an error stops it.
+    #[test]
+    fn reads_land_at_addresses_congruent_to_their_offsets() {
+        let data: Vec<u8> = (0..3 * READ_PIECE + 4096)
+            .map(|i| (i * 31 + i / 509) as u8)
+            .collect();
+        for offset in [0u64, 16, 512, 4096 + 48, READ_PIECE as u64 - 512] {
+            for len in [512usize, 4096, READ_PIECE, 2 * READ_PIECE + 1024] {
+                let mut buf = vec![0u8; len];
+                let (mut distances, mut covered) = (Vec::new(), 0u64);
+                read_placed(&mut buf, offset, |b, at| {
+                    distances.push((b.as_ptr() as usize).wrapping_sub(at as usize) % ALIGN);
+                    assert_eq!(at, offset + covered);
+                    covered += b.len() as u64;
+                    let at = at as usize;
+                    b.copy_from_slice(&data[at..at + b.len()]);
+                    Ok(())
+                })
+                .unwrap();
+                let o = offset as usize;
+                assert!(buf == data[o..o + len], "offset {offset}, len {len}");
+                assert_eq!(covered, len as u64);
+                assert!(distances.iter().all(|&d| d == 0), "{distances:?}");
+            }
+        }
+        let e = read_placed(&mut [0u8; 1024], 0, |_, _| {
+            Err(std::io::Error::from_raw_os_error(libc::EIO))
+        });
+        assert_eq!(e.unwrap_err().raw_os_error(), Some(libc::EIO));
+    }
+}
