@@ -24,12 +24,12 @@
 //! ## Requests
 //! * **read**: the sectors the request touches are read (whole sectors
 //!   into the client's buffer, at most one partial sector at each end
-//!   through a scratch sector) and deciphered. Each `pread` of up to 256
-//!   KiB goes to a per-thread buffer at an address congruent to its file
-//!   offset modulo 64, then is copied out ([`read_placed`]): nbdkit's
-//!   buffers start 16 bytes into a page, where the kernel's page-cache
-//!   copy runs at a quarter of its speed on AMD Zen 3
-//!   (`blockmodes_file::input`).
+//!   through a scratch sector, wiped after use) and deciphered. Each
+//!   `pread` of up to 256 KiB goes to a per-thread buffer at an address
+//!   congruent to its file offset modulo 64, then is copied out
+//!   (`read_placed`): nbdkit's buffers start 16 bytes into a page, where
+//!   the kernel's page-cache copy runs at a quarter of its speed on AMD
+//!   Zen 3 (`blockmodes_file::input`).
 //! * **write**: the touched sectors are locked (a range lock shared by all
 //!   connections), a partial first or last sector is read and deciphered
 //!   (read-modify-write), the new bytes copied in, every sector enciphered,
@@ -83,6 +83,7 @@ use blockmodes_cli::disk;
 use blockmodes_cli::keyfile::MasterKey;
 use blockmodes_file::input::{ALIGN, aligned_start};
 use nbdkit::{Error, Flags, Result, Server, plugin};
+use zeroize::Zeroize;
 
 /// Build an nbdkit error. nbdkit's binding turns the message into a C
 /// string and panics (aborting nbdkit) on a NUL byte, so NULs are replaced.
@@ -232,6 +233,17 @@ fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> Result<T>) -> Result
     })
 }
 
+/// Run `f` on `len` bytes of this thread's scratch buffer that will hold
+/// plaintext (a partial sector of a read), wiped after `f` whatever it
+/// returns.
+fn with_plain_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> Result<T>) -> Result<T> {
+    with_scratch(len, |sector| {
+        let r = f(sector);
+        sector.zeroize();
+        r
+    })
+}
+
 /// Most bytes of zeros enciphered and written at once by `zero` / `trim`
 /// (requests may ask for up to 4 GiB).
 const ZERO_CHUNK: u64 = 1 << 20;
@@ -322,7 +334,7 @@ impl Disk {
         // A partial first sector (or a range inside one sector).
         if sp.head != 0 || len < ss {
             let n = (ss - sp.head).min(len);
-            with_scratch(ss, |sector| {
+            with_plain_scratch(ss, |sector| {
                 self.read_sectors(s, sector)?;
                 let from = sector
                     .get(sp.head..sp.head + n)
@@ -348,7 +360,7 @@ impl Disk {
         // A partial last sector.
         let rest = len - done;
         if rest > 0 {
-            with_scratch(ss, |sector| {
+            with_plain_scratch(ss, |sector| {
                 self.read_sectors(s, sector)?;
                 let from = sector
                     .get(..rest)
@@ -383,33 +395,53 @@ impl Disk {
             .ok_or_else(|| err(libc::EINVAL, "blockmodes: request too large"))?;
         let _held = self.writers.lock(sp.first, sp.end);
         with_scratch(bytes, |buf| {
-            let tail = (sp.head + len) % ss;
-            if sp.head != 0 {
-                let first = buf
-                    .get_mut(..ss)
-                    .ok_or_else(|| err(libc::EIO, "blockmodes: bad span"))?;
-                self.read_sectors(sp.first, first)?;
+            // The sectors hold plaintext until they are enciphered: wiped
+            // if anything fails before.
+            let r = self.encipher_into(buf, data, len, ss, &sp);
+            if r.is_err() {
+                buf.zeroize();
             }
-            if tail != 0 && (count > 1 || sp.head == 0) {
-                let last = buf
-                    .get_mut(bytes - ss..)
-                    .ok_or_else(|| err(libc::EIO, "blockmodes: bad span"))?;
-                self.read_sectors(sp.end - 1, last)?;
-            }
-            let target = buf
-                .get_mut(sp.head..sp.head + len)
-                .ok_or_else(|| err(libc::EIO, "blockmodes: bad span"))?;
-            match data {
-                Some(d) => target.copy_from_slice(d),
-                None => target.fill(0),
-            }
-            self.cipher
-                .encrypt_sectors_serial(self.unit(sp.first)?, buf)
-                .map_err(Self::cipher_err)?;
+            r?;
             self.file
                 .write_all_at(buf, self.byte(sp.first)?)
                 .map_err(|e| self.io("write", e))
         })
+    }
+
+    /// The write's sectors in `buf`: the partial first and last ones read
+    /// and deciphered, the new bytes (or zeros) copied in, all enciphered.
+    fn encipher_into(
+        &self,
+        buf: &mut [u8],
+        data: Option<&[u8]>,
+        len: usize,
+        ss: usize,
+        sp: &Span,
+    ) -> Result<()> {
+        let (bytes, count) = (buf.len(), sp.end - sp.first);
+        let tail = (sp.head + len) % ss;
+        if sp.head != 0 {
+            let first = buf
+                .get_mut(..ss)
+                .ok_or_else(|| err(libc::EIO, "blockmodes: bad span"))?;
+            self.read_sectors(sp.first, first)?;
+        }
+        if tail != 0 && (count > 1 || sp.head == 0) {
+            let last = buf
+                .get_mut(bytes - ss..)
+                .ok_or_else(|| err(libc::EIO, "blockmodes: bad span"))?;
+            self.read_sectors(sp.end - 1, last)?;
+        }
+        let target = buf
+            .get_mut(sp.head..sp.head + len)
+            .ok_or_else(|| err(libc::EIO, "blockmodes: bad span"))?;
+        match data {
+            Some(d) => target.copy_from_slice(d),
+            None => target.fill(0),
+        }
+        self.cipher
+            .encrypt_sectors_serial(self.unit(sp.first)?, buf)
+            .map_err(Self::cipher_err)
     }
 
     /// Enciphered zeros over `[offset, offset + count)`, a MiB at a time.
@@ -769,5 +801,27 @@ mod tests {
             Err(std::io::Error::from_raw_os_error(libc::EIO))
         });
         assert_eq!(e.unwrap_err().raw_os_error(), Some(libc::EIO));
+    }
+
+    /// A scratch sector that held plaintext is zero afterwards, whether
+    /// its user succeeded or failed.
+    #[test]
+    fn plaintext_scratch_is_wiped() {
+        for fail in [false, true] {
+            let r = with_plain_scratch(4096, |s| {
+                s.fill(0xa5);
+                if fail {
+                    Err(err(libc::EIO, "test"))
+                } else {
+                    Ok(())
+                }
+            });
+            assert_eq!(r.is_err(), fail);
+            with_scratch(4096, |s| {
+                assert!(s.iter().all(|&b| b == 0));
+                Ok(())
+            })
+            .unwrap();
+        }
     }
 }
