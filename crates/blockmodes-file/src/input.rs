@@ -103,8 +103,14 @@ impl<R: Read> AlignedReader<R> {
                 r => break r?,
             }
         };
+        if n > PIECE {
+            return Err(io::Error::other(
+                "the reader returned more bytes than asked",
+            ));
+        }
         (self.pos, self.end) = (start, start + n);
-        self.offset += n as u64;
+        // Only the offset modulo ALIGN matters.
+        self.offset = self.offset.wrapping_add(n as u64);
         Ok(n > 0)
     }
 }
@@ -188,6 +194,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A reader that claims more bytes than it was given is an error, and
+    /// an offset at the end of the u64 range wraps (only its residue
+    /// modulo 64 matters): no panic.
+    #[test]
+    fn a_lying_reader_and_the_last_offsets() {
+        struct Liar;
+        impl Read for Liar {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                Ok(out.len() + 1)
+            }
+        }
+        assert!(AlignedReader::new(Liar, 0).read(&mut [0u8; 8]).is_err());
+        let data = vec![7u8; 3 * PIECE];
+        let mut r = AlignedReader::new(&data[..], u64::MAX - 5);
+        let mut back = Vec::new();
+        r.read_to_end(&mut back).unwrap();
+        assert!(back == data);
     }
 
     #[test]

@@ -202,7 +202,9 @@ fn read_placed(
     mut pread_exact: impl FnMut(&mut [u8], u64) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     LANDING.with(|cell| {
-        let mut landing = cell.borrow_mut();
+        let mut landing = cell
+            .try_borrow_mut()
+            .map_err(|_| std::io::Error::other("landing buffer in use"))?;
         if landing.len() < READ_PIECE + ALIGN {
             landing.resize(READ_PIECE + ALIGN, 0);
         }
