@@ -104,4 +104,3 @@ def test_readme_dask_example_runs_as_a_script(tmp_path):
     )
     assert r.returncode == 0, r.stderr[-3000:]
     assert re.fullmatch(r"[0-9a-f]{32}", r.stdout.strip().splitlines()[-1])
-

@@ -179,9 +179,6 @@ thread_local! {
     /// Scratch space of each nbdkit worker thread (the enciphered sectors
     /// of a write, a partial sector of a read).
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-}
-
-thread_local! {
     /// Each nbdkit worker thread's landing place for `pread` (ciphertext
     /// only: [`read_placed`]).
     static LANDING: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -399,7 +396,7 @@ impl Disk {
         with_scratch(bytes, |buf| {
             // The sectors hold plaintext until they are enciphered: wiped
             // if anything fails before.
-            let r = self.encipher_into(buf, data, len, ss, &sp);
+            let r = self.encipher_into(buf, data, len, &sp);
             if r.is_err() {
                 buf.zeroize();
             }
@@ -417,9 +414,9 @@ impl Disk {
         buf: &mut [u8],
         data: Option<&[u8]>,
         len: usize,
-        ss: usize,
         sp: &Span,
     ) -> Result<()> {
+        let ss = self.sector_size as usize;
         let (bytes, count) = (buf.len(), sp.end - sp.first);
         let tail = (sp.head + len) % ss;
         if sp.head != 0 {
