@@ -509,7 +509,7 @@ unsafe fn batch<L: GdLane, const V: usize, const NR: usize, const DEC: bool>(
     }
 }
 
-// ---- The offsets in each lane's form (`Lane::GdOff`, `Lane::gd_pair`).
+// ---- The offsets in each lane's form (`GdLane::GdOff`, `GdLane::gd_pair`).
 // Every `unsafe` method below needs its lane's tier's features (the
 // caller's: each is called from that tier's entries, inlined).
 

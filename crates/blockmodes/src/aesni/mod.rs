@@ -90,9 +90,9 @@
 //! blocks). Runs under [`XMM_BELOW`] blocks take the AES-NI lane on every
 //! tier (lower latency). The other families are lane-generic the same
 //! way, each loop once, the operations a tier does its own way in the
-//! lane type (`Lane::GdOff`, `Lane::Ctr`, `Lane::Pow`, `Lane::Swap`, ...)
-//! and one `#[target_feature]` entry per tier and family (`Lane::gd`,
-//! `Lane::ctr`, `Lane::chains`, `Lane::wide`): the Gligor–Donescu shapes
+//! lane type (`GdLane::GdOff`, `CtrLane::Ctr`, `WideLane::Pow`, `WideLane::Swap`, ...)
+//! and one `#[target_feature]` entry per tier and family (`GdLane::gd`,
+//! `CtrLane::ctr`, `ChainLane::chains`, `WideLane::wide`): the Gligor–Donescu shapes
 //! (`gd.rs`), the wide-block passes (`wide_kernel.rs`), counter mode
 //! (`ctr.rs`) and pXCBC's lock-step chains (`chains.rs`, on the vector
 //! lanes; AES-NI takes the generic path). Still one width each: XCBC's

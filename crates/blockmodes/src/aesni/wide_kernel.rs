@@ -590,8 +590,8 @@ fn mul_le(a: __m128i, b: __m128i) -> __m128i {
     _mm_xor_si128(lo, u)
 }
 
-// ---- The powers and the swap in each lane's form (`Lane::Pow`,
-// `Lane::Swap`).
+// ---- The powers and the swap in each lane's form (`WideLane::Pow`,
+// `WideLane::Swap`).
 // Every `unsafe` method below needs its lane's tier's features (the
 // caller's: each is called from that tier's entries, inlined).
 
