@@ -63,6 +63,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

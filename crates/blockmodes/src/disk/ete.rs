@@ -79,6 +79,13 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     fused: crate::backend::Beside<super::eme::fused::Ete>,
 }
 
+impl<W, F: TweakableBlockCipher> core::fmt::Debug for EtE<W, F> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EtE").finish_non_exhaustive()
+    }
+}
+
 /// The paper's J = EtE[EME, StE[XEX-AES-128]] with γ1 = t0, γ2 = t1.
 pub type EteEmeAes128 = EtE<Eme<SteFixed<Aes128, XexDelta>>, StE<Xex<Aes128>>>;
 

@@ -109,6 +109,16 @@ pub struct Sectors<D> {
     parallel_threshold: usize,
 }
 
+impl<D> core::fmt::Debug for Sectors<D> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sectors")
+            .field("sector_size", &self.sector_size)
+            .field("parallel_threshold", &self.parallel_threshold)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<D: DataUnitCipher> Sectors<D> {
     /// `cipher` over sectors of `sector_size` bytes: 16 to 2048 in
     /// multiples of 16, or 4096 (two 2048-byte data units). EME2, which takes

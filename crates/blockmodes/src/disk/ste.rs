@@ -67,6 +67,13 @@ pub struct StE<E: TweakableBlockCipher> {
     gamma: E::Tweak,
 }
 
+impl<E: TweakableBlockCipher> core::fmt::Debug for StE<E> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StE").finish_non_exhaustive()
+    }
+}
+
 /// StE over XEX-AES-128, the paper's instantiation.
 pub type SteXexAes128 = StE<Xex<Aes128>>;
 
@@ -182,6 +189,13 @@ pub struct SteWhitening<W> {
     inner: W,
 }
 
+impl<W> core::fmt::Debug for SteWhitening<W> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SteWhitening").finish_non_exhaustive()
+    }
+}
+
 impl<W: Whitening> Whitening for SteWhitening<W> {
     #[inline(always)]
     fn before_encrypt(&self, blocks: &mut [Block]) {
@@ -231,6 +245,13 @@ pub struct SteSwap {
     k: Block,
     h: Block,
     simd: Option<Avx512>,
+}
+
+impl core::fmt::Debug for SteSwap {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SteSwap").finish_non_exhaustive()
+    }
 }
 
 impl SteSwap {

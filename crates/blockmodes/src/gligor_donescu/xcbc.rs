@@ -145,6 +145,14 @@ pub struct StatelessXcbc<C, const CHECK: bool> {
     keys: Keys<C>,
 }
 
+impl<C, const CHECK: bool> core::fmt::Debug for StatelessXcbc<C, CHECK> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct(if CHECK { "XcbcXor" } else { "Xcbc" })
+            .finish_non_exhaustive()
+    }
+}
+
 /// XCBC$-XOR: stateless XCBC with the XOR check block. **Privacy and
 /// integrity.** Ciphertext: `y0 || y_1 .. y_{n+1}`, `len / 16 * 16 + 48` bytes.
 ///
@@ -189,6 +197,18 @@ pub type Xcbc<C> = StatelessXcbc<C, false>;
 #[derive(Clone)]
 pub struct StatefulXcbc<C, const CHECK: bool> {
     keys: Keys<C>,
+}
+
+impl<C, const CHECK: bool> core::fmt::Debug for StatefulXcbc<C, CHECK> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct(if CHECK {
+            "XcbcXorStateful"
+        } else {
+            "XcbcStateful"
+        })
+        .finish_non_exhaustive()
+    }
 }
 
 /// The receiver (decryption) of XCBC-XOR, the stateful mode with the XOR
@@ -247,6 +267,15 @@ pub type XcbcStateful<C> = StatefulXcbc<C, false>;
 pub struct XcbcEncryptor<C, const CHECK: bool> {
     keys: StatefulXcbc<C, CHECK>,
     counter: CounterState,
+}
+
+impl<C, const CHECK: bool> core::fmt::Debug for XcbcEncryptor<C, CHECK> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XcbcEncryptor")
+            .field("counter", &self.counter)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The sender of XCBC-XOR (stateful, with the XOR check): **privacy and

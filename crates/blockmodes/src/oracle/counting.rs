@@ -23,6 +23,15 @@ pub struct Counting<C> {
     count: CallCount,
 }
 
+impl<C> core::fmt::Debug for Counting<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Counting")
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A shared handle on a [`Counting`] cipher's call counter.
 #[derive(Clone, Default, Debug)]
 pub struct CallCount(Arc<AtomicU64>);

@@ -64,6 +64,13 @@ pub struct Eme<C> {
     l: [Block; MAX_BLOCKS],
 }
 
+impl<C> core::fmt::Debug for Eme<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Eme").finish_non_exhaustive()
+    }
+}
+
 impl<C: BlockCipher128> Eme<C> {
     /// EME over a keyed block cipher: computes `L = 2·E(0^128)` (forward
     /// cipher) and its doublings.

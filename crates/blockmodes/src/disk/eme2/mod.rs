@@ -77,6 +77,13 @@ pub struct Eme2<C> {
     fused: crate::backend::Beside<Fused>,
 }
 
+impl<C> core::fmt::Debug for Eme2<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Eme2").finish_non_exhaustive()
+    }
+}
+
 /// EME2's fused path beside the engine's key: the table of `K_ECB`'s
 /// powers. Wiped on drop.
 struct Fused {

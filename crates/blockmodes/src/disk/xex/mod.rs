@@ -89,6 +89,13 @@ pub struct Xex<C> {
     simd: Option<Avx512>,
 }
 
+impl<C> core::fmt::Debug for Xex<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Xex").finish_non_exhaustive()
+    }
+}
+
 impl<C: BlockCipher128> Xex<C> {
     /// XEX over a keyed block cipher.
     pub fn from_cipher(cipher: C) -> Self {
@@ -428,6 +435,13 @@ impl Drop for RunWork<'_> {
 /// The XEX whitening of one fixed tweak: Δ xored before and after.
 #[derive(Clone)]
 pub struct XexDelta(Block);
+
+impl core::fmt::Debug for XexDelta {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("XexDelta(..)")
+    }
+}
 
 impl Whitening for XexDelta {
     #[inline(always)]

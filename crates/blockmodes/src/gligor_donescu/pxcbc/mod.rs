@@ -109,6 +109,15 @@ pub struct PxcbcXor<C> {
     segment_blocks: usize,
 }
 
+impl<C> core::fmt::Debug for PxcbcXor<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PxcbcXor")
+            .field("segment_blocks", &self.segment_blocks)
+            .finish_non_exhaustive()
+    }
+}
+
 /// pXCBC, receiver side: decryption of the stateful parallel mode
 /// (`ctr || seg_1 || ...`, `r0 = f(ctr)`), which needs no state. The sender
 /// is [`PxcbcXorStatefulEncryptor`]. **Privacy and integrity.**
@@ -126,6 +135,15 @@ pub struct PxcbcXor<C> {
 pub struct PxcbcXorStateful<C> {
     keys: Keys<C>,
     segment_blocks: usize,
+}
+
+impl<C> core::fmt::Debug for PxcbcXorStateful<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PxcbcXorStateful")
+            .field("segment_blocks", &self.segment_blocks)
+            .finish_non_exhaustive()
+    }
 }
 
 /// pXCBC, sender side: owns its message counter (advanced by L, the number
@@ -154,6 +172,15 @@ pub struct PxcbcXorStateful<C> {
 pub struct PxcbcXorStatefulEncryptor<C> {
     keys: PxcbcXorStateful<C>,
     counter: CounterState,
+}
+
+impl<C> core::fmt::Debug for PxcbcXorStatefulEncryptor<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PxcbcXorStatefulEncryptor")
+            .field("counter", &self.counter)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Shared constructors and sizes of the two key holders.
