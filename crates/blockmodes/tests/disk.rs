@@ -582,6 +582,15 @@ fn bad_keys_are_typed_errors() {
         assert!(Xex::<Aes128>::new_from_slice(&key).is_err());
         assert!(Eme::<Aes128>::new_from_slice(&key).is_err());
     }
+    // EME2 takes 48 or 64 bytes (AES-128 or AES-256): the error names both,
+    // not "expected 48" for a key of 50.
+    for len in [0usize, 16, 32, 47, 49, 50, 63, 65] {
+        let key = vec![1u8; len];
+        assert!(matches!(
+            aes_sectors(DiskCipher::Eme2, &key, 512).err(),
+            Some(Error::UnsupportedKeyLength { allowed: &[48, 64], got }) if got == len
+        ));
+    }
     assert!(
         EtE::<Eme<_>, _>::new(
             &SteXexAes128::new_from_slice(&[0; 16]).unwrap(),

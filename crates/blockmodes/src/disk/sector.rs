@@ -259,7 +259,7 @@ pub enum DiskCipher {
 }
 
 impl DiskCipher {
-    /// The key lengths the cipher accepts, in words.
+    /// The key lengths the cipher accepts, in bytes.
     pub fn key_lengths(self) -> &'static str {
         match self {
             DiskCipher::Xex | DiskCipher::Eme => "16, 24 or 32",
@@ -322,7 +322,11 @@ pub fn aes_sectors(
     match (kind, key.len()) {
         (DiskCipher::Ete, _) => boxed(EteEmeAes128::new_from_slice(key)?, sector_size),
         (DiskCipher::Eme2, 64) => boxed(Eme2::<Aes256>::new_from_slice(key)?, sector_size),
-        (DiskCipher::Eme2, _) => boxed(Eme2::<Aes128>::new_from_slice(key)?, sector_size),
+        (DiskCipher::Eme2, 48) => boxed(Eme2::<Aes128>::new_from_slice(key)?, sector_size),
+        (DiskCipher::Eme2, got) => Err(Error::UnsupportedKeyLength {
+            allowed: &[48, 64],
+            got,
+        }),
         (_, 16) => by_len::<Aes128>(kind, key, sector_size),
         (_, 24) => by_len::<Aes192>(kind, key, sector_size),
         (_, 32) => by_len::<Aes256>(kind, key, sector_size),
