@@ -815,6 +815,13 @@ pub struct Ecb<C> {
     engine: Engine<C>,
 }
 
+impl<C> core::fmt::Debug for Ecb<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Ecb").finish_non_exhaustive()
+    }
+}
+
 impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {
     /// Key it from `key` (the engine takes the key only for the `aes`
     /// crate's AES types, as the modes do).
