@@ -106,6 +106,13 @@ impl<E: TweakableBlockCipher> StE<E> {
     }
 
     /// The reserved tweak γ.
+    ///
+    /// ```
+    /// use blockmodes::ste::{SteXexAes128, XEX_GAMMA};
+    /// let f = SteXexAes128::new_from_slice(&[1; 16])?;
+    /// assert_eq!(f.gamma(), &XEX_GAMMA); // the one tweak F refuses
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn gamma(&self) -> &E::Tweak {
         &self.gamma
     }

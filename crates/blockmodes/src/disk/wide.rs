@@ -129,6 +129,15 @@ pub trait WideBlockCipher {
 /// ```
 pub trait WideBlockMode<C>: WideBlockCipher + Sized {
     /// The mode over the block cipher `cipher`.
+    ///
+    /// ```
+    /// use blockmodes::wide::{WideBlockCipher, WideBlockMode};
+    /// use blockmodes::{Aes128, eme::Eme};
+    /// use cipher::KeyInit;
+    /// let eme: Eme<Aes128> = WideBlockMode::from_cipher(Aes128::new(&[4; 16].into()));
+    /// assert!(eme.check_len(2048).is_ok());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn from_cipher(cipher: C) -> Self;
 }
 
