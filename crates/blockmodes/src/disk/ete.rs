@@ -79,6 +79,19 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     fused: crate::backend::Beside<super::eme::fused::Ete>,
 }
 
+impl<W: Clone, F: TweakableBlockCipher> Clone for EtE<W, F>
+where
+    Fixed<F>: Clone,
+{
+    fn clone(&self) -> Self {
+        Self {
+            ecb: self.ecb.clone(),
+            wide: self.wide.clone(),
+            fused: self.fused.clone(),
+        }
+    }
+}
+
 impl<W, F: TweakableBlockCipher> core::fmt::Debug for EtE<W, F> {
     /// Prints no key material.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

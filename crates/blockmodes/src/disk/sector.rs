@@ -172,6 +172,7 @@ pub const DEFAULT_PARALLEL_THRESHOLD: usize = 256 * 1024;
 /// assert_eq!(image, vec![7u8; 3 * 4096]);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct Sectors<D> {
     cipher: D,
     sector_size: usize,

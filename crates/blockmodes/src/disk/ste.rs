@@ -61,6 +61,7 @@ pub const ALPHA: Block = [0; 16];
 /// assert!(f.encrypt_block(&blockmodes::ste::XEX_GAMMA, &mut block).is_err());
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct StE<E: TweakableBlockCipher> {
     e: E,
     swap: SteSwap,

@@ -64,6 +64,7 @@ mod fused;
 /// eme2.encrypt(&[], &mut odd)?; // any length of at least 16 bytes
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct Eme2<C> {
     /// The block cipher keyed with `K_AES`, and the engine's AES key when
     /// keyed from key bytes on a CPU the engine runs on (`crate::backend`).
@@ -86,6 +87,7 @@ impl<C> core::fmt::Debug for Eme2<C> {
 
 /// EME2's fused path beside the engine's key: the table of `K_ECB`'s
 /// powers. Wiped on drop.
+#[derive(Clone)]
 struct Fused {
     l: fused::Table,
 }
