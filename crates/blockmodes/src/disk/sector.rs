@@ -301,8 +301,11 @@ impl<D: DataUnitCipher> Sectors<D> {
     /// [`Self::bulk`] over the rayon pool, for data above the threshold.
     #[cfg(feature = "rayon")]
     fn bulk_par(&self, first: u64, data: &mut [u8], enc: bool) -> Result<()> {
-        let threads = rayon::current_num_threads();
-        if data.len() < self.parallel_threshold || threads < 2 {
+        if data.len() < self.parallel_threshold {
+            return self.serial(first, data, enc);
+        }
+        let threads = crate::par::threads();
+        if threads < 2 {
             return self.serial(first, data, enc);
         }
         // Four chunks per thread (so a busy core does not hold up the
@@ -311,9 +314,11 @@ impl<D: DataUnitCipher> Sectors<D> {
         let sectors = data.len() / self.sector_size;
         let min_chunk = (MIN_PARALLEL_CHUNK / self.sector_size).max(1);
         let per_chunk = sectors.div_ceil(4 * threads).max(min_chunk);
-        data.par_chunks_mut(per_chunk * self.sector_size)
-            .enumerate()
-            .try_for_each(|(k, chunk)| self.serial(first + (k * per_chunk) as u64, chunk, enc))
+        crate::par::install(|| {
+            data.par_chunks_mut(per_chunk * self.sector_size)
+                .enumerate()
+                .try_for_each(|(k, chunk)| self.serial(first + (k * per_chunk) as u64, chunk, enc))
+        })
     }
 }
 
