@@ -258,6 +258,7 @@ pub(crate) use crate::armv8::AesKey;
 /// key exists, an empty zero-sized stand-in, so that the field costs no
 /// memory there and the mode's code needs no `#[cfg]`.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[derive(Clone)]
 pub(crate) struct Beside<T>(Option<T>);
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -277,6 +278,7 @@ impl<T> Beside<T> {
 
 /// (No engine key here: nothing is kept.)
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[derive(Clone)]
 pub(crate) struct Beside<T>(core::marker::PhantomData<T>);
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -813,6 +815,13 @@ impl<C: crate::oracle::BlockCipher128> Engine<C> {
 #[doc(hidden)]
 pub struct Ecb<C> {
     engine: Engine<C>,
+}
+
+impl<C> core::fmt::Debug for Ecb<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Ecb").finish_non_exhaustive()
+    }
 }
 
 impl<C: crate::oracle::BlockCipher128 + cipher::KeyInit> Ecb<C> {

@@ -56,13 +56,15 @@
 //! FIPS-197 and the `aes` crate). Each keyed type
 //! checks the CPU once; `portable()` (or the tests' forced path) runs the
 //! safe fallback, and the tests compare both paths with the papers'
-//! definitions. Outside the SIMD code, one small module: the thread RNG's
-//! fork detection (`rng/fork.rs`: `pthread_atfork`, and on Linux a
-//! `MADV_WIPEONFORK` page, set up once per process).
+//! definitions. Outside the SIMD code, one small module: fork detection
+//! for the thread RNG and the multi-core paths (`fork.rs`:
+//! `pthread_atfork`, and on Linux a `MADV_WIPEONFORK` page, set up once per
+//! process).
 #![cfg_attr(not(test), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -88,6 +90,8 @@ pub mod backend;
 mod backend;
 mod disk;
 mod engine;
+#[cfg(all(feature = "std", any(feature = "getrandom", feature = "rayon")))]
+mod fork;
 mod gligor_donescu;
 #[cfg(all(blockmodes_mca, target_arch = "aarch64"))]
 #[doc(hidden)]

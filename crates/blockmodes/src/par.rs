@@ -66,6 +66,36 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::arith::gf128::{Block, xor_in_place};
+use crate::fork::PerProcess;
+
+/// This process's pool for the multi-core paths: `None` (rayon's global
+/// pool) in the first process that runs one of them; in a process forked
+/// from it, a pool of its own. `fork()` copies only the calling thread: a
+/// child that inherits a started global pool inherits its queues but not
+/// its threads, and its first parallel call would wait for them for ever
+/// (as Python's `os.fork` and `multiprocessing` make children).
+static POOL: PerProcess<Option<rayon::ThreadPool>> = PerProcess::new();
+
+/// Run `f`, whose rayon calls then go to this process's pool ([`POOL`]).
+/// Every multi-core path enters rayon through this (or [`threads`]). If a
+/// forked child cannot start threads, it is left on the inherited global
+/// pool, as before.
+pub(crate) fn install<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let pool = POOL.get(|inherited| {
+        inherited
+            .then(|| rayon::ThreadPoolBuilder::new().build().ok())
+            .flatten()
+    });
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// `rayon::current_num_threads()` of this process's pool ([`install`]).
+pub(crate) fn threads() -> usize {
+    install(rayon::current_num_threads)
+}
 
 /// `work(r_1) xor work(r_2) xor ...` over runs `r_1, r_2, ...` that
 /// partition `0..len`, computed by the calling thread and up to
@@ -86,6 +116,16 @@ pub(crate) fn xor_runs(
     if len == 0 {
         return [0; 16];
     }
+    install(|| xor_runs_here(len, align, min, &work))
+}
+
+/// [`xor_runs`] on the pool the caller is in.
+fn xor_runs_here(
+    len: usize,
+    align: usize,
+    min: usize,
+    work: &(impl Fn(Range<usize>) -> Block + Sync),
+) -> Block {
     let threads = rayon::current_num_threads();
     if threads <= 1 {
         return work(0..len);

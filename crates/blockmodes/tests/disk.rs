@@ -582,6 +582,15 @@ fn bad_keys_are_typed_errors() {
         assert!(Xex::<Aes128>::new_from_slice(&key).is_err());
         assert!(Eme::<Aes128>::new_from_slice(&key).is_err());
     }
+    // EME2 takes 48 or 64 bytes (AES-128 or AES-256): the error names both,
+    // not "expected 48" for a key of 50.
+    for len in [0usize, 16, 32, 47, 49, 50, 63, 65] {
+        let key = vec![1u8; len];
+        assert!(matches!(
+            aes_sectors(DiskCipher::Eme2, &key, 512).err(),
+            Some(Error::UnsupportedKeyLength { allowed: &[48, 64], got }) if got == len
+        ));
+    }
     assert!(
         EtE::<Eme<_>, _>::new(
             &SteXexAes128::new_from_slice(&[0; 16]).unwrap(),
@@ -1185,4 +1194,34 @@ proptest! {
             prop_assert_eq!(&eme2_on(b, key, &ad, &data), &generic, "{:?}", b);
         }
     }
+}
+
+/// Every disk cipher is `Clone`, as XEX and EME were (RustCrypto's ciphers
+/// are): a clone enciphers as its original, also after the original is
+/// dropped (each owns its keys; dropping one wipes only its own).
+#[test]
+fn disk_ciphers_clone() {
+    fn same<T: Clone>(a: T, enc: impl Fn(&T, &mut [u8])) {
+        let b = a.clone();
+        let mut x = [0x3cu8; 1024];
+        enc(&a, &mut x);
+        drop(a);
+        let mut y = [0x3cu8; 1024];
+        enc(&b, &mut y);
+        assert_eq!(x, y);
+        assert_ne!(x, [0x3cu8; 1024]);
+    }
+    let eme2 = blockmodes::eme2::Eme2::<Aes128>::new_from_slice(&[1; 48]).unwrap();
+    same(eme2, |c, d| c.encrypt(b"ad", d).unwrap());
+    let ste = SteXexAes128::new_from_slice(&[2; 16]).unwrap();
+    same(ste, |c, d| {
+        for b in d.chunks_exact_mut(16) {
+            c.encrypt_block(&XexTweak::T0, b.try_into().unwrap())
+                .unwrap();
+        }
+    });
+    let ete = EteEmeAes128::new_from_slice(&[3; 16]).unwrap();
+    same(ete, |c, d| c.encrypt(&[9; 16], d).unwrap());
+    let sectors = Sectors::new(Xex::<Aes128>::new_from_slice(&[4; 16]).unwrap(), 512).unwrap();
+    same(sectors, |c, d| c.encrypt_sectors(7, d).unwrap());
 }

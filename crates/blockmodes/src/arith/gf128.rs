@@ -123,6 +123,13 @@ pub struct GrayOffsets {
     table: [Block; 64],
 }
 
+impl core::fmt::Debug for GrayOffsets {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GrayOffsets").finish_non_exhaustive()
+    }
+}
+
 impl GrayOffsets {
     /// Build `L(0..64)` from `L`.
     pub fn new(l: &Block) -> Self {
@@ -244,6 +251,13 @@ pub struct GrayBatch {
     steps: [[Block; 4]; 58],
 }
 
+impl core::fmt::Debug for GrayBatch {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GrayBatch").finish_non_exhaustive()
+    }
+}
+
 impl GrayBatch {
     /// Build the tables `gamma_0 L .. gamma_63 L` and the group steps from `L(0..64)`.
     pub fn new(l: GrayOffsets) -> Self {
@@ -301,6 +315,13 @@ pub struct GrayCursor {
     r: Block,
     group: u64,
     base4: [Block; 4],
+}
+
+impl core::fmt::Debug for GrayCursor {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GrayCursor").finish_non_exhaustive()
+    }
 }
 
 impl GrayCursor {

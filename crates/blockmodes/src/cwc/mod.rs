@@ -220,6 +220,13 @@ pub struct MacTrace {
     pub tag: Block,
 }
 
+impl core::fmt::Debug for MacTrace {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MacTrace").finish_non_exhaustive()
+    }
+}
+
 /// `10^7 || N || 0^32` as a big-endian integer: add `i` for counter block i.
 fn counter_base(nonce: &[u8]) -> Result<u128> {
     if nonce.len() != NONCE_BYTES {

@@ -79,6 +79,26 @@ pub struct EtE<W, F: TweakableBlockCipher> {
     fused: crate::backend::Beside<super::eme::fused::Ete>,
 }
 
+impl<W: Clone, F: TweakableBlockCipher> Clone for EtE<W, F>
+where
+    Fixed<F>: Clone,
+{
+    fn clone(&self) -> Self {
+        Self {
+            ecb: self.ecb.clone(),
+            wide: self.wide.clone(),
+            fused: self.fused.clone(),
+        }
+    }
+}
+
+impl<W, F: TweakableBlockCipher> core::fmt::Debug for EtE<W, F> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EtE").finish_non_exhaustive()
+    }
+}
+
 /// The paper's J = EtE[EME, StE[XEX-AES-128]] with γ1 = t0, γ2 = t1.
 pub type EteEmeAes128 = EtE<Eme<SteFixed<Aes128, XexDelta>>, StE<Xex<Aes128>>>;
 
@@ -130,11 +150,30 @@ where
     }
 
     /// The wide-block mode over `F(K, γ2, ·)`.
+    ///
+    /// ```
+    /// use blockmodes::{ete::EteEmeAes128, wide::WideBlockCipher};
+    /// let j = EteEmeAes128::new_from_slice(&[1; 16])?;
+    /// assert!(j.wide().check_len(2048).is_ok()); // EME inside: up to 128 blocks
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn wide(&self) -> &W {
         &self.wide
     }
 
     /// `J(K, T, M)` on one data unit in place.
+    ///
+    /// ```
+    /// use blockmodes::ete::EteEmeAes128;
+    /// let key = [1u8; 16];
+    /// let j = EteEmeAes128::new_from_slice(&key)?;
+    /// let mut unit = [0u8; 64];
+    /// unit[..16].copy_from_slice(&key); // safe even when the data holds the key
+    /// j.encrypt(&[5; 16], &mut unit)?;
+    /// assert_ne!(unit[..16], key);
+    /// assert!(j.encrypt(&[5; 16], &mut [0u8; 20]).is_err()); // whole blocks only
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
         if self.fused(true, data.len(), data, |_| *tweak) {
@@ -145,6 +184,16 @@ where
     }
 
     /// `J^-1(K, T, C)` on one data unit in place.
+    ///
+    /// ```
+    /// use blockmodes::ete::EteEmeAes128;
+    /// let j = EteEmeAes128::new_from_slice(&[1; 16])?;
+    /// let mut unit = [3u8; 512];
+    /// j.encrypt(&[5; 16], &mut unit)?;
+    /// j.decrypt(&[5; 16], &mut unit)?;
+    /// assert_eq!(unit, [3u8; 512]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         WideBlockCipher::check_len(self, data.len())?;
         if self.fused(false, data.len(), data, |_| *tweak) {

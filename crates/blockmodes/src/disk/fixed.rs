@@ -61,6 +61,13 @@ pub struct FixedTweak<C, W> {
     whitening: W,
 }
 
+impl<C, W> core::fmt::Debug for FixedTweak<C, W> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FixedTweak").finish_non_exhaustive()
+    }
+}
+
 impl<C, W> FixedTweak<C, W> {
     /// The permutation `w.after ∘ cipher ∘ w.before`.
     pub fn new(cipher: C, whitening: W) -> Self {

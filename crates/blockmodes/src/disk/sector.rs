@@ -60,20 +60,91 @@ pub use crate::disk::units::DataUnitCipher;
 /// ```
 pub trait SectorCipher: Send + Sync {
     /// The sector size in bytes.
+    ///
+    /// ```
+    /// use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
+    /// assert_eq!(aes_sectors(DiskCipher::Xex, &[0; 16], 4096)?.sector_size(), 4096);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn sector_size(&self) -> usize;
     /// Encipher sector `sector` in place; `data` is exactly one sector.
+    ///
+    /// ```
+    /// use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
+    /// let disk = aes_sectors(DiskCipher::Eme, &[1; 16], 512)?;
+    /// let mut sector = [0u8; 512];
+    /// disk.encrypt_sector(42, &mut sector)?;
+    /// assert!(disk.encrypt_sector(42, &mut [0u8; 511]).is_err()); // exactly one sector
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn encrypt_sector(&self, sector: u64, data: &mut [u8]) -> Result<()>;
     /// Decipher sector `sector` in place; `data` is exactly one sector.
+    ///
+    /// ```
+    /// use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
+    /// let disk = aes_sectors(DiskCipher::Eme, &[1; 16], 512)?;
+    /// let mut sector = [3u8; 512];
+    /// disk.encrypt_sector(42, &mut sector)?;
+    /// let mut other = sector;
+    /// disk.decrypt_sector(43, &mut other)?; // another sector number: other data, no error
+    /// assert_ne!(other, [3u8; 512]);
+    /// disk.decrypt_sector(42, &mut sector)?;
+    /// assert_eq!(sector, [3u8; 512]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn decrypt_sector(&self, sector: u64, data: &mut [u8]) -> Result<()>;
     /// Encipher consecutive sectors `first_sector, first_sector + 1, ...` in
     /// place (`data` a whole number of sectors), on several threads when
     /// `data` is at least the parallel threshold.
+    ///
+    /// ```
+    /// use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
+    /// let disk = aes_sectors(DiskCipher::Xex, &[1; 32], 512)?;
+    /// let mut image = vec![9u8; 3 * 512];
+    /// let mut one = image[512..1024].to_vec();
+    /// disk.encrypt_sectors(100, &mut image)?; // sectors 100, 101, 102
+    /// disk.encrypt_sector(101, &mut one)?;
+    /// assert_eq!(&image[512..1024], &one[..]);
+    /// assert!(disk.encrypt_sectors(u64::MAX, &mut image).is_err()); // past u64::MAX
+    /// assert!(disk.encrypt_sectors(0, &mut image[..700]).is_err()); // not whole sectors
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn encrypt_sectors(&self, first_sector: u64, data: &mut [u8]) -> Result<()>;
     /// Decipher consecutive sectors, as [`Self::encrypt_sectors`].
+    ///
+    /// ```
+    /// use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
+    /// let disk = aes_sectors(DiskCipher::Ete, &[1; 16], 4096)?;
+    /// let mut image = vec![9u8; 2 * 4096];
+    /// disk.encrypt_sectors(8, &mut image)?;
+    /// disk.decrypt_sectors(8, &mut image)?;
+    /// assert_eq!(image, vec![9u8; 2 * 4096]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn decrypt_sectors(&self, first_sector: u64, data: &mut [u8]) -> Result<()>;
     /// [`Self::encrypt_sectors`] on the calling thread only.
+    ///
+    /// ```
+    /// use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
+    /// let disk = aes_sectors(DiskCipher::Eme2, &[1; 48], 512)?;
+    /// let (mut a, mut b) = (vec![2u8; 4 * 512], vec![2u8; 4 * 512]);
+    /// disk.encrypt_sectors_serial(5, &mut a)?;
+    /// disk.encrypt_sectors(5, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn encrypt_sectors_serial(&self, first_sector: u64, data: &mut [u8]) -> Result<()>;
     /// [`Self::decrypt_sectors`] on the calling thread only.
+    ///
+    /// ```
+    /// use blockmodes::sector::{DiskCipher, SectorCipher, aes_sectors};
+    /// let disk = aes_sectors(DiskCipher::Eme2, &[1; 48], 512)?;
+    /// let mut image = vec![2u8; 4 * 512];
+    /// disk.encrypt_sectors(5, &mut image)?;
+    /// disk.decrypt_sectors_serial(5, &mut image)?;
+    /// assert_eq!(image, vec![2u8; 4 * 512]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn decrypt_sectors_serial(&self, first_sector: u64, data: &mut [u8]) -> Result<()>;
 }
 
@@ -101,6 +172,7 @@ pub const DEFAULT_PARALLEL_THRESHOLD: usize = 256 * 1024;
 /// assert_eq!(image, vec![7u8; 3 * 4096]);
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct Sectors<D> {
     cipher: D,
     sector_size: usize,
@@ -109,10 +181,31 @@ pub struct Sectors<D> {
     parallel_threshold: usize,
 }
 
+impl<D> core::fmt::Debug for Sectors<D> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sectors")
+            .field("sector_size", &self.sector_size)
+            .field("parallel_threshold", &self.parallel_threshold)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<D: DataUnitCipher> Sectors<D> {
     /// `cipher` over sectors of `sector_size` bytes: 16 to 2048 in
     /// multiples of 16, or 4096 (two 2048-byte data units). EME2, which takes
     /// longer data units, takes any multiple of 16 up to 64 KiB as one unit.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, sector::Sectors, xex::Xex};
+    /// let xex = || Xex::<Aes128>::new_from_slice(&[1; 16]);
+    /// assert!(Sectors::new(xex()?, 512).is_ok());
+    /// assert!(Sectors::new(xex()?, 4096).is_ok()); // two 2048-byte data units
+    /// assert!(Sectors::new(xex()?, 520).is_err()); // not a multiple of 16
+    /// assert!(Sectors::new(xex()?, 0).is_err());
+    /// assert!(Sectors::new(xex()?, 8192).is_err());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn new(cipher: D, sector_size: usize) -> Result<Self> {
         let (unit_len, units_per_sector) = match sector_size {
             4096 if D::MAX_UNIT_LEN < 4096 => (2048, 2),
@@ -134,12 +227,34 @@ impl<D: DataUnitCipher> Sectors<D> {
 
     /// Set the size in bytes from which [`SectorCipher::encrypt_sectors`]
     /// goes parallel (`usize::MAX`: never).
+    ///
+    /// ```
+    /// use blockmodes::sector::{SectorCipher, Sectors};
+    /// use blockmodes::{Aes128, xex::Xex};
+    /// let always = Sectors::new(Xex::<Aes128>::new_from_slice(&[1; 16])?, 512)?.with_parallel_threshold(0);
+    /// let (mut a, mut b) = (vec![4u8; 16 * 512], vec![4u8; 16 * 512]);
+    /// always.encrypt_sectors(3, &mut a)?;
+    /// always.encrypt_sectors_serial(3, &mut b)?;
+    /// assert_eq!(a, b); // the same bytes, on however many threads
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn with_parallel_threshold(mut self, bytes: usize) -> Self {
         self.parallel_threshold = bytes;
         self
     }
 
     /// The data-unit cipher.
+    ///
+    /// ```
+    /// use blockmodes::sector::{DataUnitCipher, SectorCipher, Sectors};
+    /// use blockmodes::{Aes128, xex::Xex};
+    /// let disk = Sectors::new(Xex::<Aes128>::new_from_slice(&[1; 16])?, 512)?;
+    /// let (mut a, mut b) = (vec![5u8; 1024], vec![5u8; 1024]);
+    /// disk.encrypt_sectors(7, &mut a)?;
+    /// disk.cipher().encrypt_units(7, 512, &mut b)?; // sector s is data unit s
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn cipher(&self) -> &D {
         &self.cipher
     }
@@ -186,8 +301,11 @@ impl<D: DataUnitCipher> Sectors<D> {
     /// [`Self::bulk`] over the rayon pool, for data above the threshold.
     #[cfg(feature = "rayon")]
     fn bulk_par(&self, first: u64, data: &mut [u8], enc: bool) -> Result<()> {
-        let threads = rayon::current_num_threads();
-        if data.len() < self.parallel_threshold || threads < 2 {
+        if data.len() < self.parallel_threshold {
+            return self.serial(first, data, enc);
+        }
+        let threads = crate::par::threads();
+        if threads < 2 {
             return self.serial(first, data, enc);
         }
         // Four chunks per thread (so a busy core does not hold up the
@@ -196,9 +314,11 @@ impl<D: DataUnitCipher> Sectors<D> {
         let sectors = data.len() / self.sector_size;
         let min_chunk = (MIN_PARALLEL_CHUNK / self.sector_size).max(1);
         let per_chunk = sectors.div_ceil(4 * threads).max(min_chunk);
-        data.par_chunks_mut(per_chunk * self.sector_size)
-            .enumerate()
-            .try_for_each(|(k, chunk)| self.serial(first + (k * per_chunk) as u64, chunk, enc))
+        crate::par::install(|| {
+            data.par_chunks_mut(per_chunk * self.sector_size)
+                .enumerate()
+                .try_for_each(|(k, chunk)| self.serial(first + (k * per_chunk) as u64, chunk, enc))
+        })
     }
 }
 
@@ -249,7 +369,13 @@ pub enum DiskCipher {
 }
 
 impl DiskCipher {
-    /// The key lengths the cipher accepts, in words.
+    /// The key lengths the cipher accepts, in bytes.
+    ///
+    /// ```
+    /// use blockmodes::sector::DiskCipher;
+    /// assert_eq!(DiskCipher::Ete.key_lengths(), "16");
+    /// assert_eq!(DiskCipher::Eme2.key_lengths(), "48 or 64");
+    /// ```
     pub fn key_lengths(self) -> &'static str {
         match self {
             DiskCipher::Xex | DiskCipher::Eme => "16, 24 or 32",
@@ -312,7 +438,11 @@ pub fn aes_sectors(
     match (kind, key.len()) {
         (DiskCipher::Ete, _) => boxed(EteEmeAes128::new_from_slice(key)?, sector_size),
         (DiskCipher::Eme2, 64) => boxed(Eme2::<Aes256>::new_from_slice(key)?, sector_size),
-        (DiskCipher::Eme2, _) => boxed(Eme2::<Aes128>::new_from_slice(key)?, sector_size),
+        (DiskCipher::Eme2, 48) => boxed(Eme2::<Aes128>::new_from_slice(key)?, sector_size),
+        (DiskCipher::Eme2, got) => Err(Error::UnsupportedKeyLength {
+            allowed: &[48, 64],
+            got,
+        }),
         (_, 16) => by_len::<Aes128>(kind, key, sector_size),
         (_, 24) => by_len::<Aes192>(kind, key, sector_size),
         (_, 32) => by_len::<Aes256>(kind, key, sector_size),

@@ -61,10 +61,18 @@ pub const ALPHA: Block = [0; 16];
 /// assert!(f.encrypt_block(&blockmodes::ste::XEX_GAMMA, &mut block).is_err());
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct StE<E: TweakableBlockCipher> {
     e: E,
     swap: SteSwap,
     gamma: E::Tweak,
+}
+
+impl<E: TweakableBlockCipher> core::fmt::Debug for StE<E> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StE").finish_non_exhaustive()
+    }
 }
 
 /// StE over XEX-AES-128, the paper's instantiation.
@@ -99,6 +107,13 @@ impl<E: TweakableBlockCipher> StE<E> {
     }
 
     /// The reserved tweak γ.
+    ///
+    /// ```
+    /// use blockmodes::ste::{SteXexAes128, XEX_GAMMA};
+    /// let f = SteXexAes128::new_from_slice(&[1; 16])?;
+    /// assert_eq!(f.gamma(), &XEX_GAMMA); // the one tweak F refuses
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn gamma(&self) -> &E::Tweak {
         &self.gamma
     }
@@ -182,6 +197,13 @@ pub struct SteWhitening<W> {
     inner: W,
 }
 
+impl<W> core::fmt::Debug for SteWhitening<W> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SteWhitening").finish_non_exhaustive()
+    }
+}
+
 impl<W: Whitening> Whitening for SteWhitening<W> {
     #[inline(always)]
     fn before_encrypt(&self, blocks: &mut [Block]) {
@@ -231,6 +253,13 @@ pub struct SteSwap {
     k: Block,
     h: Block,
     simd: Option<Avx512>,
+}
+
+impl core::fmt::Debug for SteSwap {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SteSwap").finish_non_exhaustive()
+    }
 }
 
 impl SteSwap {

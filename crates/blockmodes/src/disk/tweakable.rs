@@ -65,9 +65,33 @@ pub trait TweakableBlockCipher {
     /// `E(K, T, ·)`: fix the tweak. Per-tweak work (XEX's Δ) is done here,
     /// once. Fails with a typed error if `tweak` is outside the tweak space
     /// (StE's γ: [`crate::Error::ForbiddenTweak`]; XEX's i = 0).
+    ///
+    /// ```
+    /// use blockmodes::tweakable::TweakableBlockCipher;
+    /// use blockmodes::xex::{Xex, XexTweak};
+    /// let xex = Xex::<blockmodes::Aes128>::new_from_slice(&[7; 16])?;
+    /// let t = XexTweak { n: [1; 16], i: 5 };
+    /// let e = xex.fix_tweak(&t)?; // E_K(N) and the delta, once
+    /// let mut b = [9u8; 16];
+    /// xex.encrypt_block(&t, &mut b)?;
+    /// assert_eq!(blockmodes::oracle::encrypt_block(&e, &[9u8; 16]), b);
+    /// assert!(xex.fix_tweak(&XexTweak { n: [1; 16], i: 0 }).is_err()); // i >= 1
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn fix_tweak(&self, tweak: &Self::Tweak) -> Result<Fixed<Self>>;
 
     /// `E(K, T, M)` on one block, in place.
+    ///
+    /// ```
+    /// use blockmodes::tweakable::TweakableBlockCipher;
+    /// use blockmodes::xex::{Xex, XexTweak};
+    /// let xex = Xex::<blockmodes::Aes128>::new_from_slice(&[7; 16])?;
+    /// let (mut b, mut c) = ([0u8; 16], [0u8; 16]);
+    /// xex.encrypt_block(&XexTweak { n: [1; 16], i: 1 }, &mut b)?;
+    /// xex.encrypt_block(&XexTweak { n: [1; 16], i: 2 }, &mut c)?;
+    /// assert_ne!(b, c); // another tweak, another permutation
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn encrypt_block(&self, tweak: &Self::Tweak, block: &mut Block) -> Result<()> {
         let e = self.fix_tweak(tweak)?;
         *block = oracle::encrypt_block(&e, block);
@@ -75,6 +99,18 @@ pub trait TweakableBlockCipher {
     }
 
     /// `E^-1(K, T, C)` on one block, in place.
+    ///
+    /// ```
+    /// use blockmodes::tweakable::TweakableBlockCipher;
+    /// use blockmodes::xex::{Xex, XexTweak};
+    /// let xex = Xex::<blockmodes::Aes128>::new_from_slice(&[7; 16])?;
+    /// let t = XexTweak { n: [1; 16], i: 1 };
+    /// let mut b = *b"sixteen byte msg";
+    /// xex.encrypt_block(&t, &mut b)?;
+    /// xex.decrypt_block(&t, &mut b)?;
+    /// assert_eq!(&b, b"sixteen byte msg");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn decrypt_block(&self, tweak: &Self::Tweak, block: &mut Block) -> Result<()> {
         let e = self.fix_tweak(tweak)?;
         *block = oracle::decrypt_block(&e, block);

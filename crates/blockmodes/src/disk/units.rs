@@ -30,9 +30,31 @@ pub trait DataUnitCipher: Sync {
 
     /// Encipher `data.len() / unit_len` consecutive data units of `unit_len`
     /// bytes, numbered from `first_unit`, in place.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme::Eme, sector::DataUnitCipher};
+    /// let eme = Eme::<Aes128>::new_from_slice(&[3; 16])?;
+    /// let mut two = [0u8; 1024];
+    /// eme.encrypt_units(5, 512, &mut two)?; // units 5 and 6
+    /// let mut six = [0u8; 512];
+    /// eme.encrypt(&6u128.to_le_bytes(), &mut six)?; // EME: unit u's tweak is u, little-endian
+    /// assert_eq!(&two[512..], &six[..]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn encrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()>;
 
     /// Decipher data units enciphered by [`Self::encrypt_units`].
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, sector::DataUnitCipher, xex::Xex};
+    /// let xex = Xex::<Aes128>::new_from_slice(&[3; 16])?;
+    /// let mut units = [1u8; 1024];
+    /// xex.encrypt_units(u128::from(u64::MAX), 512, &mut units)?;
+    /// xex.decrypt_units(u128::from(u64::MAX), 512, &mut units)?;
+    /// assert_eq!(units, [1u8; 1024]);
+    /// assert!(xex.decrypt_units(0, 512, &mut units[..600]).is_err()); // whole units only
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()>;
 }
 

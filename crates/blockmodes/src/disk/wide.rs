@@ -33,17 +33,59 @@ pub trait WideBlockCipher {
 
     /// `Ok` if the cipher takes data units of `len` bytes, else the typed
     /// error its calls would return.
+    ///
+    /// ```
+    /// use blockmodes::wide::WideBlockCipher;
+    /// let eme = blockmodes::eme::Eme::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
+    /// let eme2 = blockmodes::eme2::Eme2::<blockmodes::Aes128>::new_from_slice(&[1; 48])?;
+    /// assert!(eme.check_len(512).is_ok());
+    /// assert!(eme.check_len(24).is_err()); // EME: whole blocks
+    /// assert!(eme2.check_len(24).is_ok()); // EME2: any length from 16 bytes
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn check_len(&self, len: usize) -> Result<()>;
 
     /// Encipher one data unit in place under `tweak`.
+    ///
+    /// ```
+    /// use blockmodes::wide::WideBlockCipher;
+    /// let j = blockmodes::ete::EteEmeAes128::new_from_slice(&[1; 16])?;
+    /// let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+    /// b[63] = 1;
+    /// WideBlockCipher::encrypt(&j, &[5; 16], &mut a)?;
+    /// WideBlockCipher::encrypt(&j, &[5; 16], &mut b)?;
+    /// assert_ne!(a[..16], b[..16]); // one bit of the last block changes the first
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()>;
 
     /// Decipher one data unit in place under `tweak`.
+    ///
+    /// ```
+    /// use blockmodes::wide::WideBlockCipher;
+    /// let j = blockmodes::ete::EteEmeAes128::new_from_slice(&[1; 16])?;
+    /// let mut unit = [6u8; 128];
+    /// WideBlockCipher::encrypt(&j, &[5; 16], &mut unit)?;
+    /// WideBlockCipher::decrypt(&j, &[5; 16], &mut unit)?;
+    /// assert_eq!(unit, [6u8; 128]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()>;
 
     /// Encipher consecutive data units of `unit_len` bytes numbered from
     /// `first_unit`, unit u under the tweak `u` as a 16-byte little-endian
     /// integer. Modes override it to interleave units; the default loops.
+    ///
+    /// ```
+    /// use blockmodes::wide::WideBlockCipher;
+    /// let eme = blockmodes::eme::Eme::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
+    /// let mut units = [0u8; 96];
+    /// WideBlockCipher::encrypt_units(&eme, 9, 48, &mut units)?; // units 9 and 10
+    /// let mut ten = [0u8; 48];
+    /// WideBlockCipher::encrypt(&eme, &10u128.to_le_bytes(), &mut ten)?;
+    /// assert_eq!(&units[48..], &ten[..]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn encrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
         check_units(self, first_unit, unit_len, data)?;
         for (k, unit) in data.chunks_exact_mut(unit_len).enumerate() {
@@ -53,6 +95,17 @@ pub trait WideBlockCipher {
     }
 
     /// Decipher what [`Self::encrypt_units`] enciphered.
+    ///
+    /// ```
+    /// use blockmodes::wide::WideBlockCipher;
+    /// let eme = blockmodes::eme::Eme::<blockmodes::Aes128>::new_from_slice(&[1; 16])?;
+    /// let mut units = [8u8; 96];
+    /// WideBlockCipher::encrypt_units(&eme, 9, 48, &mut units)?;
+    /// WideBlockCipher::decrypt_units(&eme, 9, 48, &mut units)?;
+    /// assert_eq!(units, [8u8; 96]);
+    /// assert!(WideBlockCipher::decrypt_units(&eme, u128::MAX, 48, &mut units).is_err()); // numbers overflow
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn decrypt_units(&self, first_unit: u128, unit_len: usize, data: &mut [u8]) -> Result<()> {
         check_units(self, first_unit, unit_len, data)?;
         for (k, unit) in data.chunks_exact_mut(unit_len).enumerate() {
@@ -76,6 +129,15 @@ pub trait WideBlockCipher {
 /// ```
 pub trait WideBlockMode<C>: WideBlockCipher + Sized {
     /// The mode over the block cipher `cipher`.
+    ///
+    /// ```
+    /// use blockmodes::wide::{WideBlockCipher, WideBlockMode};
+    /// use blockmodes::{Aes128, eme::Eme};
+    /// use cipher::KeyInit;
+    /// let eme: Eme<Aes128> = WideBlockMode::from_cipher(Aes128::new(&[4; 16].into()));
+    /// assert!(eme.check_len(2048).is_ok());
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     fn from_cipher(cipher: C) -> Self;
 }
 

@@ -145,6 +145,14 @@ pub struct StatelessXcbc<C, const CHECK: bool> {
     keys: Keys<C>,
 }
 
+impl<C, const CHECK: bool> core::fmt::Debug for StatelessXcbc<C, CHECK> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct(if CHECK { "XcbcXor" } else { "Xcbc" })
+            .finish_non_exhaustive()
+    }
+}
+
 /// XCBC$-XOR: stateless XCBC with the XOR check block. **Privacy and
 /// integrity.** Ciphertext: `y0 || y_1 .. y_{n+1}`, `len / 16 * 16 + 48` bytes.
 ///
@@ -189,6 +197,18 @@ pub type Xcbc<C> = StatelessXcbc<C, false>;
 #[derive(Clone)]
 pub struct StatefulXcbc<C, const CHECK: bool> {
     keys: Keys<C>,
+}
+
+impl<C, const CHECK: bool> core::fmt::Debug for StatefulXcbc<C, CHECK> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct(if CHECK {
+            "XcbcXorStateful"
+        } else {
+            "XcbcStateful"
+        })
+        .finish_non_exhaustive()
+    }
 }
 
 /// The receiver (decryption) of XCBC-XOR, the stateful mode with the XOR
@@ -249,6 +269,15 @@ pub struct XcbcEncryptor<C, const CHECK: bool> {
     counter: CounterState,
 }
 
+impl<C, const CHECK: bool> core::fmt::Debug for XcbcEncryptor<C, CHECK> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XcbcEncryptor")
+            .field("counter", &self.counter)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The sender of XCBC-XOR (stateful, with the XOR check): **privacy and
 /// integrity**. Owns its counter; see the module docs for the persistence duty.
 ///
@@ -281,6 +310,16 @@ macro_rules! xcbc_constructors {
         impl<C: BlockCipher128, const CHECK: bool> $ty<C, CHECK> {
             /// Two-key form from the keyed ciphers f = E_K and f' = E_K'
             /// (independent keys).
+            ///
+            /// ```
+            #[doc = concat!("type X = blockmodes::xcbc::", stringify!($ty), "<blockmodes::Aes128, true>; // XCBC$-XOR / XCBC-XOR")]
+            /// use cipher::KeyInit;
+            /// let (k, k2) = (blockmodes::Aes128::new(&[1; 16].into()), blockmodes::Aes128::new(&[2; 16].into()));
+            /// let x = X::from_ciphers(k, k2);
+            /// assert!(x.is_two_key());
+            /// assert!(x.decrypt(&[0u8; 64]).is_err()); // not a ciphertext under these keys
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn from_ciphers(f: C, f_prime: C) -> Self {
                 Self {
                     keys: Keys::two(f, f_prime),
@@ -288,6 +327,14 @@ macro_rules! xcbc_constructors {
             }
 
             /// One-key form (z0 = f(r0 + 1)) from the keyed cipher f = E_K.
+            ///
+            /// ```
+            #[doc = concat!("type X = blockmodes::xcbc::", stringify!($ty), "<blockmodes::Aes128, true>; // XCBC$-XOR / XCBC-XOR")]
+            /// use cipher::KeyInit;
+            /// let x = X::from_cipher_one_key(blockmodes::Aes128::new(&[1; 16].into()));
+            /// assert!(!x.is_two_key());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn from_cipher_one_key(f: C) -> Self {
                 Self { keys: Keys::one(f) }
             }
@@ -295,6 +342,17 @@ macro_rules! xcbc_constructors {
             /// Two-key form from **K || K'**: two keys of the cipher's key
             /// size (32, 48 or 64 bytes for AES-128/192/256).
             /// [`Error::InvalidKeyLength`] otherwise.
+            ///
+            /// ```
+            #[doc = concat!("type X = blockmodes::xcbc::", stringify!($ty), "<blockmodes::Aes128, true>; // XCBC$-XOR / XCBC-XOR")]
+            /// use blockmodes::Error;
+            /// assert!(X::new_from_slice(&[7; 32])?.is_two_key()); // K || K', AES-128
+            /// assert!(matches!(
+            ///     X::new_from_slice(&[7; 16]),
+            ///     Err(Error::InvalidKeyLength { expected: 32, got: 16 })
+            /// ));
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn new_from_slice(key: &[u8]) -> Result<Self>
             where
                 C: KeyInit,
@@ -304,6 +362,13 @@ macro_rules! xcbc_constructors {
 
             /// One-key form (z0 = f(r0 + 1)) from K alone.
             /// [`Error::InvalidKeyLength`] for a bad key length.
+            ///
+            /// ```
+            #[doc = concat!("type X = blockmodes::xcbc::", stringify!($ty), "<blockmodes::Aes128, true>; // XCBC$-XOR / XCBC-XOR")]
+            /// assert!(!X::new_from_slice_one_key(&[7; 16])?.is_two_key());
+            /// assert!(X::new_from_slice_one_key(&[7; 32]).is_err()); // one AES-128 key
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn new_from_slice_one_key(key: &[u8]) -> Result<Self>
             where
                 C: KeyInit,
@@ -312,6 +377,13 @@ macro_rules! xcbc_constructors {
             }
 
             /// `true` for the two-key form (f, f'), `false` for the one-key form.
+            ///
+            /// ```
+            #[doc = concat!("type X = blockmodes::xcbc::", stringify!($ty), "<blockmodes::Aes128, true>; // XCBC$-XOR / XCBC-XOR")]
+            /// assert!(X::new_from_slice(&[7; 32])?.is_two_key());
+            /// assert!(!X::new_from_slice_one_key(&[7; 16])?.is_two_key());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn is_two_key(&self) -> bool {
                 self.keys.is_two_key()
             }
@@ -319,6 +391,15 @@ macro_rules! xcbc_constructors {
             /// The ciphertext length for a `msg_len`-byte message:
             /// `(msg_len / 16 + 2) * 16`, plus 16 with the check block.
             /// [`Error::InputTooLong`] if that overflows.
+            ///
+            /// ```
+            #[doc = concat!("type X = blockmodes::xcbc::", stringify!($ty), "<blockmodes::Aes128, true>; // XCBC$-XOR / XCBC-XOR")]
+            /// let x = X::new_from_slice(&[7; 32])?;
+            /// assert_eq!(x.ciphertext_len(0)?, 48); // (0 / 16 + 2) * 16, plus the check block
+            /// assert_eq!(x.ciphertext_len(16)?, 64);
+            /// assert!(x.ciphertext_len(usize::MAX).is_err());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn ciphertext_len(&self, msg_len: usize) -> Result<usize> {
                 encoded_len(msg_len, 1 + CHECK as usize)
             }

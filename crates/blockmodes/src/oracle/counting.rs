@@ -23,16 +23,43 @@ pub struct Counting<C> {
     count: CallCount,
 }
 
+impl<C> core::fmt::Debug for Counting<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Counting")
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A shared handle on a [`Counting`] cipher's call counter.
 #[derive(Clone, Default, Debug)]
 pub struct CallCount(Arc<AtomicU64>);
 
 impl CallCount {
     /// Calls so far.
+    ///
+    /// ```
+    /// use blockmodes::oracle::{Counting, encrypt_block};
+    /// use cipher::KeyInit;
+    /// let (aes, count) = Counting::new(blockmodes::Aes128::new(&[0u8; 16].into()));
+    /// encrypt_block(&aes, &[0u8; 16]);
+    /// encrypt_block(&aes, &[1u8; 16]);
+    /// assert_eq!(count.get(), 2);
+    /// ```
     pub fn get(&self) -> u64 {
         self.0.load(Ordering::Relaxed)
     }
     /// Set the counter back to zero.
+    ///
+    /// ```
+    /// use blockmodes::oracle::{Counting, encrypt_block};
+    /// use cipher::KeyInit;
+    /// let (aes, count) = Counting::new(blockmodes::Aes128::new(&[0u8; 16].into()));
+    /// encrypt_block(&aes, &[0u8; 16]);
+    /// count.reset();
+    /// assert_eq!(count.get(), 0);
+    /// ```
     pub fn reset(&self) {
         self.0.store(0, Ordering::Relaxed)
     }
@@ -43,6 +70,18 @@ impl CallCount {
 
 impl<C> Counting<C> {
     /// Wrap `inner`; the handle reads the count.
+    ///
+    /// ```
+    /// use blockmodes::oracle::Counting;
+    /// use blockmodes::pmac::Pmac;
+    /// use cipher::KeyInit;
+    /// let (aes, count) = Counting::new(blockmodes::Aes128::new(&[1u8; 16].into()));
+    /// let pmac = Pmac::<_>::from_cipher(aes);
+    /// assert_eq!(count.get(), 1); // key setup: L = E_K(0)
+    /// count.reset();
+    /// pmac.mac(&[0u8; 40]);
+    /// assert_eq!(count.get(), 3); // PMAC: one call per block (the paper's cost)
+    /// ```
     pub fn new(inner: C) -> (Self, CallCount) {
         let count = CallCount::default();
         (

@@ -25,6 +25,16 @@ pub struct PartialSigma(pub(super) Block);
 
 impl PartialSigma {
     /// The xor of two partial Σs (the Σ of the union of their block runs).
+    ///
+    /// ```
+    /// use blockmodes::pmac::PmacAes128;
+    /// let pmac = PmacAes128::new_from_slice(&[1; 16])?;
+    /// let msg = [7u8; 80];
+    /// let a = pmac.partial_sigma(1, &msg[..32])?; // blocks 1, 2
+    /// let b = pmac.partial_sigma(3, &msg[32..64])?; // blocks 3, 4
+    /// assert_eq!(pmac.finish(b.combine(a), &msg[64..])?, pmac.mac(&msg));
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn combine(self, other: PartialSigma) -> PartialSigma {
         PartialSigma(xor(&self.0, &other.0))
     }

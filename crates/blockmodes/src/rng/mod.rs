@@ -86,8 +86,8 @@
 //!
 //!   `vfork` children share the parent's memory, so their draws advance the
 //!   parent's generator rather than copy it. The `unsafe` C calls
-//!   (`pthread_atfork`, `mmap`, `madvise`) are in one module, `rng/fork.rs`,
-//!   run once per process.
+//!   (`pthread_atfork`, `mmap`, `madvise`) are in one module, `fork.rs`
+//!   (shared with the multi-core paths), run once per process.
 //! * **Wiping.** The generator's key (its round keys), counter and
 //!   keystream buffer are zeroed when it is dropped: when its thread exits
 //!   (the thread-local destructor; Rust does not promise to run the main
@@ -120,7 +120,7 @@ use zeroize::Zeroize;
 
 #[cfg(test)]
 mod bench;
-mod fork;
+use crate::fork;
 
 /// Bytes a thread's generator hands out between two seedings from the
 /// operating system: 64 KiB, i.e. 4096 r0 values (see the [module

@@ -236,6 +236,7 @@ fn kernel_units(
 /// key) and EME's table `L_j` over `F(K, γ2, .)`, a copy kept per key (it
 /// is secret: wiped on drop). Built only by `EteEmeAes128::new_from_slice`
 /// (`crate::ete`) from a StE whose XEX runs on the fused kernels.
+#[derive(Clone)]
 pub(in crate::disk) struct Ete {
     ste: SteXex,
     l: [Block; 128],

@@ -64,9 +64,28 @@ pub struct Eme<C> {
     l: [Block; MAX_BLOCKS],
 }
 
+impl<C> core::fmt::Debug for Eme<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Eme").finish_non_exhaustive()
+    }
+}
+
 impl<C: BlockCipher128> Eme<C> {
     /// EME over a keyed block cipher: computes `L = 2·E(0^128)` (forward
     /// cipher) and its doublings.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme::Eme};
+    /// use cipher::KeyInit;
+    /// let eme = Eme::from_cipher(Aes128::new(&[1u8; 16].into()));
+    /// let mut unit = [0u8; 512];
+    /// eme.encrypt(&[0; 16], &mut unit)?;
+    /// // The same permutation as from the key bytes.
+    /// Eme::<Aes128>::new_from_slice(&[1; 16])?.decrypt(&[0; 16], &mut unit)?;
+    /// assert_eq!(unit, [0u8; 512]);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn from_cipher(cipher: C) -> Self {
         Self::with_engine(Engine::from_cipher(cipher))
     }
@@ -101,12 +120,33 @@ impl<C: BlockCipher128> Eme<C> {
     }
 
     /// The block cipher.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme::Eme};
+    /// let eme = Eme::<Aes128>::new_from_slice(&[1; 16])?;
+    /// let _aes: &Aes128 = eme.cipher();
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn cipher(&self) -> &C {
         self.engine.cipher()
     }
 
     /// Encipher one data unit (16 to 2048 bytes, a multiple of 16) in place
     /// under the tweak T.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme::Eme};
+    /// let eme = Eme::<Aes128>::new_from_slice(&[1; 16])?;
+    /// let mut unit = [0u8; 64];
+    /// eme.encrypt(&[9; 16], &mut unit)?;
+    /// let mut flipped = [0u8; 64];
+    /// flipped[63] = 1;
+    /// eme.encrypt(&[9; 16], &mut flipped)?;
+    /// assert_ne!(unit[..16], flipped[..16]); // the last bit changes the first block
+    /// assert!(eme.encrypt(&[9; 16], &mut [0u8; 24]).is_err()); // not whole blocks
+    /// assert!(eme.encrypt(&[9; 16], &mut [0u8; 4096]).is_err()); // more than 128 blocks
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn encrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
         if self.fused_one(Dir::Encrypt, tweak, blocks) {
@@ -168,6 +208,16 @@ impl<C: BlockCipher128> Eme<C> {
 impl<C: BlockCipher128Dec> Eme<C> {
     /// Decipher one data unit in place under the tweak T (E^-1 everywhere
     /// except in L).
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme::Eme};
+    /// let eme = Eme::<Aes128>::new_from_slice(&[1; 16])?;
+    /// let mut unit = *b"thirty-two bytes, two EME blocks";
+    /// eme.encrypt(&[9; 16], &mut unit)?;
+    /// eme.decrypt(&[9; 16], &mut unit)?;
+    /// assert_eq!(&unit, b"thirty-two bytes, two EME blocks");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn decrypt(&self, tweak: &Block, data: &mut [u8]) -> Result<()> {
         let blocks = one_unit(data)?;
         if self.fused_one(Dir::Decrypt, tweak, blocks) {

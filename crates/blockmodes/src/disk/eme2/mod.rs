@@ -64,6 +64,7 @@ mod fused;
 /// eme2.encrypt(&[], &mut odd)?; // any length of at least 16 bytes
 /// # Ok::<(), blockmodes::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct Eme2<C> {
     /// The block cipher keyed with `K_AES`, and the engine's AES key when
     /// keyed from key bytes on a CPU the engine runs on (`crate::backend`).
@@ -77,8 +78,16 @@ pub struct Eme2<C> {
     fused: crate::backend::Beside<Fused>,
 }
 
+impl<C> core::fmt::Debug for Eme2<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Eme2").finish_non_exhaustive()
+    }
+}
+
 /// EME2's fused path beside the engine's key: the table of `K_ECB`'s
 /// powers. Wiped on drop.
+#[derive(Clone)]
 struct Fused {
     l: fused::Table,
 }
@@ -91,6 +100,21 @@ impl Drop for Fused {
 
 impl<C: BlockCipher128> Eme2<C> {
     /// EME2 from `K_AD`, `K_ECB` and the block cipher keyed with `K_AES`.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme2::Eme2};
+    /// use cipher::KeyInit;
+    /// let mut key = [0u8; 48]; // K_AD || K_ECB || K_AES
+    /// key[..16].fill(1);
+    /// key[16..32].fill(2);
+    /// key[32..].fill(3);
+    /// let parts = Eme2::from_parts([1; 16], [2; 16], Aes128::new(&[3u8; 16].into()));
+    /// let (mut a, mut b) = ([7u8; 40], [7u8; 40]);
+    /// parts.encrypt(b"ad", &mut a)?;
+    /// Eme2::<Aes128>::new_from_slice(&key)?.encrypt(b"ad", &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn from_parts(k_ad: Block, k_ecb: Block, cipher: C) -> Self {
         Self::with_engine(k_ad, k_ecb, Engine::from_cipher(cipher))
     }
@@ -142,6 +166,16 @@ impl<C: BlockCipher128> Eme2<C> {
 
     /// Encipher `data` (at least 16 bytes, any length) in place with the
     /// associated data `ad` (any length).
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme2::Eme2};
+    /// let eme2 = Eme2::<Aes128>::new_from_slice(&[7; 48])?;
+    /// let mut data = *b"any length from sixteen bytes up";
+    /// eme2.encrypt(b"sector 5", &mut data)?;
+    /// assert_ne!(&data, b"any length from sixteen bytes up");
+    /// assert!(eme2.encrypt(b"", &mut [0u8; 15]).is_err()); // under one block
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn encrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
         if self.fused(crate::engine::Dir::Encrypt, ad, data) {
@@ -182,6 +216,19 @@ impl<C: BlockCipher128> Eme2<C> {
 
 impl<C: BlockCipher128Dec> Eme2<C> {
     /// Decipher what [`Eme2::encrypt`] enciphered under the same `ad`.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, eme2::Eme2};
+    /// let eme2 = Eme2::<Aes128>::new_from_slice(&[7; 48])?;
+    /// let mut data = *b"seventeen bytes!!";
+    /// eme2.encrypt(b"sector 5", &mut data)?;
+    /// let mut wrong = data;
+    /// eme2.decrypt(b"sector 6", &mut wrong)?; // no integrity: other data, no error
+    /// assert_ne!(&wrong, b"seventeen bytes!!");
+    /// eme2.decrypt(b"sector 5", &mut data)?;
+    /// assert_eq!(&data, b"seventeen bytes!!");
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn decrypt(&self, ad: &[u8], data: &mut [u8]) -> Result<()> {
         check_len(data.len())?;
         if self.fused(crate::engine::Dir::Decrypt, ad, data) {

@@ -89,8 +89,26 @@ pub struct Xex<C> {
     simd: Option<Avx512>,
 }
 
+impl<C> core::fmt::Debug for Xex<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Xex").finish_non_exhaustive()
+    }
+}
+
 impl<C: BlockCipher128> Xex<C> {
     /// XEX over a keyed block cipher.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, xex::Xex};
+    /// use cipher::KeyInit;
+    /// let xex = Xex::from_cipher(Aes128::new(&[9u8; 16].into()));
+    /// let (mut a, mut b) = ([5u8; 32], [5u8; 32]);
+    /// xex.encrypt_blocks(&[1; 16], 1, &mut a)?;
+    /// Xex::<Aes128>::new_from_slice(&[9; 16])?.encrypt_blocks(&[1; 16], 1, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn from_cipher(cipher: C) -> Self {
         Self::with_engine(Engine::from_cipher(cipher))
     }
@@ -155,6 +173,13 @@ impl<C: BlockCipher128> Xex<C> {
     }
 
     /// The block cipher.
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, xex::Xex};
+    /// let xex = Xex::<Aes128>::new_from_slice(&[9; 16])?;
+    /// let _aes: &Aes128 = xex.cipher();
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn cipher(&self) -> &C {
         self.engine.cipher()
     }
@@ -321,6 +346,18 @@ impl<C: BlockCipher128 + KeyInit> KeyInit for Xex<C> {
 
 impl<C: BlockCipher128Dec> Xex<C> {
     /// Decipher a run enciphered by [`Xex::encrypt_blocks`].
+    ///
+    /// ```
+    /// use blockmodes::{Aes128, xex::Xex};
+    /// let xex = Xex::<Aes128>::new_from_slice(&[9; 16])?;
+    /// let mut run = [5u8; 48];
+    /// xex.encrypt_blocks(&[1; 16], 7, &mut run)?;
+    /// xex.decrypt_blocks(&[1; 16], 7, &mut run)?;
+    /// assert_eq!(run, [5u8; 48]);
+    /// assert!(xex.decrypt_blocks(&[1; 16], 0, &mut run).is_err()); // i >= 1
+    /// assert!(xex.decrypt_blocks(&[1; 16], u64::MAX, &mut run).is_err()); // i overflows
+    /// # Ok::<(), blockmodes::Error>(())
+    /// ```
     pub fn decrypt_blocks(&self, n: &Block, first_i: u64, data: &mut [u8]) -> Result<()> {
         let (mut first, blocks) = self.run_setup(n, first_i, data)?;
         if let Some(k) = self.engine.aes() {
@@ -428,6 +465,13 @@ impl Drop for RunWork<'_> {
 /// The XEX whitening of one fixed tweak: Δ xored before and after.
 #[derive(Clone)]
 pub struct XexDelta(Block);
+
+impl core::fmt::Debug for XexDelta {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("XexDelta(..)")
+    }
+}
 
 impl Whitening for XexDelta {
     #[inline(always)]

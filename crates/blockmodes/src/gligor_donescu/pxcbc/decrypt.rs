@@ -45,12 +45,14 @@ pub(super) fn open<C: BlockCipher128Dec + Sync>(
             out_rest = tail;
             parts.push((a, b, body_part, out_part));
         }
-        parts
-            .into_par_iter()
-            .map(|(a, b, body_part, out_part)| {
-                decrypt_segments(keys, r0, layout, a, b, body_part, out_part)
-            })
-            .reduce(Verdict::default, Verdict::merge)
+        crate::par::install(|| {
+            parts
+                .into_par_iter()
+                .map(|(a, b, body_part, out_part)| {
+                    decrypt_segments(keys, r0, layout, a, b, body_part, out_part)
+                })
+                .reduce(Verdict::default, Verdict::merge)
+        })
     };
     // The length block must equal the length of the unpadded message.
     let n = layout.blocks - 1; // padded message blocks

@@ -13,7 +13,7 @@ pub(super) fn threads_for(bytes: usize, segments: usize) -> usize {
         return 1;
     }
     #[cfg(feature = "rayon")]
-    return rayon::current_num_threads().min(segments).max(1);
+    return crate::par::threads().min(segments).max(1);
     #[cfg(not(feature = "rayon"))]
     {
         let _ = segments;
@@ -81,8 +81,10 @@ fn seal_par<C: BlockCipher128 + Sync>(
         parts.push((a, b, part));
         rest = tail;
     }
-    parts.into_par_iter().for_each(|(a, b, part)| {
-        encrypt_range(keys, r0, stream, layout, a, b, part);
+    crate::par::install(|| {
+        parts.into_par_iter().for_each(|(a, b, part)| {
+            encrypt_range(keys, r0, stream, layout, a, b, part);
+        })
     });
 }
 

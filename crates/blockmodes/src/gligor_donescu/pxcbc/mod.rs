@@ -109,6 +109,15 @@ pub struct PxcbcXor<C> {
     segment_blocks: usize,
 }
 
+impl<C> core::fmt::Debug for PxcbcXor<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PxcbcXor")
+            .field("segment_blocks", &self.segment_blocks)
+            .finish_non_exhaustive()
+    }
+}
+
 /// pXCBC, receiver side: decryption of the stateful parallel mode
 /// (`ctr || seg_1 || ...`, `r0 = f(ctr)`), which needs no state. The sender
 /// is [`PxcbcXorStatefulEncryptor`]. **Privacy and integrity.**
@@ -126,6 +135,15 @@ pub struct PxcbcXor<C> {
 pub struct PxcbcXorStateful<C> {
     keys: Keys<C>,
     segment_blocks: usize,
+}
+
+impl<C> core::fmt::Debug for PxcbcXorStateful<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PxcbcXorStateful")
+            .field("segment_blocks", &self.segment_blocks)
+            .finish_non_exhaustive()
+    }
 }
 
 /// pXCBC, sender side: owns its message counter (advanced by L, the number
@@ -156,12 +174,31 @@ pub struct PxcbcXorStatefulEncryptor<C> {
     counter: CounterState,
 }
 
+impl<C> core::fmt::Debug for PxcbcXorStatefulEncryptor<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PxcbcXorStatefulEncryptor")
+            .field("counter", &self.counter)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Shared constructors and sizes of the two key holders.
 macro_rules! pxcbc_common {
     ($ty:ident) => {
         impl<C: BlockCipher128> $ty<C> {
             /// Two-key form from the keyed ciphers f = E_K and f' = E_K'
             /// (independent keys), with S = [`DEFAULT_SEGMENT_BLOCKS`].
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// use cipher::KeyInit;
+            /// let (k, k2) = (blockmodes::Aes128::new(&[1; 16].into()), blockmodes::Aes128::new(&[2; 16].into()));
+            /// let p = Y::from_ciphers(k, k2);
+            /// assert!(p.is_two_key());
+            /// assert!(p.decrypt(&[0u8; 64]).is_err()); // not a ciphertext under these keys
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn from_ciphers(f: C, f_prime: C) -> Self {
                 Self {
                     keys: Keys::two(f, f_prime),
@@ -170,6 +207,14 @@ macro_rules! pxcbc_common {
             }
 
             /// One-key form (z0^(s) = f(r0^(s) + 1)) from the keyed cipher f.
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// use cipher::KeyInit;
+            /// let p = Y::from_cipher_one_key(blockmodes::Aes128::new(&[1; 16].into()));
+            /// assert!(!p.is_two_key());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn from_cipher_one_key(f: C) -> Self {
                 Self {
                     keys: Keys::one(f),
@@ -179,6 +224,15 @@ macro_rules! pxcbc_common {
 
             /// Two-key form from **K || K'** (two keys of the cipher's key
             /// size: 32, 48 or 64 bytes for AES), S = [`DEFAULT_SEGMENT_BLOCKS`].
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// let p = Y::new_from_slice(&[7; 32])?; // K || K', AES-128
+            /// assert!(p.is_two_key());
+            /// assert_eq!(p.segment_blocks(), blockmodes::pxcbc::DEFAULT_SEGMENT_BLOCKS);
+            /// assert!(Y::new_from_slice(&[7; 16]).is_err());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn new_from_slice(key: &[u8]) -> Result<Self>
             where
                 C: KeyInit,
@@ -189,6 +243,13 @@ macro_rules! pxcbc_common {
                 })
             }
             /// One-key form from K alone, S = [`DEFAULT_SEGMENT_BLOCKS`].
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// assert!(!Y::new_from_slice_one_key(&[7; 16])?.is_two_key());
+            /// assert!(Y::new_from_slice_one_key(&[7; 32]).is_err()); // one AES-128 key
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn new_from_slice_one_key(key: &[u8]) -> Result<Self>
             where
                 C: KeyInit,
@@ -202,6 +263,14 @@ macro_rules! pxcbc_common {
             /// The same keys with segment length S = `segment_blocks`
             /// (1 ..= [`MAX_SEGMENT_BLOCKS`], else [`Error::InvalidParameter`]).
             /// S is part of the format: both ends must agree on it.
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// let p = Y::new_from_slice(&[7; 32])?.with_segment_blocks(16)?;
+            /// assert_eq!(p.segment_blocks(), 16);
+            /// assert!(Y::new_from_slice(&[7; 32])?.with_segment_blocks(0).is_err());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn with_segment_blocks(self, segment_blocks: usize) -> Result<Self> {
                 if !(1..=MAX_SEGMENT_BLOCKS).contains(&segment_blocks) {
                     return Err(Error::InvalidParameter(
@@ -215,11 +284,25 @@ macro_rules! pxcbc_common {
             }
 
             /// S, the segment length in blocks.
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// let p = Y::new_from_slice(&[7; 32])?.with_segment_blocks(4)?;
+            /// assert_eq!(p.segment_blocks(), 4);
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn segment_blocks(&self) -> usize {
                 self.segment_blocks
             }
 
             /// `true` for the two-key form.
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// assert!(Y::new_from_slice(&[7; 32])?.is_two_key());
+            /// assert!(!Y::new_from_slice_one_key(&[7; 16])?.is_two_key());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn is_two_key(&self) -> bool {
                 self.keys.is_two_key()
             }
@@ -227,6 +310,15 @@ macro_rules! pxcbc_common {
             /// The ciphertext length for a `msg_len`-byte message:
             /// `16 * (1 + N + L)` with N = `msg_len / 16 + 2` plaintext blocks
             /// (length block and padded message) and L = ceil(N / S) segments.
+            ///
+            /// ```
+            #[doc = concat!("type Y = blockmodes::pxcbc::", stringify!($ty), "<blockmodes::Aes128>;")]
+            /// let p = Y::new_from_slice(&[7; 32])?.with_segment_blocks(4)?;
+            /// assert_eq!(p.ciphertext_len(0)?, 64); // N = 2 blocks, L = 1 segment: 16 * (1 + 2 + 1)
+            /// assert_eq!(p.ciphertext_len(100)?, 176); // N = 8, L = 2: 16 * (1 + 8 + 2)
+            /// assert!(p.ciphertext_len(usize::MAX).is_err());
+            /// # Ok::<(), blockmodes::Error>(())
+            /// ```
             pub fn ciphertext_len(&self, msg_len: usize) -> Result<usize> {
                 Layout::for_message(msg_len, self.segment_blocks).map(|l| l.ct_len())
             }

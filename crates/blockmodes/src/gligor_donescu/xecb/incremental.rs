@@ -459,6 +459,13 @@ pub struct XecbSigner<'a, C> {
     pub(super) acc: Accumulator<'a, C>,
 }
 
+impl<C> core::fmt::Debug for XecbSigner<'_, C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XecbSigner").finish_non_exhaustive()
+    }
+}
+
 /// Streaming verification: [`update`](Self::update) with the message in any
 /// pieces, then [`verify`](Self::verify). Created by [`XecbMac::verifier`]
 /// or [`XecbMacStateful::verifier`].
@@ -477,6 +484,13 @@ pub struct XecbSigner<'a, C> {
 pub struct XecbVerifier<'a, C> {
     pub(super) acc: Accumulator<'a, C>,
     pub(super) expected: Tag,
+}
+
+impl<C> core::fmt::Debug for XecbVerifier<'_, C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XecbVerifier").finish_non_exhaustive()
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -515,4 +529,14 @@ pub struct XecbOutOfOrder<'a, C> {
     /// One bit per block: seen.
     pub(super) seen: Vec<u64>,
     pub(super) count: u64,
+}
+
+#[cfg(feature = "alloc")]
+impl<C> core::fmt::Debug for XecbOutOfOrder<'_, C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XecbOutOfOrder")
+            .field("msg_len", &self.msg_len)
+            .finish_non_exhaustive()
+    }
 }

@@ -140,7 +140,7 @@ pub(super) fn absorb_par<C: BlockCipher128 + Sync>(
     blocks: &[Block],
     w: &mut Block,
 ) {
-    if 16 * blocks.len() < PARALLEL_THRESHOLD || rayon::current_num_threads() <= 1 {
+    if 16 * blocks.len() < PARALLEL_THRESHOLD || crate::par::threads() <= 1 {
         absorb(f, &mut Offsets::new(r0), first, blocks, w);
         return;
     }

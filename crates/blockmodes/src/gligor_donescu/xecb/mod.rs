@@ -110,6 +110,13 @@ pub struct XecbMac<C> {
     f: Prf<C>,
 }
 
+impl<C> core::fmt::Debug for XecbMac<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XecbMac").finish_non_exhaustive()
+    }
+}
+
 /// XECB-MAC, verifier side (and key holder): verification of the stateful
 /// MAC (`ctr || w`, `r0 = f(ctr)`) needs no state. The signer is
 /// [`XecbMacStatefulSigner`]. **Integrity only.**
@@ -127,6 +134,13 @@ pub struct XecbMac<C> {
 #[derive(Clone)]
 pub struct XecbMacStateful<C> {
     f: Prf<C>,
+}
+
+impl<C> core::fmt::Debug for XecbMacStateful<C> {
+    /// Prints no key material.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XecbMacStateful").finish_non_exhaustive()
+    }
 }
 
 /// XECB-MAC, signer side: owns its message counter (one value per
@@ -154,6 +168,15 @@ pub struct XecbMacStateful<C> {
 pub struct XecbMacStatefulSigner<C> {
     keys: XecbMacStateful<C>,
     counter: CounterState,
+}
+
+impl<C> core::fmt::Debug for XecbMacStatefulSigner<C> {
+    /// Prints no key material: only the fields shown.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XecbMacStatefulSigner")
+            .field("counter", &self.counter)
+            .finish_non_exhaustive()
+    }
 }
 
 /// `w' = w xor f(x_i + i r0) xor f(x'_i + i r0)` for a whole message block.

@@ -1,8 +1,11 @@
-//! Fork detection for the thread RNG: a process-wide [`Stamp`] that changes
-//! in every child process, whatever made it.
+//! Fork detection: a process-wide [`Stamp`] that changes in every child
+//! process, whatever made it.
 //!
-//! A thread's generator remembers the stamp it was seeded under and reseeds
-//! when [`stamp`] returns another one. Three detectors, cheapest first:
+//! Two users: the thread RNG (`rng`: a thread's generator remembers the
+//! stamp it was seeded under and reseeds when [`stamp`] returns another
+//! one), and the multi-core paths (`par::install`: a child that inherits
+//! rayon's started global pool, whose threads do not exist in it, runs on
+//! a pool of its own). Three detectors, cheapest first:
 //!
 //! * **fork generation** (Linux, Android, Apple, the BSDs, Solaris and
 //!   illumos): a process-wide counter that a `pthread_atfork` child handler
@@ -66,7 +69,8 @@
 //! (and back from the published pointer). They run once per process (once
 //! per racing thread on the first draw); the per-draw path is safe code
 //! (atomic loads, `std::process::id`) apart from reading the published
-//! pointer. This module is the only place in `rng` that allows `unsafe`.
+//! pointer. Besides the engine and the kernels, this is the only module
+//! that allows `unsafe`.
 #![allow(unsafe_code)]
 
 use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
@@ -217,6 +221,65 @@ pub(crate) fn stamp() -> Stamp {
     Stamp {
         generation: generation(),
         pid,
+    }
+}
+
+/// A value made once per process: the first caller in each process makes
+/// it, and a child makes its own instead of using the one it inherited.
+/// Published with one compare-and-swap, without a lock, as the detector is
+/// (a lock held by another thread of the parent at the fork would block
+/// the child for ever). The multi-core paths keep their pool in one
+/// (`par::install`).
+///
+/// A value is never dropped once published (a child leaves its parent's
+/// alone: it may refer to threads that do not exist in the child), so a
+/// process keeps one value per ancestor that made one: a `fork` chain's
+/// length, not a per-call cost.
+#[cfg(feature = "rayon")]
+pub(crate) struct PerProcess<T: 'static>(AtomicPtr<(Stamp, T)>);
+
+#[cfg(feature = "rayon")]
+impl<T: Sync + 'static> PerProcess<T> {
+    /// Empty: the first [`get`](Self::get) of every process makes a value.
+    pub(crate) const fn new() -> Self {
+        Self(AtomicPtr::new(core::ptr::null_mut()))
+    }
+
+    /// This process's value; made by `make(inherited)` on the first call in
+    /// this process, `inherited` telling whether an ancestor process had
+    /// made one (whose copy is here but not for this process to use).
+    /// Threads of one process racing on the first call may each make one:
+    /// one is published, the others are dropped.
+    pub(crate) fn get(&self, make: impl Fn(bool) -> T) -> &'static T {
+        let stamp = stamp();
+        let mut current = self.0.load(Ordering::Acquire);
+        loop {
+            // SAFETY: the pointer is null or came from `Box::into_raw`
+            // below and was published, and a published value is never
+            // freed or written again: a shared `'static` reference is valid.
+            if let Some((made_in, value)) = unsafe { current.as_ref() }
+                && *made_in == stamp
+            {
+                return value;
+            }
+            let made = std::boxed::Box::new((stamp, make(!current.is_null())));
+            let new = std::boxed::Box::into_raw(made);
+            match self
+                .0
+                .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
+            {
+                // SAFETY: `new` is published: never freed from here on.
+                // (The value it replaced, an ancestor's, is leaked.)
+                Ok(_) => return unsafe { &(*new).1 },
+                Err(other) => {
+                    // Another thread of this process published first.
+                    // SAFETY: `new` came from `Box::into_raw` above and was
+                    // never published: this is its only owner.
+                    drop(unsafe { std::boxed::Box::from_raw(new) });
+                    current = other;
+                }
+            }
+        }
     }
 }
 
