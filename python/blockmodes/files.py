@@ -86,6 +86,14 @@ def _chunk_log2(chunk_size: int) -> int:
     return chunk_size.bit_length() - 1
 
 
+def _u32(value: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not 0 <= value < 2**32:
+        raise ValueError(f"{name} must be in 0..=4294967295, got {value}")
+    return value
+
+
 def _mode(mode: str) -> str:
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
@@ -162,10 +170,14 @@ def open_bytes(
     """The plaintext of the sealed file ``sealed``; raises
     :class:`blockmodes.InvalidTag` unless every chunk authenticates. As
     ``blockmodes open``, the Argon2id cost a passphrase file's header asks
-    for is refused above ``max_kdf_memory_mib`` / ``max_kdf_passes`` before
-    anything is computed."""
+    for is refused above ``max_kdf_memory_mib`` / ``max_kdf_passes`` (ints,
+    0 to 2**32 - 1) before anything is computed."""
     return _file_open(
-        sealed, key, _passphrase(passphrase), int(max_kdf_memory_mib), int(max_kdf_passes)
+        sealed,
+        key,
+        _passphrase(passphrase),
+        _u32(max_kdf_memory_mib, "max_kdf_memory_mib"),
+        _u32(max_kdf_passes, "max_kdf_passes"),
     )
 
 
@@ -221,8 +233,8 @@ def open_file(
         dst,
         key,
         _passphrase(passphrase),
-        int(max_kdf_memory_mib),
-        int(max_kdf_passes),
+        _u32(max_kdf_memory_mib, "max_kdf_memory_mib"),
+        _u32(max_kdf_passes, "max_kdf_passes"),
         bool(force),
         bool(sync),
     )

@@ -177,3 +177,28 @@ def test_cli_passphrase_files_both_ways(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout == b"from python"
+
+
+@pytest.mark.parametrize("call", ["open_bytes", "open_file"])
+def test_kdf_limits_are_checked_ints(tmp_path, call):
+    """max_kdf_memory_mib / max_kdf_passes: a non-int is TypeError (not
+    truncated, not parsed from a str), a value outside 0..2**32 - 1 is
+    ValueError (not OverflowError), as every other int argument."""
+    sealed = files.seal_bytes(b"x", key=KEY)
+    src = tmp_path / "x.bm"
+    src.write_bytes(sealed)
+
+    def run(**kw):
+        if call == "open_bytes":
+            return files.open_bytes(sealed, key=KEY, **kw)
+        return files.open_file(src, tmp_path / "out", key=KEY, force=True, **kw)
+
+    for name in ("max_kdf_memory_mib", "max_kdf_passes"):
+        for bad in (-1, 2**32, 2**70):
+            with pytest.raises(ValueError, match=name):
+                run(**{name: bad})
+        for bad in (1.5, "9", None, True):
+            with pytest.raises(TypeError, match=name):
+                run(**{name: bad})
+    run(max_kdf_memory_mib=0, max_kdf_passes=2**32 - 1)  # a key file needs no KDF
+
