@@ -19,7 +19,9 @@ Exactly one of ``key`` (a master key, 32 bytes) and ``passphrase`` (``str``,
 UTF-8 encoded, or bytes; not empty) is given. A sealed file that does not
 authenticate (wrong key, modified, truncated, not a sealed file) raises
 :class:`blockmodes.InvalidTag`, naming the byte where the first bad chunk
-starts; nothing is returned or written then.
+starts; nothing is returned or written then. A file that cannot be read,
+created or written raises ``OSError`` with its errno (``FileNotFoundError``
+for a missing directory ...), as ``open()`` does.
 
 Example::
 

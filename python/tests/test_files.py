@@ -202,3 +202,23 @@ def test_kdf_limits_are_checked_ints(tmp_path, call):
                 run(**{name: bad})
     run(max_kdf_memory_mib=0, max_kdf_passes=2**32 - 1)  # a key file needs no KDF
 
+
+def test_output_io_errors_are_oserror(tmp_path):
+    """An output that cannot be created (here: its directory is missing) is
+    an OSError with its errno, as ``open(path, "wb")`` raises, not a
+    ValueError."""
+    src = tmp_path / "m"
+    src.write_bytes(b"m")
+    missing = tmp_path / "no" / "such"
+    with pytest.raises(FileNotFoundError):
+        open(missing, "wb")
+    sealed = tmp_path / "m.bm"
+    files.seal_file(src, sealed, key=KEY)
+    for call in (
+        lambda: files.seal_file(src, missing, key=KEY),
+        lambda: files.open_file(sealed, missing, key=KEY),
+        lambda: files.write_key_file(missing),
+    ):
+        with pytest.raises(FileNotFoundError) as info:
+            call()
+        assert info.value.errno == 2 and str(tmp_path / "no") in str(info.value)
