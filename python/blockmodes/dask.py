@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from typing import Optional
+from typing import Any, Optional
 
 from blockmodes import PMAC, PMACPartial
 
@@ -90,7 +90,7 @@ def pmac_file(
     key: bytes,
     path: "os.PathLike[str] | str",
     *,
-    client: Optional[object] = None,
+    client: Optional[Any] = None,
     chunk_bytes: int = 64 * 2**20,
     tag_length: int = 16,
 ) -> bytes:

@@ -72,7 +72,7 @@ _Path = Union[str, "os.PathLike[str]"]
 _Passphrase = Union[str, bytes, bytearray, memoryview, None]
 
 
-def _passphrase(p: _Passphrase) -> Optional[bytes]:
+def _passphrase(p: _Passphrase) -> Union[bytes, bytearray, memoryview, None]:
     if isinstance(p, str):
         return p.encode("utf-8")
     return p
