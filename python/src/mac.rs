@@ -8,7 +8,7 @@ use blockmodes::xecb::XecbMac;
 use blockmodes::xecb::hazmat::SignWithR0;
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::PyDeprecationWarning;
+use pyo3::exceptions::{PyDeprecationWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyBytes, PyType};
@@ -440,16 +440,28 @@ impl PyPmac {
     /// finish(partial, last) -> bytes
     ///
     /// The tag of ``body ‖ last`` from the combined partial sum of the whole
-    /// body and its final 0 to 16 bytes (0 only for the empty message).
+    /// body and its final 1 to 16 bytes (empty only for the empty message:
+    /// ``ValueError`` for an empty ``last`` after blocks).
     fn finish<'py>(
         &self,
         py: Python<'py>,
         partial: PyRef<'_, PyPmacPartial>,
         last: Buf,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let last = last.as_slice();
+        // An empty `last` ends only the empty message, whose sum is zero: a
+        // message of whole blocks ends with its last block (`finish(Σ, "")`
+        // of a non-zero Σ is no message's tag). Σ is compared in constant time.
+        if last.is_empty() && !bool::from(partial.sigma.ct_eq(&[0; 16])) {
+            return Err(PyValueError::new_err(
+                "last is empty but the partial sum covers blocks: last must be the message's \
+                 final 1 to 16 bytes (for a message of whole blocks, its last block), \
+                 empty only for the empty message",
+            ));
+        }
         let full = self
             .keyed
-            .finish(&partial.sigma, last.as_slice())
+            .finish(&partial.sigma, last)
             .map_err(|e| to_py(e, Auth::None))?;
         Ok(tag_bytes(py, full, self.tag_len))
     }
