@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from typing import Optional
+from typing import Any, Optional
 
 from blockmodes import PMAC, PMACPartial
 
@@ -90,7 +90,7 @@ def pmac_file(
     key: bytes,
     path: "os.PathLike[str] | str",
     *,
-    client: Optional[object] = None,
+    client: Optional[Any] = None,
     chunk_bytes: int = 64 * 2**20,
     tag_length: int = 16,
 ) -> bytes:
@@ -99,10 +99,10 @@ def pmac_file(
     ``client`` is a ``dask.distributed.Client`` (``None``: the current
     client, ``distributed.get_client()``). The body of the file is split into
     ranges of ``chunk_bytes`` (rounded down to whole 16-byte blocks, at least
-    one block); each range is one task. ``tag_length`` is 1 to 16. A
-    ``chunk_bytes`` that would make more than 100,000 tasks raises
-    ``ValueError`` (naming the smallest ``chunk_bytes`` allowed for the
-    file): per-task overhead would dominate.
+    one block); each range is one task. ``tag_length`` is 8 to 16, as for
+    ``PMAC``. A ``chunk_bytes`` that would make more than 100,000 tasks
+    raises ``ValueError`` (naming the smallest ``chunk_bytes`` allowed for
+    the file): per-task overhead would dominate.
 
     Returns the same bytes as ``PMAC(key, tag_length).mac(open(path,
     "rb").read())``.

@@ -19,7 +19,9 @@ Exactly one of ``key`` (a master key, 32 bytes) and ``passphrase`` (``str``,
 UTF-8 encoded, or bytes; not empty) is given. A sealed file that does not
 authenticate (wrong key, modified, truncated, not a sealed file) raises
 :class:`blockmodes.InvalidTag`, naming the byte where the first bad chunk
-starts; nothing is returned or written then.
+starts; nothing is returned or written then. A file that cannot be read,
+created or written raises ``OSError`` with its errno (``FileNotFoundError``
+for a missing directory ...), as ``open()`` does.
 
 Example::
 
@@ -70,7 +72,7 @@ _Path = Union[str, "os.PathLike[str]"]
 _Passphrase = Union[str, bytes, bytearray, memoryview, None]
 
 
-def _passphrase(p: _Passphrase) -> Optional[bytes]:
+def _passphrase(p: _Passphrase) -> Union[bytes, bytearray, memoryview, None]:
     if isinstance(p, str):
         return p.encode("utf-8")
     return p
@@ -84,6 +86,14 @@ def _chunk_log2(chunk_size: int) -> int:
             f"chunk_size must be a power of two from 1024 (1 KiB) to 16777216 (16 MiB), got {chunk_size}"
         )
     return chunk_size.bit_length() - 1
+
+
+def _u32(value: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not 0 <= value < 2**32:
+        raise ValueError(f"{name} must be in 0..=4294967295, got {value}")
+    return value
 
 
 def _mode(mode: str) -> str:
@@ -162,10 +172,14 @@ def open_bytes(
     """The plaintext of the sealed file ``sealed``; raises
     :class:`blockmodes.InvalidTag` unless every chunk authenticates. As
     ``blockmodes open``, the Argon2id cost a passphrase file's header asks
-    for is refused above ``max_kdf_memory_mib`` / ``max_kdf_passes`` before
-    anything is computed."""
+    for is refused above ``max_kdf_memory_mib`` / ``max_kdf_passes`` (ints,
+    0 to 2**32 - 1) before anything is computed."""
     return _file_open(
-        sealed, key, _passphrase(passphrase), int(max_kdf_memory_mib), int(max_kdf_passes)
+        sealed,
+        key,
+        _passphrase(passphrase),
+        _u32(max_kdf_memory_mib, "max_kdf_memory_mib"),
+        _u32(max_kdf_passes, "max_kdf_passes"),
     )
 
 
@@ -221,8 +235,8 @@ def open_file(
         dst,
         key,
         _passphrase(passphrase),
-        int(max_kdf_memory_mib),
-        int(max_kdf_passes),
+        _u32(max_kdf_memory_mib, "max_kdf_memory_mib"),
+        _u32(max_kdf_passes, "max_kdf_passes"),
         bool(force),
         bool(sync),
     )

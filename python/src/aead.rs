@@ -493,8 +493,8 @@ struct EncState {
 /// ``tag`` is the tag. The pieces joined, followed by ``tag``, are the
 /// one-shot ``encrypt`` for any split of the message.
 ///
-/// There is no on-line decryptor outside ``blockmodes.hazmat``: it would
-/// release plaintext before the tag is checked.
+/// There is no on-line decryptor (``blockmodes.hazmat`` has none either):
+/// it would release plaintext before the tag is checked.
 ///
 /// Example::
 ///

@@ -8,14 +8,16 @@ use blockmodes::xecb::XecbMac;
 use blockmodes::xecb::hazmat::SignWithR0;
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::PyDeprecationWarning;
+use pyo3::exceptions::{PyDeprecationWarning, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyBytes, PyType};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::aead::by_aes_key;
 use crate::buf::Buf;
+use crate::short_tags::PyHazmatPmac;
 use crate::{
     AES_BITS, AlreadyFinalized, Auth, InvalidSignature, block_arg, generate_key, key_error, run,
     tag_length_arg, to_py,
@@ -377,17 +379,24 @@ impl PyPmac {
 
     /// copy() -> PMAC
     ///
-    /// An independent copy of the current state (same key and tag length).
-    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
-        let state = self.with_state(py, 0, |state| {
+    /// An independent copy of the current state (same key, tag length and
+    /// class: a ``blockmodes.hazmat.PMAC`` gives a ``hazmat.PMAC``).
+    fn copy(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let (py, this) = (slf.py(), slf.get());
+        let state = this.with_state(py, 0, |state| {
             Ok(state.as_ref().ok_or_else(already_finalized)?.boxed_clone())
         })?;
-        Ok(Self {
+        let copy = Self {
             state: Mutex::new(Some(state)),
-            keyed: self.keyed.clone(),
-            tag_len: self.tag_len,
-            bound: self.bound.clone_ref(py),
-        })
+            keyed: this.keyed.clone(),
+            tag_len: this.tag_len,
+            bound: this.bound.clone_ref(py),
+        };
+        if slf.is_instance_of::<PyHazmatPmac>() {
+            let init = PyClassInitializer::from(copy).add_subclass(PyHazmatPmac);
+            return Ok(Py::new(py, init)?.into_any());
+        }
+        Ok(Py::new(py, copy)?.into_any())
     }
 
     /// The one-shot ``mac``: ``PMAC(key, tag_length).mac(data)`` on an
@@ -431,16 +440,28 @@ impl PyPmac {
     /// finish(partial, last) -> bytes
     ///
     /// The tag of ``body ‖ last`` from the combined partial sum of the whole
-    /// body and its final 0 to 16 bytes (0 only for the empty message).
+    /// body and its final 1 to 16 bytes (empty only for the empty message:
+    /// ``ValueError`` for an empty ``last`` after blocks).
     fn finish<'py>(
         &self,
         py: Python<'py>,
         partial: PyRef<'_, PyPmacPartial>,
         last: Buf,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let last = last.as_slice();
+        // An empty `last` ends only the empty message, whose sum is zero: a
+        // message of whole blocks ends with its last block (`finish(Σ, "")`
+        // of a non-zero Σ is no message's tag). Σ is compared in constant time.
+        if last.is_empty() && !bool::from(partial.sigma.ct_eq(&[0; 16])) {
+            return Err(PyValueError::new_err(
+                "last is empty but the partial sum covers blocks: last must be the message's \
+                 final 1 to 16 bytes (for a message of whole blocks, its last block), \
+                 empty only for the empty message",
+            ));
+        }
         let full = self
             .keyed
-            .finish(&partial.sigma, last.as_slice())
+            .finish(&partial.sigma, last)
             .map_err(|e| to_py(e, Auth::None))?;
         Ok(tag_bytes(py, full, self.tag_len))
     }

@@ -177,3 +177,48 @@ def test_cli_passphrase_files_both_ways(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout == b"from python"
+
+
+@pytest.mark.parametrize("call", ["open_bytes", "open_file"])
+def test_kdf_limits_are_checked_ints(tmp_path, call):
+    """max_kdf_memory_mib / max_kdf_passes: a non-int is TypeError (not
+    truncated, not parsed from a str), a value outside 0..2**32 - 1 is
+    ValueError (not OverflowError), as every other int argument."""
+    sealed = files.seal_bytes(b"x", key=KEY)
+    src = tmp_path / "x.bm"
+    src.write_bytes(sealed)
+
+    def run(**kw):
+        if call == "open_bytes":
+            return files.open_bytes(sealed, key=KEY, **kw)
+        return files.open_file(src, tmp_path / "out", key=KEY, force=True, **kw)
+
+    for name in ("max_kdf_memory_mib", "max_kdf_passes"):
+        for bad in (-1, 2**32, 2**70):
+            with pytest.raises(ValueError, match=name):
+                run(**{name: bad})
+        for bad in (1.5, "9", None, True):
+            with pytest.raises(TypeError, match=name):
+                run(**{name: bad})
+    run(max_kdf_memory_mib=0, max_kdf_passes=2**32 - 1)  # a key file needs no KDF
+
+
+def test_output_io_errors_are_oserror(tmp_path):
+    """An output that cannot be created (here: its directory is missing) is
+    an OSError with its errno, as ``open(path, "wb")`` raises, not a
+    ValueError."""
+    src = tmp_path / "m"
+    src.write_bytes(b"m")
+    missing = tmp_path / "no" / "such"
+    with pytest.raises(FileNotFoundError):
+        open(missing, "wb")
+    sealed = tmp_path / "m.bm"
+    files.seal_file(src, sealed, key=KEY)
+    for call in (
+        lambda: files.seal_file(src, missing, key=KEY),
+        lambda: files.open_file(sealed, missing, key=KEY),
+        lambda: files.write_key_file(missing),
+    ):
+        with pytest.raises(FileNotFoundError) as info:
+            call()
+        assert info.value.errno == 2 and str(tmp_path / "no") in str(info.value)

@@ -95,6 +95,23 @@ def test_partial_rejects_bad_input():
         PMACPartial(bytes(15))
 
 
+
+def test_finish_refuses_an_empty_last_after_blocks():
+    """``last`` is the final 1 to 16 bytes of a non-empty message: a message
+    of whole blocks split as ``body = all of it, last = b""`` is refused
+    (it gave a wrong tag, silently), and its right split gives the vector."""
+    key = bytes(range(16))
+    msg = bytes(range(32))
+    tag = bytes.fromhex("e97ac04e9e5e3399ce5355cd7407bc75")  # vectors/pmac-aes.json, PMAC-AES-128-32B
+    p = PMAC(key)
+    with pytest.raises(ValueError, match="last"):
+        p.finish(p.partial(1, msg), b"")
+    with pytest.raises(ValueError, match="last"):
+        p.finish(p.partial(2, msg[16:]), bytearray())
+    assert p.finish(p.partial(1, msg[:16]), msg[16:]) == tag
+    # the empty message: no blocks, empty last (PMAC-AES-128-0B)
+    assert p.finish(PMACPartial(), b"") == bytes.fromhex("4399572cd6ea5341b8d35876a7098af7")
+
 def test_partial_repr_hides_value():
     assert "secret" in repr(PMAC(bytes(16)).partial(1, bytes(16)))
 

@@ -67,3 +67,18 @@ def test_a_one_byte_tag_is_forged_within_256_tries():
         except blockmodes.InvalidTag:
             pass
     assert len(forged) == 1 and forged[0] != b"pay 100 to alice"
+
+
+def test_hazmat_pmac_copy_stays_hazmat():
+    """``copy()`` of a ``blockmodes.hazmat.PMAC`` is a ``hazmat.PMAC`` (as
+    ``cryptography``'s ``CMAC.copy`` returns a ``CMAC``), not a main-class
+    ``PMAC`` holding a tag length the main class refuses."""
+    msg = bytes.fromhex("000102")
+    tag = bytes.fromhex("256ba5193c1b991b4df0c51f388a9e27")  # vectors/pmac-aes.json, PMAC-AES-128-3B
+    p = hazmat.PMAC(KEY, 4)
+    p.update(msg[:1])
+    c = p.copy()
+    assert type(c) is hazmat.PMAC and c.tag_length == 4
+    c.update(msg[1:])
+    assert c.finalize() == tag[:4]
+    assert type(blockmodes.PMAC(KEY).copy()) is blockmodes.PMAC
