@@ -87,9 +87,11 @@ impl SecretSource {
         match self {
             SecretSource::KeyFile(p) => Ok(Secret::KeyFile(MasterKey::read(p)?)),
             SecretSource::PassphraseFile(p) => {
-                let text = Zeroizing::new(
-                    std::fs::read(p).map_err(|e| Failure::io("read passphrase file", p, &e))?,
-                );
+                // Only the first line is read (not a whole `/dev/zero`).
+                let mut text = Zeroizing::new(Vec::new());
+                std::fs::File::open(p)
+                    .and_then(|mut f| read_first_line(&mut f, &mut text))
+                    .map_err(|e| Failure::io("read passphrase file", p, &e))?;
                 passphrase(first_line(&text), &p.display().to_string())
             }
             SecretSource::PassphraseFd(fd) => {
@@ -146,11 +148,16 @@ fn first_line(text: &[u8]) -> Vec<u8> {
     line.strip_suffix(b"\r").unwrap_or(line).to_vec()
 }
 
+/// The longest passphrase, in bytes.
+const MAX_PASSPHRASE: usize = 1 << 16;
+
 /// Read up to the first newline (or the end), byte by byte, so that nothing
-/// after the passphrase line is consumed from a shared descriptor.
+/// after the passphrase line is consumed from a shared descriptor; at most
+/// one byte more than [`MAX_PASSPHRASE`] (refused by [`passphrase`]).
 fn read_first_line(r: &mut dyn Read, out: &mut Vec<u8>) -> std::io::Result<()> {
     let mut b = [0u8; 1];
-    while out.len() < 1 << 16 {
+    out.reserve_exact(MAX_PASSPHRASE + 1);
+    while out.len() <= MAX_PASSPHRASE {
         match r.read(&mut b) {
             Ok(0) => break,
             Ok(_) if b[0] == b'\n' => break,
@@ -166,6 +173,12 @@ fn passphrase(bytes: Vec<u8>, from: &str) -> CliResult<Secret> {
     let bytes = Zeroizing::new(bytes);
     if bytes.is_empty() {
         return Err(Failure::usage(format!("empty passphrase from {from}")));
+    }
+    if bytes.len() > MAX_PASSPHRASE {
+        return Err(Failure::usage(format!(
+            "the passphrase from {from} is longer than {} KiB",
+            MAX_PASSPHRASE / 1024
+        )));
     }
     Ok(Secret::Passphrase(bytes))
 }

@@ -1,0 +1,110 @@
+//! Hostile and unusual inputs a demanding new user tries (the CLI trial of
+//! 2026-11-29): each test failed before its fix.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::{bin, code, dir_with_key, fails, ok, run, stderr};
+
+/// `mkfifo PATH`.
+fn mkfifo(p: &Path) {
+    let st = Command::new("mkfifo").arg(p).status().expect("mkfifo");
+    assert!(st.success());
+}
+
+/// Feed a FIFO up to `limit` bytes of `fill` while `args` run in `dir`;
+/// returns how many bytes the command took before it closed the FIFO, and
+/// its output. A command that reads a secret file whole never closes it early.
+fn feed_fifo(
+    dir: &Path,
+    fifo: &str,
+    args: &[&str],
+    fill: u8,
+    limit: usize,
+) -> (usize, std::process::Output) {
+    let path = dir.join(fifo);
+    mkfifo(&path);
+    let child = bin()
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // SIGPIPE is ignored in the test harness: a closed reader is EPIPE.
+    let mut w = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .expect("open the fifo");
+    let piece = vec![fill; 64 * 1024];
+    let mut sent = 0;
+    while sent < limit {
+        match w.write(&piece) {
+            Ok(n) => sent += n,
+            Err(_) => break,
+        }
+    }
+    drop(w);
+    (sent, child.wait_with_output().expect("wait"))
+}
+
+/// A key file or passphrase file that never ends (`/dev/zero`, a disk image
+/// given by mistake) was read whole into memory: the command hung and grew
+/// until the machine ran out of memory. Now a key file is refused past
+/// 64 KiB, and only the first line of a passphrase file is read.
+#[test]
+fn endless_key_and_passphrase_files_are_not_read_whole() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("in"), b"x").unwrap();
+    let limit = 32 << 20;
+    let (sent, o) = feed_fifo(
+        dir,
+        "kf",
+        &["seal", "--key-file", "kf", "-o", "out", "in"],
+        b'0',
+        limit,
+    );
+    assert!(sent < limit, "the key file was read whole ({sent} bytes)");
+    fails(&o, 2, "not a blockmodes key file");
+    let (sent, o) = feed_fifo(
+        dir,
+        "pf",
+        &["seal", "--passphrase-file", "pf", "-o", "out", "in"],
+        b'p',
+        limit,
+    );
+    assert!(
+        sent < limit,
+        "the passphrase file was read whole ({sent} bytes)"
+    );
+    fails(&o, 2, "longer than");
+    assert!(!dir.join("out").exists());
+}
+
+/// A passphrase line longer than the limit is refused the same way from a
+/// file and from a descriptor (before, the descriptor's was cut at 64 KiB and
+/// the file's was not: a file sealed with one did not open with the other).
+#[test]
+fn an_overlong_passphrase_is_refused_from_any_source() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("in"), b"x").unwrap();
+    let mut long = vec![b'a'; 70_000];
+    long.push(b'\n');
+    std::fs::write(dir.join("pass"), &long).unwrap();
+    let o = run(dir, &["seal", "--passphrase-file", "pass", "-o", "a", "in"]);
+    fails(&o, 2, "longer than");
+    let o = bin()
+        .current_dir(dir)
+        .args(["seal", "--passphrase-fd", "0", "-o", "b", "in"])
+        .stdin(std::fs::File::open(dir.join("pass")).unwrap())
+        .output()
+        .unwrap();
+    fails(&o, 2, "longer than");
+    assert!(!dir.join("a").exists() && !dir.join("b").exists());
+}
