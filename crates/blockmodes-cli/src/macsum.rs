@@ -377,6 +377,27 @@ fn open_named(name: &Path, no_mmap: bool) -> std::io::Result<Source> {
 /// Files processed in parallel at a time (results printed in order).
 const FILES_AT_ONCE: usize = 64;
 
+/// Cut `items` into groups of at most [`FILES_AT_ONCE`] processed in
+/// parallel, with at most one standard input (`-`) in a group: the second
+/// `-` reads what the first left (nothing), as in `sha256sum - -`, instead
+/// of two threads reading pieces of one stream.
+fn groups<T>(items: &[T], path: impl Fn(&T) -> &Path) -> Vec<&[T]> {
+    let mut out = Vec::new();
+    let (mut start, mut stdin) = (0, false);
+    for (i, item) in items.iter().enumerate() {
+        let dash = path(item) == Path::new("-");
+        if i - start == FILES_AT_ONCE || (dash && stdin) {
+            out.push(&items[start..i]);
+            (start, stdin) = (i, false);
+        }
+        stdin |= dash;
+    }
+    if start < items.len() {
+        out.push(&items[start..]);
+    }
+    out
+}
+
 fn total_size(paths: &[PathBuf]) -> Option<u64> {
     paths
         .iter()
@@ -418,7 +439,7 @@ pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], o: &MacOptions) ->
     let bar = progress::bar(total_size(&files), o.quiet, false);
     let mut out = std::io::stdout().lock();
     let mut failed = 0usize;
-    for group in files.chunks(FILES_AT_ONCE) {
+    for group in groups(&files, |p| p) {
         let results: Vec<std::io::Result<Vec<u8>>> = group
             .par_iter()
             .map(|p| mac.tag(open_named(p, o.no_mmap)?, &bar))
@@ -647,7 +668,8 @@ fn verify_one(
     let end: &[u8] = if o.zero { b"\0" } else { b"\n" };
     let (mut good, mut bad, mut unreadable, mut missing) = (0usize, 0usize, 0usize, 0usize);
     let mut first_bad: Option<usize> = None;
-    for (g, group) in entries.chunks(FILES_AT_ONCE).enumerate() {
+    let mut before = 0; // entries in the groups before this one
+    for group in groups(&entries, |e| &e.2) {
         let results: Vec<std::io::Result<bool>> = group
             .par_iter()
             .map(|(m, tag, p)| {
@@ -674,7 +696,7 @@ fn verify_one(
                 }
                 Ok(false) => {
                     bad += 1;
-                    first_bad.get_or_insert(g * FILES_AT_ONCE + j);
+                    first_bad.get_or_insert(before + j);
                     line.extend_from_slice(b": FAILED");
                     true
                 }
@@ -696,6 +718,7 @@ fn verify_one(
                 bar.suspend(|| write_out(out, &line))?;
             }
         }
+        before += group.len();
     }
     bar.finish_and_clear();
     let checked = entries.len() - missing;
@@ -824,6 +847,20 @@ impl FileMac for XecbFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_hold_one_standard_input_at_most() {
+        let names: Vec<PathBuf> = ["a", "-", "b", "-", "-", "c"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let lens: Vec<usize> = groups(&names, |p| p).iter().map(|g| g.len()).collect();
+        assert_eq!(lens, [3, 1, 2]);
+        let many: Vec<PathBuf> = (0..130).map(|i| PathBuf::from(i.to_string())).collect();
+        let lens: Vec<usize> = groups(&many, |p| p).iter().map(|g| g.len()).collect();
+        assert_eq!(lens, [64, 64, 2]);
+        assert!(groups(&Vec::<PathBuf>::new(), |p| p).is_empty());
+    }
 
     #[test]
     fn lines_round_trip() {

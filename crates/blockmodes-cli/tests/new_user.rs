@@ -108,3 +108,25 @@ fn an_overlong_passphrase_is_refused_from_any_source() {
     fails(&o, 2, "longer than");
     assert!(!dir.join("a").exists() && !dir.join("b").exists());
 }
+
+/// `mac - -` reads standard input once, in order, as `sha256sum - -` does:
+/// the first `-` gets the input, the second the empty rest. Before, the two
+/// were read by two threads at once: each got pieces of the input, and both
+/// tags were of neither (exit 0).
+#[test]
+fn dash_twice_reads_standard_input_once_in_order() {
+    let d = dir_with_key();
+    let dir = d.path();
+    let input = common::data(20 << 20, 7);
+    std::fs::write(dir.join("f"), &input).unwrap();
+    std::fs::write(dir.join("e"), b"").unwrap();
+    let tag_of = |name: &str| {
+        let o = run(dir, &["mac", "--key-file", "k", name]);
+        ok(&o);
+        String::from_utf8(o.stdout).unwrap()[..32].to_owned()
+    };
+    let want = format!("{}  -\n{}  -\n", tag_of("f"), tag_of("e"));
+    let o = common::run_stdin(dir, &["mac", "--key-file", "k", "-", "-"], &input);
+    ok(&o);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), want);
+}
