@@ -17,6 +17,29 @@ use blockmodes_cli::serve;
 use blockmodes_cli::{bench, kat, signals};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+/// `println!` that does not panic when standard output cannot be written
+/// (`> /dev/full`): `kat` and `bench` print with it.
+macro_rules! println {
+    ($($arg:tt)*) => {
+        say(format_args!($($arg)*))
+    };
+}
+
+/// Print a line on standard output; if that fails, say so on standard
+/// error and exit with status 2 (an I/O error), as `sha256sum > /dev/full`.
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(line).and_then(|()| out.write_all(b"\n")) {
+        cannot_write_stdout(&e);
+    }
+}
+
+fn cannot_write_stdout(e: &std::io::Error) -> ! {
+    eprintln!("blockmodes: cannot write standard output: {e}");
+    std::process::exit(2)
+}
+
 #[derive(Parser)]
 #[command(
     name = "blockmodes",
@@ -534,7 +557,25 @@ fn parse_size(s: &str) -> Result<usize, String> {
 
 fn main() -> ExitCode {
     signals::install();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print on standard output: a failed
+            // write is an I/O error, not a success.
+            if let Err(w) = e.print()
+                && !e.use_stderr()
+            {
+                cannot_write_stdout(&w);
+            }
+            if !e.use_stderr() {
+                use std::io::Write;
+                if let Err(w) = std::io::stdout().flush() {
+                    cannot_write_stdout(&w);
+                }
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let (name, result): (&str, CliResult<()>) = match cli.command {
         Command::Keygen { output, force } => ("keygen", keygen(output, force)),
         Command::Seal {
@@ -652,12 +693,13 @@ use `blockmodes keygen -o FILE` (created 0600) or `chmod 600` it",
 fn run_tool(command: Command) -> ExitCode {
     match command {
         Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "blockmodes",
-                &mut std::io::stdout(),
-            );
+            use std::io::Write;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "blockmodes", &mut script);
+            let mut out = std::io::stdout();
+            if let Err(e) = out.write_all(&script).and_then(|()| out.flush()) {
+                cannot_write_stdout(&e);
+            }
             ExitCode::SUCCESS
         }
         Command::Manpage { dir } => manpage(dir),

@@ -130,3 +130,46 @@ fn dash_twice_reads_standard_input_once_in_order() {
     ok(&o);
     assert_eq!(String::from_utf8_lossy(&o.stdout), want);
 }
+
+/// Standard output that cannot be written (a full disk: `/dev/full`) is an
+/// I/O error, exit 2 with one line, for every command, as for `sha256sum >
+/// /dev/full`. Before, `completions`, `kat` and `bench --list` panicked
+/// (exit 101) and `--help` exited 0.
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    let d = dir_with_key();
+    let dir = d.path();
+    let vectors = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/pmac-aes.json");
+    let commands: [&[&str]; 8] = [
+        &["completions", "bash"],
+        &["kat", "--list"],
+        &["kat", vectors],
+        &["bench", "--list"],
+        &["bench", "--tiers"],
+        &["--help"],
+        &["mac", "--help"],
+        &["--version"],
+    ];
+    for args in commands {
+        let o = bin()
+            .current_dir(dir)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            )
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write standard output"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}
