@@ -594,16 +594,26 @@ pub fn verify(key_file: &Path, sum_files: &[PathBuf], o: &VerifyOptions) -> CliR
     };
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
+    // Check files that could not be read: the others are still checked, as
+    // `sha256sum -c` does, and the status is then 2 (an I/O error).
+    let mut unreadable = Vec::new();
     let mut out = std::io::stdout().lock();
     for sum_file in &sum_files {
-        let text = if sum_file == Path::new("-") {
+        let read = if sum_file == Path::new("-") {
             let mut v = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut v)
-                .map_err(|e| Failure::usage(format!("cannot read standard input: {e}")))?;
-            v
+                .map(|_| v)
+                .map_err(|e| format!("cannot read standard input: {e}"))
         } else {
-            std::fs::read(sum_file).map_err(|e| Failure::io("read", sum_file, &e))?
+            std::fs::read(sum_file).map_err(|e| format!("cannot read {}: {e}", sum_file.display()))
+        };
+        let text = match read {
+            Ok(t) => t,
+            Err(e) => {
+                unreadable.push(e);
+                continue;
+            }
         };
         let name = if sum_file == Path::new("-") {
             "standard input".to_owned()
@@ -617,6 +627,11 @@ pub fn verify(key_file: &Path, sum_files: &[PathBuf], o: &VerifyOptions) -> CliR
         }
     }
     let _ = out.flush();
+    if !unreadable.is_empty() {
+        unreadable.extend(problems);
+        unreadable.extend(warnings);
+        return Err(Failure::usage(unreadable.join("; ")));
+    }
     if !problems.is_empty() {
         problems.extend(warnings);
         // --status: the exit status alone tells (no message).

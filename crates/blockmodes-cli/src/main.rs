@@ -171,7 +171,8 @@ Exit status: 0 success, 2 usage or I/O error (a file could not be read)."
         after_help = "Examples:\n  blockmodes verify --key-file my.key SUMS\n  \
 blockmodes verify --key-file my.key --quiet --ignore-missing SUMS OTHER-SUMS\n\n\
 Exit status: 0 every file matched, 1 a file did not match or is missing (or, with --strict, \
-a line is malformed), 2 usage or I/O error."
+a line is malformed), 2 usage or I/O error (a check file could not be read: the others are \
+still checked, as by sha256sum -c)."
     )]
     Verify {
         /// Force the mode instead of telling it from the tag length.

@@ -173,3 +173,34 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// `verify MISSING SUMS` still checks SUMS, as `sha256sum -c MISSING SUMS`
+/// does (exit 2 here: a check file could not be read). Before, the first
+/// unreadable check file stopped the command before the others were read.
+#[test]
+fn an_unreadable_check_file_does_not_skip_the_others() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("f"), b"data").unwrap();
+    let o = run(dir, &["mac", "--key-file", "k", "f"]);
+    ok(&o);
+    std::fs::write(dir.join("SUMS"), &o.stdout).unwrap();
+    let o = run(
+        dir,
+        &["verify", "--key-file", "k", "missing", "SUMS", "missing2"],
+    );
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "f: OK\n");
+    assert!(
+        err.contains("missing:") && err.contains("missing2:"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // A failure in a readable file is reported too; the status stays 2.
+    std::fs::write(dir.join("f"), b"other").unwrap();
+    let o = run(dir, &["verify", "--key-file", "k", "SUMS", "missing"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "f: FAILED\n");
+    assert!(stderr(&o).contains("did NOT match"), "{}", stderr(&o));
+}
