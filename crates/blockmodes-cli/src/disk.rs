@@ -240,6 +240,9 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
             "refusing to write a disk image to a terminal: use -o FILE or redirect the output",
         ));
     }
+    if to_stdout {
+        crate::seal::check_input_is_not_stdout(Some(&o.input))?;
+    }
     let (input, size) = open_image(o)?;
     if let Some(n) = size
         && n % o.sector_size as u64 != 0

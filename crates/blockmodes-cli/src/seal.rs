@@ -199,6 +199,34 @@ pub fn open_input(path: Option<&Path>) -> CliResult<(Box<dyn Read + Send>, Optio
     }
 }
 
+/// Refuse an input that is standard output's own regular file, not empty
+/// (`seal F >> F`): the command would read back what it writes. `cat F >> F`
+/// refuses it the same way; `> F` empties F first, and is allowed.
+pub fn check_input_is_not_stdout(input: Option<&Path>) -> CliResult<()> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let stat = |fd: std::os::fd::BorrowedFd| {
+        fd.try_clone_to_owned()
+            .ok()
+            .and_then(|fd| std::fs::File::from(fd).metadata().ok())
+    };
+    let Some(out) = stat(std::io::stdout().as_fd()).filter(|m| m.is_file()) else {
+        return Ok(());
+    };
+    let (inp, name) = match input {
+        Some(p) if p != Path::new("-") => (std::fs::metadata(p).ok(), p.display().to_string()),
+        _ => (stat(std::io::stdin().as_fd()), "-".to_owned()),
+    };
+    match inp {
+        Some(m) if m.dev() == out.dev() && m.ino() == out.ino() && m.len() > 0 => {
+            Err(Failure::usage(format!(
+                "{name}: input file is output file (standard output appends to it): write to another file"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The options of `seal` and `open`.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -233,6 +261,9 @@ pub fn seal(o: &Options, mode: Mode, chunk_log2: u8) -> CliResult<()> {
         return Err(Failure::usage(
             "refusing to write a sealed file to a terminal: use -o FILE or redirect the output",
         ));
+    }
+    if !to_file(o) {
+        check_input_is_not_stdout(o.input.as_deref())?;
     }
     if let Some(p) = o.output.as_deref().filter(|_| to_file(o)) {
         check_absent(p, o.force)?;
@@ -277,6 +308,9 @@ fn read_header(input: &mut dyn Read) -> CliResult<Vec<u8>> {
 /// `blockmodes open`.
 pub fn open(o: &Options) -> CliResult<()> {
     let (mut input, size, in_name) = open_input(o.input.as_deref())?;
+    if !to_file(o) {
+        check_input_is_not_stdout(o.input.as_deref())?;
+    }
     let head = read_header(&mut input)?;
     let header = Header::parse(&head)
         .map_err(|f| Failure::rejected(format!("{in_name}: {}", f.message())))?;

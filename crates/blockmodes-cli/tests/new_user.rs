@@ -204,3 +204,73 @@ fn an_unreadable_check_file_does_not_skip_the_others() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), "f: FAILED\n");
     assert!(stderr(&o).contains("did NOT match"), "{}", stderr(&o));
 }
+
+/// `seal F >> F` (and `open`, `disk` alike) read back their own output: a
+/// file larger than a batch grew with sealed copies of its own sealed
+/// bytes, exit 0. Now refused before anything is written, as `cat F >> F`
+/// is ("input file is output file"); `seal F > F` (the shell empties F
+/// first) stays allowed, as for cat.
+#[test]
+fn an_input_that_is_also_standard_output_is_refused() {
+    let d = dir_with_key();
+    let dir = d.path();
+    let img = common::data(4096, 3);
+    let sealed = {
+        std::fs::write(dir.join("plain"), &img).unwrap();
+        let o = run(dir, &["seal", "--key-file", "k", "-o", "s.bm", "plain"]);
+        ok(&o);
+        std::fs::read(dir.join("s.bm")).unwrap()
+    };
+    let cases: [(&str, &[u8], &[&str]); 4] = [
+        ("f", &img, &["seal", "--key-file", "k", "f"]),
+        ("f", &img, &["seal", "--key-file", "k"]),
+        ("f", &sealed, &["open", "--key-file", "k", "f"]),
+        (
+            "f",
+            &img,
+            &[
+                "disk",
+                "encrypt",
+                "--cipher",
+                "xex",
+                "--key-file",
+                "k",
+                "f",
+                "-o",
+                "-",
+            ],
+        ),
+    ];
+    for (name, content, args) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let appending = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        let stdin = if args.len() == 3 {
+            Stdio::from(std::fs::File::open(&path).unwrap())
+        } else {
+            Stdio::null()
+        };
+        let o = bin()
+            .current_dir(dir)
+            .args(args)
+            .stdin(stdin)
+            .stdout(appending)
+            .output()
+            .unwrap();
+        fails(&o, 2, "input file is output file");
+        assert_eq!(std::fs::read(&path).unwrap(), content, "{args:?}");
+    }
+    // `> F`: F is empty when the command starts; sealing it is what was asked.
+    let path = dir.join("g");
+    std::fs::write(&path, b"").unwrap();
+    let o = bin()
+        .current_dir(dir)
+        .args(["seal", "--key-file", "k", "g"])
+        .stdout(std::fs::File::create(&path).unwrap())
+        .output()
+        .unwrap();
+    ok(&o);
+}
