@@ -454,7 +454,8 @@ pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], o: &MacOptions) ->
                 })?,
                 Err(e) => {
                     failed += 1;
-                    bar.suspend(|| eprintln!("blockmodes mac: {}: {e}", p.display()));
+                    let msg = crate::one_line(&format!("{}: {e}", p.display()));
+                    bar.suspend(|| eprintln!("blockmodes mac: {msg}"));
                 }
             }
         }
@@ -643,7 +644,10 @@ pub fn verify(key_file: &Path, sum_files: &[PathBuf], o: &VerifyOptions) -> CliR
         return Err(Failure::rejected(msg));
     }
     if !warnings.is_empty() && !o.status {
-        eprintln!("blockmodes verify: warning: {}", warnings.join("; "));
+        eprintln!(
+            "blockmodes verify: warning: {}",
+            crate::one_line(&warnings.join("; "))
+        );
     }
     Ok(())
 }
@@ -723,7 +727,8 @@ fn verify_one(
                     unreadable += 1;
                     line.extend_from_slice(b": FAILED open or read");
                     if !o.status {
-                        bar.suspend(|| eprintln!("blockmodes verify: {}: {e}", p.display()));
+                        let msg = crate::one_line(&format!("{}: {e}", p.display()));
+                        bar.suspend(|| eprintln!("blockmodes verify: {msg}"));
                     }
                     true
                 }

@@ -649,7 +649,10 @@ fn main() -> ExitCode {
         Err(f) => {
             // An empty message: `verify --status`, the status alone tells.
             if !f.message().is_empty() {
-                eprintln!("blockmodes {name}: {f}");
+                eprintln!(
+                    "blockmodes {name}: {}",
+                    blockmodes_cli::one_line(f.message())
+                );
             }
             ExitCode::from(f.exit_code())
         }
@@ -748,12 +751,16 @@ fn run_kat(files: &[PathBuf], list: bool) -> ExitCode {
             }
             Err(e @ kat::KatError::File { .. }) => {
                 // The error names the file already.
-                eprintln!("blockmodes kat: {e}");
+                eprintln!(
+                    "blockmodes kat: {}",
+                    blockmodes_cli::one_line(&e.to_string())
+                );
                 println!("{} passed, {} failed", total.passed, total.failed);
                 return ExitCode::from(2);
             }
             Err(e) => {
-                eprintln!("blockmodes kat: {}: {e}", f.display());
+                let msg = format!("{}: {e}", f.display());
+                eprintln!("blockmodes kat: {}", blockmodes_cli::one_line(&msg));
                 println!("{} passed, {} failed", total.passed, total.failed);
                 return ExitCode::from(2);
             }
@@ -805,7 +812,10 @@ fn manpage(dir: Option<PathBuf>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let to = dir.map_or("standard output".into(), |d| d.display().to_string());
-            eprintln!("blockmodes manpage: cannot write {to}: {e}");
+            eprintln!(
+                "blockmodes manpage: {}",
+                blockmodes_cli::one_line(&format!("cannot write {to}: {e}"))
+            );
             ExitCode::from(2)
         }
     }

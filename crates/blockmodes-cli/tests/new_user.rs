@@ -274,3 +274,37 @@ fn an_input_that_is_also_standard_output_is_refused() {
         .unwrap();
     ok(&o);
 }
+
+/// A file name with a newline in an error message is escaped (`\n`), so
+/// the message stays one line, as sha256sum quotes such names. Before, the
+/// message was cut in two lines at the newline.
+#[test]
+fn a_newline_in_a_file_name_does_not_split_the_error_line() {
+    let d = dir_with_key();
+    let dir = d.path();
+    let o = run(dir, &["seal", "--key-file", "k", "-o", "x.bm", "no\nsuch"]);
+    fails(&o, 2, "no\\nsuch");
+    let o = run(
+        dir,
+        &[
+            "disk",
+            "encrypt",
+            "--cipher",
+            "xex",
+            "--key-file",
+            "k",
+            "no\rsuch",
+            "-o",
+            "x",
+        ],
+    );
+    fails(&o, 2, "no\\rsuch");
+    let o = run(dir, &["verify", "--key-file", "k", "no\nsuch"]);
+    fails(&o, 2, "no\\nsuch");
+    // mac: one line for the file, one for the summary.
+    let o = run(dir, &["mac", "--key-file", "k", "no\nsuch"]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(err.contains("no\\nsuch"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 2, "{err}");
+}
