@@ -308,3 +308,29 @@ fn a_newline_in_a_file_name_does_not_split_the_error_line() {
     assert!(err.contains("no\\nsuch"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 2, "{err}");
 }
+
+/// An output name as long as the file system allows (255 bytes) works, as
+/// for `cp`: the temporary file beside it takes a shortened copy of the
+/// name. Before, any name over 232 bytes failed ("File name too long").
+#[test]
+fn a_long_output_name_is_accepted() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("in"), b"long names").unwrap();
+    let sealed = format!("{}.bm", "s".repeat(252));
+    let opened = "o".repeat(255);
+    let key = "k".repeat(255);
+    ok(&run(dir, &["seal", "--key-file", "k", "-o", &sealed, "in"]));
+    ok(&run(
+        dir,
+        &["open", "--key-file", "k", "-o", &opened, &sealed],
+    ));
+    assert_eq!(std::fs::read(dir.join(&opened)).unwrap(), b"long names");
+    ok(&run(dir, &["keygen", "-o", &key]));
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".blockmodes-tmp"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}

@@ -28,6 +28,10 @@ use crate::signals;
 /// The suffix of our temporary files.
 pub const TMP_SUFFIX: &str = ".blockmodes-tmp";
 
+/// The most bytes of the output name kept in its temporary file's name
+/// (the rest of that name takes 23 bytes; file names have at most 255).
+const NAME_IN_TMP: usize = 200;
+
 /// A destination for a command's output.
 pub enum Output {
     /// Standard output: whatever is written is released at once.
@@ -152,7 +156,14 @@ impl Output {
         let name = dest
             .file_name()
             .ok_or_else(|| Failure::usage(format!("{} is not a file name", dest.display())))?;
-        let prefix = format!(".{}.", name.to_string_lossy());
+        // `.NAME.XXXXXX.blockmodes-tmp` with NAME cut to NAME_IN_TMP bytes,
+        // so that the temporary name fits where NAME (up to 255 bytes) does.
+        let name = name.to_string_lossy();
+        let mut cut = name.len().min(NAME_IN_TMP);
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let prefix = format!(".{}.", &name[..cut]);
         let mode = match access {
             Access::Private => 0o600,
             Access::Umask => 0o666, // less the umask, applied by open(2)
