@@ -89,7 +89,7 @@ enum Command {
 tar c dir | blockmodes seal --passphrase-file pass.txt > dir.tar.bm\n  \
 blockmodes seal --passphrase-fd 3 -o notes.txt.bm notes.txt 3< pass.txt\n  \
 blockmodes seal --mode cwc -o notes.txt.bm notes.txt     (asks for a passphrase)\n\n\
-Exit status: 0 success, 1 authentication failure, 2 usage or I/O error."
+Exit status: 0 success, 2 usage or I/O error."
     )]
     Seal {
         /// The mode: ocb1 (fastest), cwc or xcbc-xor.
