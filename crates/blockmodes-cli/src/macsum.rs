@@ -560,7 +560,10 @@ fn parse_check_file(text: &[u8], o: &VerifyOptions) -> Parsed {
     let mut foreign = None;
     let sep = if o.zero { 0 } else { b'\n' };
     for line in text.split(|&b| b == sep) {
-        if line.is_empty() || (!o.zero && line == b"\r") {
+        // Blank lines, and comments: lines that begin with `#` (which `mac`
+        // never writes: its lines begin with a hex digit or a backslash),
+        // skipped as by sha256sum -c.
+        if line.is_empty() || (!o.zero && line == b"\r") || line.starts_with(b"#") {
             continue;
         }
         let parsed = parse_record(line, o.zero).and_then(|(tag, name)| {

@@ -334,3 +334,29 @@ fn a_long_output_name_is_accepted() {
         .collect();
     assert!(names.is_empty(), "{names:?}");
 }
+
+/// Lines that begin with `#` in a check file are comments, skipped as
+/// `sha256sum -c` skips them (coreutils' digest_check: "Ignore comment
+/// lines"). Before, each was an improperly formatted line: a warning, and
+/// exit 1 with --strict.
+#[test]
+fn comment_lines_in_a_check_file_are_skipped() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("#f"), b"data").unwrap();
+    let o = run(dir, &["mac", "--key-file", "k", "#f"]);
+    ok(&o);
+    let mut sums = b"# checksums of the release\n".to_vec();
+    sums.extend_from_slice(&o.stdout);
+    sums.extend_from_slice(b"#\r\n");
+    std::fs::write(dir.join("SUMS"), &sums).unwrap();
+    for extra in [&[][..], &["--strict"][..]] {
+        let mut args = vec!["verify", "--key-file", "k"];
+        args.extend_from_slice(extra);
+        args.push("SUMS");
+        let o = run(dir, &args);
+        ok(&o);
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "#f: OK\n");
+        assert_eq!(stderr(&o), "", "{extra:?}");
+    }
+}
