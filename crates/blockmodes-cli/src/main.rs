@@ -363,7 +363,7 @@ impl IoArgs {
         };
         seal::Options {
             secret,
-            output: self.output,
+            output: self.output.map(stdout_as_dash),
             input: self.input,
             force: self.force,
             quiet: self.quiet || self.progress.no_progress,
@@ -481,11 +481,23 @@ impl DiskArgs {
             count: self.count,
             key_file: self.key_file,
             input: self.input,
-            output: self.output,
+            output: stdout_as_dash(self.output),
             force: self.force,
             quiet: self.quiet || self.progress.no_progress,
             sync: self.sync,
         }
+    }
+}
+
+/// `-o /dev/stdout` (or `/dev/fd/1`, `/proc/self/fd/1`) is standard output,
+/// written as `-` is, as `cp F /dev/stdout` writes through: never an
+/// existing file to refuse, nor a link to rename a temporary file over.
+fn stdout_as_dash(p: PathBuf) -> PathBuf {
+    let names = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+    if names.iter().any(|n| p.as_os_str() == *n) {
+        PathBuf::from("-")
+    } else {
+        p
     }
 }
 
@@ -578,7 +590,7 @@ fn main() -> ExitCode {
         }
     };
     let (name, result): (&str, CliResult<()>) = match cli.command {
-        Command::Keygen { output, force } => ("keygen", keygen(output, force)),
+        Command::Keygen { output, force } => ("keygen", keygen(output.map(stdout_as_dash), force)),
         Command::Seal {
             mode,
             chunk_size,

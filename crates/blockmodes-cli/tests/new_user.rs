@@ -360,3 +360,51 @@ fn comment_lines_in_a_check_file_are_skipped() {
         assert_eq!(stderr(&o), "", "{extra:?}");
     }
 }
+
+/// `-o /dev/stdout` is standard output, as for `openssl enc -out
+/// /dev/stdout` or `cp F /dev/stdout`. Before, when standard output was a
+/// regular file it was "output /dev/stdout exists" (exit 2), and with
+/// --force the command would have renamed its temporary file over the
+/// /dev/stdout link itself.
+#[test]
+fn dev_stdout_as_the_output_is_standard_output() {
+    let d = dir_with_key();
+    let dir = d.path();
+    let img = common::data(1024, 5);
+    std::fs::write(dir.join("img"), &img).unwrap();
+    ok(&run(dir, &["seal", "--key-file", "k", "-o", "s.bm", "img"]));
+    let cases: [&[&str]; 4] = [
+        &["open", "--key-file", "k", "-o", "/dev/stdout", "s.bm"],
+        &["seal", "--key-file", "k", "-o", "/dev/fd/1", "img"],
+        &["keygen", "-o", "/dev/stdout"],
+        &[
+            "disk",
+            "encrypt",
+            "--cipher",
+            "xex",
+            "--key-file",
+            "k",
+            "img",
+            "-o",
+            "/dev/stdout",
+        ],
+    ];
+    for (i, args) in cases.into_iter().enumerate() {
+        let out = dir.join(format!("out{i}"));
+        let o = bin()
+            .current_dir(dir)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .output()
+            .unwrap();
+        ok(&o);
+        let got = std::fs::read(&out).unwrap();
+        match i {
+            0 => assert_eq!(got, img),
+            1 => assert_eq!(&got[..8], b"blkmodes"),
+            2 => assert!(got.starts_with(b"# blockmodes master key")),
+            _ => assert_eq!(got.len(), img.len()),
+        }
+    }
+}
