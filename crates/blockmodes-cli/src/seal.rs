@@ -94,6 +94,16 @@ impl SecretSource {
                     .map_err(|e| Failure::io("read passphrase file", p, &e))?;
                 passphrase(first_line(&text), &p.display().to_string())
             }
+            SecretSource::PassphraseFd(0) => {
+                // Standard input is read through the process's one buffered
+                // handle, from which the input is read next: the data after
+                // the passphrase line follows, from a file as from a pipe.
+                let mut text = Zeroizing::new(Vec::new());
+                read_first_line(&mut std::io::stdin().lock(), &mut text).map_err(|e| {
+                    Failure::usage(format!("--passphrase-fd 0: cannot read it: {e}"))
+                })?;
+                passphrase(first_line(&text), "file descriptor 0")
+            }
             SecretSource::PassphraseFd(fd) => {
                 // The descriptor is reopened through /dev/fd (no unsafe
                 // adoption of a raw descriptor); a pipe or a here-document

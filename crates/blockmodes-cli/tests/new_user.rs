@@ -408,3 +408,46 @@ fn dev_stdout_as_the_output_is_standard_output() {
         }
     }
 }
+
+/// `seal --passphrase-fd 0 < FILE` takes the first line of FILE as the
+/// passphrase and seals the rest, as it does from a pipe. Before, standard
+/// input was reopened through /dev/fd/0: from a pipe the line was consumed,
+/// but from a file the sealed data began with the passphrase line.
+#[test]
+fn passphrase_fd_0_is_consumed_from_a_file_as_from_a_pipe() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("both"), b"pass phrase\nthe data\n").unwrap();
+    let o = bin()
+        .current_dir(dir)
+        .args(["seal", "--passphrase-fd", "0", "-o", "s.bm"])
+        .stdin(std::fs::File::open(dir.join("both")).unwrap())
+        .output()
+        .unwrap();
+    ok(&o);
+    let o = bin()
+        .current_dir(dir)
+        .env("BM_TEST_PASS", "pass phrase")
+        .args(["open", "--passphrase-env", "BM_TEST_PASS", "s.bm"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    ok(&o);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "the data\n");
+    // From a pipe, the same.
+    let o = common::run_stdin(
+        dir,
+        &["seal", "--passphrase-fd", "0", "-o", "p.bm"],
+        b"pass phrase\nthe data\n",
+    );
+    ok(&o);
+    let o = bin()
+        .current_dir(dir)
+        .env("BM_TEST_PASS", "pass phrase")
+        .args(["open", "--passphrase-env", "BM_TEST_PASS", "p.bm"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    ok(&o);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "the data\n");
+}
