@@ -451,3 +451,42 @@ fn passphrase_fd_0_is_consumed_from_a_file_as_from_a_pipe() {
     ok(&o);
     assert_eq!(String::from_utf8_lossy(&o.stdout), "the data\n");
 }
+
+/// An image on standard input that ends in a partial sector, written to
+/// standard output: the message names standard input and says how much
+/// went out. Before it read "- is not a whole number ...; no output file
+/// was written" after 8 MiB had been written.
+#[test]
+fn a_partial_sector_on_standard_input_says_what_was_written() {
+    let d = dir_with_key();
+    let dir = d.path();
+    let mut input = vec![0u8; 9_000_000];
+    input.extend_from_slice(b"abc");
+    let args = [
+        "disk",
+        "encrypt",
+        "--cipher",
+        "xex",
+        "--key-file",
+        "k",
+        "-",
+        "-o",
+        "-",
+    ];
+    let o = common::run_stdin(dir, &args, &input);
+    let written = o.stdout.len();
+    assert!(written > 0 && written % 512 == 0, "{written}");
+    fails(
+        &o,
+        2,
+        "standard input is not a whole number of 512-byte sectors",
+    );
+    fails(
+        &o,
+        2,
+        &format!("the first {written} bytes were written to standard output"),
+    );
+    let o = common::run_stdin(dir, &args, b"abc");
+    assert!(o.stdout.is_empty());
+    fails(&o, 2, "nothing was written");
+}
