@@ -863,6 +863,11 @@ fn run_bench(
     } else {
         bench::Timing::FULL
     };
+    // An unknown mode is refused before the header is printed.
+    if let Err(e) = bench::check_modes(&modes, against) {
+        eprintln!("blockmodes bench: {e}");
+        return ExitCode::from(2);
+    }
     print_bench_header(json);
     // The mode column as wide as the longest row name (cbc-hmac-sha256-random-iv).
     let w = modes.iter().map(String::len).max().unwrap_or(0).max(22);

@@ -490,3 +490,32 @@ fn a_partial_sector_on_standard_input_says_what_was_written() {
     assert!(o.stdout.is_empty());
     fails(&o, 2, "nothing was written");
 }
+
+/// `bench --modes NONSENSE` (or `--against NONSENSE`) is refused before the
+/// header is printed: nothing on standard output, one line on standard
+/// error, exit 2. Before, the header and the column titles came first.
+#[test]
+fn bench_refuses_an_unknown_mode_before_printing() {
+    let d = tempfile::tempdir().unwrap();
+    for args in [
+        &["bench", "--quick", "--sizes", "1K", "--modes", "nonsense"][..],
+        &[
+            "bench",
+            "--quick",
+            "--sizes",
+            "1K",
+            "--modes",
+            "pmac",
+            "--against",
+            "nonsense",
+        ][..],
+    ] {
+        let o = run(d.path(), args);
+        fails(&o, 2, "unknown mode `nonsense`");
+        assert!(
+            o.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+}
