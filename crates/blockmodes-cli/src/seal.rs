@@ -331,6 +331,12 @@ pub fn open(o: &Options) -> CliResult<()> {
             .check(&k)
             .map_err(|f| Failure::rejected(format!("{in_name}: {}", f.message())))?;
     }
+    // A file sealed with a key file: say so before asking for a passphrase.
+    if header.kdf.is_none() && !matches!(o.secret, SecretSource::KeyFile(_)) {
+        return Err(Failure::rejected(format!(
+            "{in_name}: this file was sealed with a key file, not a passphrase: use --key-file FILE (or the header is corrupted)"
+        )));
+    }
     if let Some(p) = o.output.as_deref().filter(|_| to_file(o)) {
         check_absent(p, o.force)?;
     }

@@ -562,3 +562,28 @@ fn force_through_a_symbolic_link_replaces_its_target() {
         .collect();
     assert_eq!(tmp, ["target"]);
 }
+
+/// `open F.bm` without --key-file, F.bm sealed with a key file: told to
+/// give --key-file at once, not first asked for a passphrase that does not
+/// exist (with no terminal, the error was "cannot ask for a passphrase").
+#[test]
+fn a_key_file_seal_is_not_asked_for_a_passphrase() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("in"), b"x").unwrap();
+    ok(&run(dir, &["seal", "--key-file", "k", "-o", "s.bm", "in"]));
+    // setsid: no controlling terminal, so a prompt would fail, not wait.
+    let o = Command::new("setsid")
+        .arg(env!("CARGO_BIN_EXE_blockmodes"))
+        .args(["open", "-o", "out", "s.bm"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    fails(
+        &o,
+        1,
+        "sealed with a key file, not a passphrase: use --key-file FILE",
+    );
+    assert!(!dir.join("out").exists());
+}
