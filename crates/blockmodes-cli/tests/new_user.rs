@@ -475,7 +475,7 @@ fn a_partial_sector_on_standard_input_says_what_was_written() {
     ];
     let o = common::run_stdin(dir, &args, &input);
     let written = o.stdout.len();
-    assert!(written > 0 && written % 512 == 0, "{written}");
+    assert!(written > 0 && written.is_multiple_of(512), "{written}");
     fails(
         &o,
         2,
