@@ -206,7 +206,7 @@ fn open_image(o: &Options) -> CliResult<(Box<dyn Read + Send>, Option<u64>)> {
             return Err(Failure::usage(format!(
                 "--offset {}: {} ends after {skipped} bytes",
                 o.offset,
-                o.input.display()
+                input_name(&o.input)
             )));
         }
     }
@@ -240,11 +240,19 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
             "refusing to write a disk image to a terminal: use -o FILE or redirect the output",
         ));
     }
+    if to_stdout {
+        crate::seal::check_input_is_not_stdout(Some(&o.input))?;
+    }
     let (input, size) = open_image(o)?;
     if let Some(n) = size
         && n % o.sector_size as u64 != 0
     {
-        return Err(not_whole(&o.input, Some(n), o.sector_size));
+        let left = if to_stdout {
+            "nothing was written"
+        } else {
+            "no output file was written"
+        };
+        return Err(not_whole(&o.input, Some(n), o.sector_size, left));
     }
     if !to_stdout {
         check_absent(&o.output, o.force)?;
@@ -292,6 +300,13 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
             o.output.clone()
         }
     };
+    // What a failure left: a file output never appears; standard output
+    // has had the sectors before the failing unit.
+    let left = |written: u64| match (to_stdout, written) {
+        (false, _) => "no output file was written".to_owned(),
+        (true, 0) => "nothing was written".to_owned(),
+        (true, n) => format!("the first {n} bytes were written to standard output"),
+    };
     match result {
         Ok((out, stats)) => {
             if let Some(c) = o.count
@@ -299,7 +314,7 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
             {
                 return Err(Failure::usage(format!(
                     "--count {c}: {} ended after {} sectors",
-                    o.input.display(),
+                    input_name(&o.input),
                     stats.bytes_in / o.sector_size as u64
                 )));
             }
@@ -308,21 +323,33 @@ pub fn run(o: &Options, encrypt: bool) -> CliResult<()> {
         Err(PipeError::Read(e)) => Err(Failure::io("read", &o.input, &e)),
         Err(PipeError::Write(e)) => Err(Failure::io("write", &out_name(), &e)),
         Err(PipeError::Unit {
-            bad_length: true, ..
-        }) => Err(not_whole(&o.input, None, o.sector_size)),
+            bad_length: true,
+            offset,
+            ..
+        }) => Err(not_whole(&o.input, None, o.sector_size, &left(offset))),
         Err(PipeError::Unit { offset, .. }) => Err(Failure::usage(format!(
-            "cannot process the sectors at byte {offset} of {} (sector numbers out of range?); no output file was written",
-            o.input.display()
+            "cannot process the sectors at byte {offset} of {} (sector numbers out of range?); {}",
+            input_name(&o.input),
+            left(offset)
         ))),
     }
 }
 
-fn not_whole(input: &Path, len: Option<u64>, sector: usize) -> Failure {
+/// `-` is standard input in messages.
+fn input_name(input: &Path) -> String {
+    if input == Path::new("-") {
+        "standard input".to_owned()
+    } else {
+        input.display().to_string()
+    }
+}
+
+fn not_whole(input: &Path, len: Option<u64>, sector: usize, left: &str) -> Failure {
     let detail = len
         .map(|n| format!(" ({n} bytes, {} left over)", n % sector as u64))
         .unwrap_or_default();
     Failure::usage(format!(
-        "{} is not a whole number of {sector}-byte sectors{detail}: pad the image or choose another --sector-size; no output file was written",
-        input.display()
+        "{} is not a whole number of {sector}-byte sectors{detail}: pad the image or choose another --sector-size; {left}",
+        input_name(input)
     ))
 }

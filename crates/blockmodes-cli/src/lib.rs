@@ -59,6 +59,27 @@ macro_rules! with_tag_size {
     };
 }
 
+/// `msg` on one line: a newline, carriage return or other control
+/// character (from a file name) is escaped as `\n`, `\r` or `\xNN`, as in
+/// check files, so that an error message is one line (sha256sum quotes
+/// such names).
+///
+/// ```
+/// assert_eq!(blockmodes_cli::one_line("cannot open a\nb: gone"), "cannot open a\\nb: gone");
+/// ```
+pub fn one_line(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    for c in msg.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() && c != '\t' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub mod disk;
 pub mod macsum;
 pub mod pipeline;

@@ -377,6 +377,27 @@ fn open_named(name: &Path, no_mmap: bool) -> std::io::Result<Source> {
 /// Files processed in parallel at a time (results printed in order).
 const FILES_AT_ONCE: usize = 64;
 
+/// Cut `items` into groups of at most [`FILES_AT_ONCE`] processed in
+/// parallel, with at most one standard input (`-`) in a group: the second
+/// `-` reads what the first left (nothing), as in `sha256sum - -`, instead
+/// of two threads reading pieces of one stream.
+fn groups<T>(items: &[T], path: impl Fn(&T) -> &Path) -> Vec<&[T]> {
+    let mut out = Vec::new();
+    let (mut start, mut stdin) = (0, false);
+    for (i, item) in items.iter().enumerate() {
+        let dash = path(item) == Path::new("-");
+        if i - start == FILES_AT_ONCE || (dash && stdin) {
+            out.push(&items[start..i]);
+            (start, stdin) = (i, false);
+        }
+        stdin |= dash;
+    }
+    if start < items.len() {
+        out.push(&items[start..]);
+    }
+    out
+}
+
 fn total_size(paths: &[PathBuf]) -> Option<u64> {
     paths
         .iter()
@@ -418,7 +439,7 @@ pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], o: &MacOptions) ->
     let bar = progress::bar(total_size(&files), o.quiet, false);
     let mut out = std::io::stdout().lock();
     let mut failed = 0usize;
-    for group in files.chunks(FILES_AT_ONCE) {
+    for group in groups(&files, |p| p) {
         let results: Vec<std::io::Result<Vec<u8>>> = group
             .par_iter()
             .map(|p| mac.tag(open_named(p, o.no_mmap)?, &bar))
@@ -433,7 +454,8 @@ pub fn mac(mode: MacMode, key_file: &Path, files: &[PathBuf], o: &MacOptions) ->
                 })?,
                 Err(e) => {
                     failed += 1;
-                    bar.suspend(|| eprintln!("blockmodes mac: {}: {e}", p.display()));
+                    let msg = crate::one_line(&format!("{}: {e}", p.display()));
+                    bar.suspend(|| eprintln!("blockmodes mac: {msg}"));
                 }
             }
         }
@@ -538,7 +560,10 @@ fn parse_check_file(text: &[u8], o: &VerifyOptions) -> Parsed {
     let mut foreign = None;
     let sep = if o.zero { 0 } else { b'\n' };
     for line in text.split(|&b| b == sep) {
-        if line.is_empty() || (!o.zero && line == b"\r") {
+        // Blank lines, and comments: lines that begin with `#` (which `mac`
+        // never writes: its lines begin with a hex digit or a backslash),
+        // skipped as by sha256sum -c.
+        if line.is_empty() || (!o.zero && line == b"\r") || line.starts_with(b"#") {
             continue;
         }
         let parsed = parse_record(line, o.zero).and_then(|(tag, name)| {
@@ -573,16 +598,26 @@ pub fn verify(key_file: &Path, sum_files: &[PathBuf], o: &VerifyOptions) -> CliR
     };
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
+    // Check files that could not be read: the others are still checked, as
+    // `sha256sum -c` does, and the status is then 2 (an I/O error).
+    let mut unreadable = Vec::new();
     let mut out = std::io::stdout().lock();
     for sum_file in &sum_files {
-        let text = if sum_file == Path::new("-") {
+        let read = if sum_file == Path::new("-") {
             let mut v = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut v)
-                .map_err(|e| Failure::usage(format!("cannot read standard input: {e}")))?;
-            v
+                .map(|_| v)
+                .map_err(|e| format!("cannot read standard input: {e}"))
         } else {
-            std::fs::read(sum_file).map_err(|e| Failure::io("read", sum_file, &e))?
+            std::fs::read(sum_file).map_err(|e| format!("cannot read {}: {e}", sum_file.display()))
+        };
+        let text = match read {
+            Ok(t) => t,
+            Err(e) => {
+                unreadable.push(e);
+                continue;
+            }
         };
         let name = if sum_file == Path::new("-") {
             "standard input".to_owned()
@@ -596,6 +631,11 @@ pub fn verify(key_file: &Path, sum_files: &[PathBuf], o: &VerifyOptions) -> CliR
         }
     }
     let _ = out.flush();
+    if !unreadable.is_empty() {
+        unreadable.extend(problems);
+        unreadable.extend(warnings);
+        return Err(Failure::usage(unreadable.join("; ")));
+    }
     if !problems.is_empty() {
         problems.extend(warnings);
         // --status: the exit status alone tells (no message).
@@ -607,7 +647,10 @@ pub fn verify(key_file: &Path, sum_files: &[PathBuf], o: &VerifyOptions) -> CliR
         return Err(Failure::rejected(msg));
     }
     if !warnings.is_empty() && !o.status {
-        eprintln!("blockmodes verify: warning: {}", warnings.join("; "));
+        eprintln!(
+            "blockmodes verify: warning: {}",
+            crate::one_line(&warnings.join("; "))
+        );
     }
     Ok(())
 }
@@ -647,7 +690,8 @@ fn verify_one(
     let end: &[u8] = if o.zero { b"\0" } else { b"\n" };
     let (mut good, mut bad, mut unreadable, mut missing) = (0usize, 0usize, 0usize, 0usize);
     let mut first_bad: Option<usize> = None;
-    for (g, group) in entries.chunks(FILES_AT_ONCE).enumerate() {
+    let mut before = 0; // entries in the groups before this one
+    for group in groups(&entries, |e| &e.2) {
         let results: Vec<std::io::Result<bool>> = group
             .par_iter()
             .map(|(m, tag, p)| {
@@ -674,7 +718,7 @@ fn verify_one(
                 }
                 Ok(false) => {
                     bad += 1;
-                    first_bad.get_or_insert(g * FILES_AT_ONCE + j);
+                    first_bad.get_or_insert(before + j);
                     line.extend_from_slice(b": FAILED");
                     true
                 }
@@ -686,7 +730,8 @@ fn verify_one(
                     unreadable += 1;
                     line.extend_from_slice(b": FAILED open or read");
                     if !o.status {
-                        bar.suspend(|| eprintln!("blockmodes verify: {}: {e}", p.display()));
+                        let msg = crate::one_line(&format!("{}: {e}", p.display()));
+                        bar.suspend(|| eprintln!("blockmodes verify: {msg}"));
                     }
                     true
                 }
@@ -696,6 +741,7 @@ fn verify_one(
                 bar.suspend(|| write_out(out, &line))?;
             }
         }
+        before += group.len();
     }
     bar.finish_and_clear();
     let checked = entries.len() - missing;
@@ -824,6 +870,20 @@ impl FileMac for XecbFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_hold_one_standard_input_at_most() {
+        let names: Vec<PathBuf> = ["a", "-", "b", "-", "-", "c"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let lens: Vec<usize> = groups(&names, |p| p).iter().map(|g| g.len()).collect();
+        assert_eq!(lens, [3, 1, 2]);
+        let many: Vec<PathBuf> = (0..130).map(|i| PathBuf::from(i.to_string())).collect();
+        let lens: Vec<usize> = groups(&many, |p| p).iter().map(|g| g.len()).collect();
+        assert_eq!(lens, [64, 64, 2]);
+        assert!(groups(&Vec::<PathBuf>::new(), |p| p).is_empty());
+    }
 
     #[test]
     fn lines_round_trip() {

@@ -17,6 +17,29 @@ use blockmodes_cli::serve;
 use blockmodes_cli::{bench, kat, signals};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+/// `println!` that does not panic when standard output cannot be written
+/// (`> /dev/full`): `kat` and `bench` print with it.
+macro_rules! println {
+    ($($arg:tt)*) => {
+        say(format_args!($($arg)*))
+    };
+}
+
+/// Print a line on standard output; if that fails, say so on standard
+/// error and exit with status 2 (an I/O error), as `sha256sum > /dev/full`.
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(line).and_then(|()| out.write_all(b"\n")) {
+        cannot_write_stdout(&e);
+    }
+}
+
+fn cannot_write_stdout(e: &std::io::Error) -> ! {
+    eprintln!("blockmodes: cannot write standard output: {e}");
+    std::process::exit(2)
+}
+
 #[derive(Parser)]
 #[command(
     name = "blockmodes",
@@ -66,7 +89,7 @@ enum Command {
 tar c dir | blockmodes seal --passphrase-file pass.txt > dir.tar.bm\n  \
 blockmodes seal --passphrase-fd 3 -o notes.txt.bm notes.txt 3< pass.txt\n  \
 blockmodes seal --mode cwc -o notes.txt.bm notes.txt     (asks for a passphrase)\n\n\
-Exit status: 0 success, 1 authentication failure, 2 usage or I/O error."
+Exit status: 0 success, 2 usage or I/O error."
     )]
     Seal {
         /// The mode: ocb1 (fastest), cwc or xcbc-xor.
@@ -148,7 +171,8 @@ Exit status: 0 success, 2 usage or I/O error (a file could not be read)."
         after_help = "Examples:\n  blockmodes verify --key-file my.key SUMS\n  \
 blockmodes verify --key-file my.key --quiet --ignore-missing SUMS OTHER-SUMS\n\n\
 Exit status: 0 every file matched, 1 a file did not match or is missing (or, with --strict, \
-a line is malformed), 2 usage or I/O error."
+a line is malformed), 2 usage or I/O error (a check file could not be read: the others are \
+still checked, as by sha256sum -c)."
     )]
     Verify {
         /// Force the mode instead of telling it from the tag length.
@@ -296,7 +320,8 @@ struct IoArgs {
     #[arg(long, value_name = "FILE", group = "secret")]
     passphrase_file: Option<PathBuf>,
     /// Read the passphrase from the first line of file descriptor N (as
-    /// openssl's `-pass fd:N`), e.g. `3< pass.txt`.
+    /// openssl's `-pass fd:N`), e.g. `3< pass.txt`. With 0, the input is
+    /// the rest of standard input, after that line.
     #[arg(long, value_name = "N", group = "secret")]
     passphrase_fd: Option<u32>,
     /// Take the passphrase from environment variable VAR (as openssl's
@@ -339,7 +364,7 @@ impl IoArgs {
         };
         seal::Options {
             secret,
-            output: self.output,
+            output: self.output.map(stdout_as_dash),
             input: self.input,
             force: self.force,
             quiet: self.quiet || self.progress.no_progress,
@@ -457,11 +482,23 @@ impl DiskArgs {
             count: self.count,
             key_file: self.key_file,
             input: self.input,
-            output: self.output,
+            output: stdout_as_dash(self.output),
             force: self.force,
             quiet: self.quiet || self.progress.no_progress,
             sync: self.sync,
         }
+    }
+}
+
+/// `-o /dev/stdout` (or `/dev/fd/1`, `/proc/self/fd/1`) is standard output,
+/// written as `-` is, as `cp F /dev/stdout` writes through: never an
+/// existing file to refuse, nor a link to rename a temporary file over.
+fn stdout_as_dash(p: PathBuf) -> PathBuf {
+    let names = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+    if names.iter().any(|n| p.as_os_str() == *n) {
+        PathBuf::from("-")
+    } else {
+        p
     }
 }
 
@@ -534,9 +571,27 @@ fn parse_size(s: &str) -> Result<usize, String> {
 
 fn main() -> ExitCode {
     signals::install();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print on standard output: a failed
+            // write is an I/O error, not a success.
+            if let Err(w) = e.print()
+                && !e.use_stderr()
+            {
+                cannot_write_stdout(&w);
+            }
+            if !e.use_stderr() {
+                use std::io::Write;
+                if let Err(w) = std::io::stdout().flush() {
+                    cannot_write_stdout(&w);
+                }
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let (name, result): (&str, CliResult<()>) = match cli.command {
-        Command::Keygen { output, force } => ("keygen", keygen(output, force)),
+        Command::Keygen { output, force } => ("keygen", keygen(output.map(stdout_as_dash), force)),
         Command::Seal {
             mode,
             chunk_size,
@@ -607,7 +662,10 @@ fn main() -> ExitCode {
         Err(f) => {
             // An empty message: `verify --status`, the status alone tells.
             if !f.message().is_empty() {
-                eprintln!("blockmodes {name}: {f}");
+                eprintln!(
+                    "blockmodes {name}: {}",
+                    blockmodes_cli::one_line(f.message())
+                );
             }
             ExitCode::from(f.exit_code())
         }
@@ -652,12 +710,13 @@ use `blockmodes keygen -o FILE` (created 0600) or `chmod 600` it",
 fn run_tool(command: Command) -> ExitCode {
     match command {
         Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "blockmodes",
-                &mut std::io::stdout(),
-            );
+            use std::io::Write;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "blockmodes", &mut script);
+            let mut out = std::io::stdout();
+            if let Err(e) = out.write_all(&script).and_then(|()| out.flush()) {
+                cannot_write_stdout(&e);
+            }
             ExitCode::SUCCESS
         }
         Command::Manpage { dir } => manpage(dir),
@@ -705,12 +764,16 @@ fn run_kat(files: &[PathBuf], list: bool) -> ExitCode {
             }
             Err(e @ kat::KatError::File { .. }) => {
                 // The error names the file already.
-                eprintln!("blockmodes kat: {e}");
+                eprintln!(
+                    "blockmodes kat: {}",
+                    blockmodes_cli::one_line(&e.to_string())
+                );
                 println!("{} passed, {} failed", total.passed, total.failed);
                 return ExitCode::from(2);
             }
             Err(e) => {
-                eprintln!("blockmodes kat: {}: {e}", f.display());
+                let msg = format!("{}: {e}", f.display());
+                eprintln!("blockmodes kat: {}", blockmodes_cli::one_line(&msg));
                 println!("{} passed, {} failed", total.passed, total.failed);
                 return ExitCode::from(2);
             }
@@ -762,7 +825,10 @@ fn manpage(dir: Option<PathBuf>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let to = dir.map_or("standard output".into(), |d| d.display().to_string());
-            eprintln!("blockmodes manpage: cannot write {to}: {e}");
+            eprintln!(
+                "blockmodes manpage: {}",
+                blockmodes_cli::one_line(&format!("cannot write {to}: {e}"))
+            );
             ExitCode::from(2)
         }
     }
@@ -797,6 +863,11 @@ fn run_bench(
     } else {
         bench::Timing::FULL
     };
+    // An unknown mode is refused before the header is printed.
+    if let Err(e) = bench::check_modes(&modes, against) {
+        eprintln!("blockmodes bench: {e}");
+        return ExitCode::from(2);
+    }
     print_bench_header(json);
     // The mode column as wide as the longest row name (cbc-hmac-sha256-random-iv).
     let w = modes.iter().map(String::len).max().unwrap_or(0).max(22);

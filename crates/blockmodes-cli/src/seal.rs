@@ -87,10 +87,22 @@ impl SecretSource {
         match self {
             SecretSource::KeyFile(p) => Ok(Secret::KeyFile(MasterKey::read(p)?)),
             SecretSource::PassphraseFile(p) => {
-                let text = Zeroizing::new(
-                    std::fs::read(p).map_err(|e| Failure::io("read passphrase file", p, &e))?,
-                );
+                // Only the first line is read (not a whole `/dev/zero`).
+                let mut text = Zeroizing::new(Vec::new());
+                std::fs::File::open(p)
+                    .and_then(|mut f| read_first_line(&mut f, &mut text))
+                    .map_err(|e| Failure::io("read passphrase file", p, &e))?;
                 passphrase(first_line(&text), &p.display().to_string())
+            }
+            SecretSource::PassphraseFd(0) => {
+                // Standard input is read through the process's one buffered
+                // handle, from which the input is read next: the data after
+                // the passphrase line follows, from a file as from a pipe.
+                let mut text = Zeroizing::new(Vec::new());
+                read_first_line(&mut std::io::stdin().lock(), &mut text).map_err(|e| {
+                    Failure::usage(format!("--passphrase-fd 0: cannot read it: {e}"))
+                })?;
+                passphrase(first_line(&text), "file descriptor 0")
             }
             SecretSource::PassphraseFd(fd) => {
                 // The descriptor is reopened through /dev/fd (no unsafe
@@ -146,11 +158,16 @@ fn first_line(text: &[u8]) -> Vec<u8> {
     line.strip_suffix(b"\r").unwrap_or(line).to_vec()
 }
 
+/// The longest passphrase, in bytes.
+const MAX_PASSPHRASE: usize = 1 << 16;
+
 /// Read up to the first newline (or the end), byte by byte, so that nothing
-/// after the passphrase line is consumed from a shared descriptor.
+/// after the passphrase line is consumed from a shared descriptor; at most
+/// one byte more than [`MAX_PASSPHRASE`] (refused by [`passphrase`]).
 fn read_first_line(r: &mut dyn Read, out: &mut Vec<u8>) -> std::io::Result<()> {
     let mut b = [0u8; 1];
-    while out.len() < 1 << 16 {
+    out.reserve_exact(MAX_PASSPHRASE + 1);
+    while out.len() <= MAX_PASSPHRASE {
         match r.read(&mut b) {
             Ok(0) => break,
             Ok(_) if b[0] == b'\n' => break,
@@ -166,6 +183,12 @@ fn passphrase(bytes: Vec<u8>, from: &str) -> CliResult<Secret> {
     let bytes = Zeroizing::new(bytes);
     if bytes.is_empty() {
         return Err(Failure::usage(format!("empty passphrase from {from}")));
+    }
+    if bytes.len() > MAX_PASSPHRASE {
+        return Err(Failure::usage(format!(
+            "the passphrase from {from} is longer than {} KiB",
+            MAX_PASSPHRASE / 1024
+        )));
     }
     Ok(Secret::Passphrase(bytes))
 }
@@ -183,6 +206,34 @@ pub fn open_input(path: Option<&Path>) -> CliResult<(Box<dyn Read + Send>, Optio
             Ok((Box::new(f), len, p.display().to_string()))
         }
         _ => Ok((Box::new(std::io::stdin()), None, "standard input".into())),
+    }
+}
+
+/// Refuse an input that is standard output's own regular file, not empty
+/// (`seal F >> F`): the command would read back what it writes. `cat F >> F`
+/// refuses it the same way; `> F` empties F first, and is allowed.
+pub fn check_input_is_not_stdout(input: Option<&Path>) -> CliResult<()> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let stat = |fd: std::os::fd::BorrowedFd| {
+        fd.try_clone_to_owned()
+            .ok()
+            .and_then(|fd| std::fs::File::from(fd).metadata().ok())
+    };
+    let Some(out) = stat(std::io::stdout().as_fd()).filter(|m| m.is_file()) else {
+        return Ok(());
+    };
+    let (inp, name) = match input {
+        Some(p) if p != Path::new("-") => (std::fs::metadata(p).ok(), p.display().to_string()),
+        _ => (stat(std::io::stdin().as_fd()), "-".to_owned()),
+    };
+    match inp {
+        Some(m) if m.dev() == out.dev() && m.ino() == out.ino() && m.len() > 0 => {
+            Err(Failure::usage(format!(
+                "{name}: input file is output file (standard output appends to it): write to another file"
+            )))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -220,6 +271,9 @@ pub fn seal(o: &Options, mode: Mode, chunk_log2: u8) -> CliResult<()> {
         return Err(Failure::usage(
             "refusing to write a sealed file to a terminal: use -o FILE or redirect the output",
         ));
+    }
+    if !to_file(o) {
+        check_input_is_not_stdout(o.input.as_deref())?;
     }
     if let Some(p) = o.output.as_deref().filter(|_| to_file(o)) {
         check_absent(p, o.force)?;
@@ -264,6 +318,9 @@ fn read_header(input: &mut dyn Read) -> CliResult<Vec<u8>> {
 /// `blockmodes open`.
 pub fn open(o: &Options) -> CliResult<()> {
     let (mut input, size, in_name) = open_input(o.input.as_deref())?;
+    if !to_file(o) {
+        check_input_is_not_stdout(o.input.as_deref())?;
+    }
     let head = read_header(&mut input)?;
     let header = Header::parse(&head)
         .map_err(|f| Failure::rejected(format!("{in_name}: {}", f.message())))?;
@@ -273,6 +330,12 @@ pub fn open(o: &Options) -> CliResult<()> {
         o.kdf_limit
             .check(&k)
             .map_err(|f| Failure::rejected(format!("{in_name}: {}", f.message())))?;
+    }
+    // A file sealed with a key file: say so before asking for a passphrase.
+    if header.kdf.is_none() && !matches!(o.secret, SecretSource::KeyFile(_)) {
+        return Err(Failure::rejected(format!(
+            "{in_name}: this file was sealed with a key file, not a passphrase: use --key-file FILE (or the header is corrupted)"
+        )));
     }
     if let Some(p) = o.output.as_deref().filter(|_| to_file(o)) {
         check_absent(p, o.force)?;

@@ -48,7 +48,7 @@ pub const PLUGIN_INSTALLED: &str = "nbdkit-blockmodes-plugin.so";
 /// The options of `blockmodes disk serve`.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// The image's cipher: ete, eme or xex (eme2 once `disk` offers it).
+    /// The image's cipher, as given to `disk encrypt`: ete, eme, eme2 or xex.
     #[arg(long, value_parser = ["ete", "eme", "xex", "eme2"])]
     pub cipher: String,
     /// Bytes per sector, as given to `disk encrypt`.

@@ -13,6 +13,10 @@ use crate::output::{Access, Output};
 /// The word that starts the key line of a key file.
 pub const KEY_PREFIX: &str = "blockmodes-key-v1";
 
+/// The largest key file read (a key file is about 200 bytes; the rest is
+/// room for comments).
+pub const MAX_KEY_FILE: u64 = 64 * 1024;
+
 /// A 32-byte master key, wiped on drop.
 pub struct MasterKey(Zeroizing<[u8; 32]>);
 
@@ -70,11 +74,22 @@ impl MasterKey {
     }
 
     /// Read a key file (warning on standard error if others may read it).
+    /// At most [`MAX_KEY_FILE`] bytes are read: a larger file (a disk image
+    /// given by mistake, `/dev/zero`) is refused, not read whole.
     pub fn read(path: &Path) -> CliResult<Self> {
-        let mut bytes = std::fs::read(path).map_err(|e| Failure::io("read key file", path, &e))?;
-        let parsed = std::str::from_utf8(&bytes)
-            .map_err(|_| "not text".to_owned())
-            .and_then(Self::from_file_text);
+        use std::io::Read;
+        // Room for the whole limit: never reallocated, so no unwiped copy.
+        let mut bytes = Vec::with_capacity(MAX_KEY_FILE as usize + 1);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_KEY_FILE + 1).read_to_end(&mut bytes))
+            .map_err(|e| Failure::io("read key file", path, &e))?;
+        let parsed = if bytes.len() as u64 > MAX_KEY_FILE {
+            Err(format!("larger than {} KiB", MAX_KEY_FILE / 1024))
+        } else {
+            std::str::from_utf8(&bytes)
+                .map_err(|_| "not text".to_owned())
+                .and_then(Self::from_file_text)
+        };
         bytes.zeroize();
         if parsed.is_ok() {
             warn_if_shared(path, "key file");

@@ -28,6 +28,10 @@ use crate::signals;
 /// The suffix of our temporary files.
 pub const TMP_SUFFIX: &str = ".blockmodes-tmp";
 
+/// The most bytes of the output name kept in its temporary file's name
+/// (the rest of that name takes 23 bytes; file names have at most 255).
+const NAME_IN_TMP: usize = 200;
+
 /// A destination for a command's output.
 pub enum Output {
     /// Standard output: whatever is written is released at once.
@@ -145,6 +149,14 @@ impl Output {
                 sync: false,
             });
         }
+        // `--force` through a symbolic link to a file replaces that file
+        // and keeps the link, as `cp`, `age -o` and `openssl enc -out`
+        // write through it (a dangling link is replaced like a file).
+        let resolved = match std::fs::symlink_metadata(dest) {
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(dest).ok(),
+            _ => None,
+        };
+        let dest = resolved.as_deref().unwrap_or(dest);
         let dir = match dest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
@@ -152,7 +164,14 @@ impl Output {
         let name = dest
             .file_name()
             .ok_or_else(|| Failure::usage(format!("{} is not a file name", dest.display())))?;
-        let prefix = format!(".{}.", name.to_string_lossy());
+        // `.NAME.XXXXXX.blockmodes-tmp` with NAME cut to NAME_IN_TMP bytes,
+        // so that the temporary name fits where NAME (up to 255 bytes) does.
+        let name = name.to_string_lossy();
+        let mut cut = name.len().min(NAME_IN_TMP);
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let prefix = format!(".{}.", &name[..cut]);
         let mode = match access {
             Access::Private => 0o600,
             Access::Umask => 0o666, // less the umask, applied by open(2)

@@ -1,5 +1,5 @@
 //! An nbdkit plugin that serves a disk image encrypted by `blockmodes disk`
-//! (EtE, EME, XEX; EME2 once `disk` derives a key for it) as a plaintext
+//! (EtE, EME, EME2, XEX) as a plaintext
 //! block device: a live view of `blockmodes disk decrypt IMAGE`, readable
 //! and writable by any NBD client (qemu, `qemu-img`, `qemu-io`, `nbdcopy`,
 //! `nbdinfo`, `nbdfuse`, the kernel's `nbd-client`).

@@ -303,6 +303,26 @@ fn tsc() -> u64 {
     }
 }
 
+/// Check that `modes` and `against` are modes the bench knows
+/// ([`all_modes`]), before anything is printed or measured.
+///
+/// ```
+/// let known = vec!["pmac".to_owned()];
+/// assert!(blockmodes_cli::bench::check_modes(&known, None).is_ok());
+/// assert!(blockmodes_cli::bench::check_modes(&known, Some("nonsense")).is_err());
+/// ```
+pub fn check_modes(modes: &[String], against: Option<&str>) -> Result<(), String> {
+    for m in modes.iter().map(String::as_str).chain(against) {
+        if !all_modes().contains(&m) {
+            return Err(format!(
+                "unknown mode `{m}`; known: {}",
+                all_modes().join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Measure `modes` at `sizes`, with ECB at each size as the yardstick; `emit`
 /// receives each row as soon as it is measured. With `against`, every other
 /// row is also timed side by side with that mode ([`measure_among`],
@@ -314,14 +334,7 @@ pub fn run(
     against: Option<&str>,
     emit: &mut dyn FnMut(&Row),
 ) -> Result<Vec<Row>, String> {
-    for m in modes.iter().map(String::as_str).chain(against) {
-        if !all_modes().contains(&m) {
-            return Err(format!(
-                "unknown mode `{m}`; known: {}",
-                all_modes().join(", ")
-            ));
-        }
-    }
+    check_modes(modes, against)?;
     let hz = cycles_per_second();
     let mut rows = Vec::new();
     for &bytes in sizes {
