@@ -11,8 +11,6 @@
 //! `PanicException`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
@@ -120,49 +118,10 @@ fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
 
 /// Inputs from this many bytes on are processed with the GIL released
 /// (below it, releasing and re-taking the GIL costs more than the work).
-/// The library's multi-core paths start far above it (256 KiB).
 const DETACH_BYTES: usize = 2048;
 
-/// Forks between the process that loaded the module and this one: an
-/// `os.register_at_fork(after_in_child=...)` hook counts them (`os.fork`,
-/// `multiprocessing`'s "fork" start method).
-static FORKS: AtomicU64 = AtomicU64::new(0);
-
-/// The pool for the library's multi-core paths in a forked child, with the
-/// fork count it was made under. The library runs them on rayon's global
-/// pool; once that pool has started, a child inherits it without its
-/// threads (fork copies only the calling thread), and the first parallel
-/// call there waits for them forever.
-static CHILD_POOL: Mutex<Option<(u64, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
-
-#[pyfunction]
-fn after_fork_in_child() {
-    FORKS.fetch_add(1, Ordering::Relaxed);
-}
-
-/// This fork's pool (made on first use), or `None` if it cannot be made
-/// (the work then runs on the calling thread's view of the global pool).
-fn child_pool(forks: u64) -> Option<Arc<rayon::ThreadPool>> {
-    let mut slot = CHILD_POOL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((n, pool)) = &*slot
-        && *n == forks
-    {
-        return Some(pool.clone());
-    }
-    // A parent's pool has no threads here: it is leaked rather than
-    // dropped (which would signal threads that do not exist).
-    if let Some(old) = slot.take() {
-        std::mem::forget(old);
-    }
-    let pool = Arc::new(rayon::ThreadPoolBuilder::new().build().ok()?);
-    *slot = Some((forks, pool.clone()));
-    Some(pool)
-}
-
 /// Run `f` (the library's work) with the GIL released when `bytes` is large,
-/// turning a panic into `blockmodes.Error`. In a forked child, large work
-/// runs inside a pool of the child's own ([`CHILD_POOL`]), so that the
-/// library's rayon calls find live threads.
+/// turning a panic into `blockmodes.Error`.
 pub(crate) fn run<T, F>(py: Python<'_>, bytes: usize, f: F) -> PyResult<T>
 where
     T: Send,
@@ -170,13 +129,7 @@ where
 {
     let guarded = move || catch_unwind(AssertUnwindSafe(f));
     let res = if bytes >= DETACH_BYTES {
-        let forks = FORKS.load(Ordering::Relaxed);
-        py.detach(
-            move || match (forks > 0).then(|| child_pool(forks)).flatten() {
-                Some(pool) => pool.install(guarded),
-                None => guarded(),
-            },
-        )
+        py.detach(guarded)
     } else {
         guarded()
     };
@@ -319,12 +272,5 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hazmat::register(m)?;
     short_tags::register(m)?;
     files::register(m)?;
-    // Where there is fork (not on Windows). Not added to the module: the
-    // hook is its only user.
-    if let Ok(register_at_fork) = py.import("os")?.getattr("register_at_fork") {
-        let kwargs = pyo3::types::PyDict::new(py);
-        kwargs.set_item("after_in_child", wrap_pyfunction!(after_fork_in_child, m)?)?;
-        register_at_fork.call((), Some(&kwargs))?;
-    }
     Ok(())
 }
