@@ -37,26 +37,17 @@ impl From<Failure> for Stop {
     fn from(f: Failure) -> Self {
         match f {
             Failure::Rejected(m) => Stop::Rejected(m),
-            Failure::Usage(m) => match os_error(&m) {
-                Some(code) => Stop::Io(std::io::Error::from_raw_os_error(code), m),
-                None => Stop::Usage(m),
-            },
+            Failure::Usage(m) => Stop::Usage(m),
+            // An output that cannot be created, written or renamed (missing
+            // or read-only directory, full disk) is an `OSError` with its
+            // errno (`FileNotFoundError` ...), as `open()` raises.
+            Failure::Io {
+                message,
+                errno: Some(code),
+            } => Stop::Io(std::io::Error::from_raw_os_error(code), message),
+            Failure::Io { message, .. } => Stop::Usage(message),
         }
     }
-}
-
-/// The errno of an I/O failure of the crate (`Failure::io`: "cannot WHAT
-/// PATH: ... (os error N)"). `Failure` files I/O errors with usage errors
-/// (both exit 2 in the CLI); here an output that cannot be created, written
-/// or renamed (missing or read-only directory, full disk) is an `OSError`
-/// with its errno (`FileNotFoundError` ...), as `open()` raises, not a
-/// `ValueError`.
-fn os_error(msg: &str) -> Option<i32> {
-    let (_, code) = msg
-        .strip_prefix("cannot ")?
-        .strip_suffix(')')?
-        .rsplit_once(" (os error ")?;
-    code.parse().ok()
 }
 
 fn to_py(s: Stop) -> PyErr {
