@@ -30,19 +30,19 @@ class OCB1:
         self,
         nonce: Buffer,
         data: Buffer,
-        out: Buffer,
-        associated_data: Optional[Buffer] = None,
+        associated_data: Optional[Buffer],
+        buf: Buffer,
     ) -> int: ...
     def decrypt_into(
         self,
         nonce: Buffer,
         data: Buffer,
-        out: Buffer,
-        associated_data: Optional[Buffer] = None,
+        associated_data: Optional[Buffer],
+        buf: Buffer,
     ) -> int:
-        """Until it returns, ``out`` holds plaintext not yet authenticated
+        """Until it returns, ``buf`` holds plaintext not yet authenticated
         (zeroed if the tag fails): another thread or process that can read
-        ``out`` may see it. ``decrypt`` has no such window."""
+        ``buf`` may see it. ``decrypt`` has no such window."""
         ...
     def encryptor(
         self, nonce: Buffer, associated_data: Optional[Buffer] = None
@@ -64,15 +64,15 @@ class CWC:
         self,
         nonce: Buffer,
         data: Buffer,
-        out: Buffer,
-        associated_data: Optional[Buffer] = None,
+        associated_data: Optional[Buffer],
+        buf: Buffer,
     ) -> int: ...
     def decrypt_into(
         self,
         nonce: Buffer,
         data: Buffer,
-        out: Buffer,
-        associated_data: Optional[Buffer] = None,
+        associated_data: Optional[Buffer],
+        buf: Buffer,
     ) -> int: ...
     def encryptor(
         self, nonce: Buffer, associated_data: Optional[Buffer] = None

@@ -132,7 +132,7 @@ def rows(sizes: List[int]) -> List[Row]:
         out.append(("blockmodes OCB1.encrypt", n, lambda d=data: ocb.encrypt(nonce16, d), None))
         buf = bytearray(n + 16)
         out.append(
-            ("blockmodes OCB1.encrypt_into (one out)", n, lambda d=data, b=buf: ocb.encrypt_into(nonce16, d, b), None)
+            ("blockmodes OCB1.encrypt_into (one buf)", n, lambda d=data, b=buf: ocb.encrypt_into(nonce16, d, None, b), None)
         )
         if ocb3 is not None:
             out.append(

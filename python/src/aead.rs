@@ -411,7 +411,7 @@ impl Keyed {
         let need = data.len().saturating_add(self.tag_len);
         if out.len() < need {
             return Err(PyValueError::new_err(format!(
-                "out too small: expected at least {need} bytes (len(data) + tag_length), got {}",
+                "buf too small: expected at least {need} bytes (len(data) + tag_length), got {}",
                 out.len()
             )));
         }
@@ -441,7 +441,7 @@ impl Keyed {
             .ok_or_else(|| too_short(self.tag_len, data.len()))?;
         if out.len() < ct_len {
             return Err(PyValueError::new_err(format!(
-                "out too small: expected at least {ct_len} bytes (len(data) - tag_length), got {}",
+                "buf too small: expected at least {ct_len} bytes (len(data) - tag_length), got {}",
                 out.len()
             )));
         }
@@ -666,43 +666,43 @@ impl PyOcb1 {
         self.0.decrypt(py, &nonce, &data, associated_data.as_ref())
     }
 
-    /// encrypt_into(nonce, data, out, associated_data=None) -> int
+    /// encrypt_into(nonce, data, associated_data, buf) -> int
     ///
-    /// As ``encrypt``, written into the writable buffer ``out`` (at least
+    /// As ``encrypt``, written into the writable buffer ``buf`` (at least
     /// ``len(data) + tag_length`` bytes, not overlapping the inputs)
     /// instead of a new ``bytes``; returns the number of bytes written.
     /// Reusing one output buffer saves the allocation of a large result.
-    #[pyo3(signature = (nonce, data, out, associated_data = None))]
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
     fn encrypt_into(
         &self,
         py: Python<'_>,
         nonce: Buf,
         data: Buf,
-        mut out: BufMut,
         associated_data: Option<Buf>,
+        mut buf: BufMut,
     ) -> PyResult<usize> {
         self.0
-            .encrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
+            .encrypt_into(py, &nonce, &data, &mut buf, associated_data.as_ref())
     }
 
-    /// decrypt_into(nonce, data, out, associated_data=None) -> int
+    /// decrypt_into(nonce, data, associated_data, buf) -> int
     ///
-    /// As ``decrypt``, written into ``out`` (at least ``len(data) -
+    /// As ``decrypt``, written into ``buf`` (at least ``len(data) -
     /// tag_length`` bytes); returns the plaintext length. On ``InvalidTag``
-    /// those bytes of ``out`` are zeroed. **Until the call returns, ``out``
+    /// those bytes of ``buf`` are zeroed. **Until the call returns, ``buf``
     /// holds plaintext that is not yet authenticated**: do not let another
     /// thread or process read it meanwhile (use ``decrypt`` if one might).
-    #[pyo3(signature = (nonce, data, out, associated_data = None))]
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
     fn decrypt_into(
         &self,
         py: Python<'_>,
         nonce: Buf,
         data: Buf,
-        mut out: BufMut,
         associated_data: Option<Buf>,
+        mut buf: BufMut,
     ) -> PyResult<usize> {
         self.0
-            .decrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
+            .decrypt_into(py, &nonce, &data, &mut buf, associated_data.as_ref())
     }
 
     /// encryptor(nonce, associated_data=None) -> AEADEncryptionContext
@@ -809,41 +809,41 @@ impl PyCwc {
         self.0.decrypt(py, &nonce, &data, associated_data.as_ref())
     }
 
-    /// encrypt_into(nonce, data, out, associated_data=None) -> int
+    /// encrypt_into(nonce, data, associated_data, buf) -> int
     ///
-    /// As ``encrypt``, written into the writable buffer ``out`` (at least
+    /// As ``encrypt``, written into the writable buffer ``buf`` (at least
     /// ``len(data) + tag_length`` bytes, not overlapping the inputs);
     /// returns the number of bytes written.
-    #[pyo3(signature = (nonce, data, out, associated_data = None))]
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
     fn encrypt_into(
         &self,
         py: Python<'_>,
         nonce: Buf,
         data: Buf,
-        mut out: BufMut,
         associated_data: Option<Buf>,
+        mut buf: BufMut,
     ) -> PyResult<usize> {
         self.0
-            .encrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
+            .encrypt_into(py, &nonce, &data, &mut buf, associated_data.as_ref())
     }
 
-    /// decrypt_into(nonce, data, out, associated_data=None) -> int
+    /// decrypt_into(nonce, data, associated_data, buf) -> int
     ///
-    /// As ``decrypt``, written into ``out`` (at least ``len(data) -
+    /// As ``decrypt``, written into ``buf`` (at least ``len(data) -
     /// tag_length`` bytes); returns the plaintext length. The tag is
     /// checked before any plaintext is written; on ``InvalidTag`` those
-    /// bytes of ``out`` are zeroed.
-    #[pyo3(signature = (nonce, data, out, associated_data = None))]
+    /// bytes of ``buf`` are zeroed.
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
     fn decrypt_into(
         &self,
         py: Python<'_>,
         nonce: Buf,
         data: Buf,
-        mut out: BufMut,
         associated_data: Option<Buf>,
+        mut buf: BufMut,
     ) -> PyResult<usize> {
         self.0
-            .decrypt_into(py, &nonce, &data, &mut out, associated_data.as_ref())
+            .decrypt_into(py, &nonce, &data, &mut buf, associated_data.as_ref())
     }
 
     /// encryptor(nonce, associated_data=None) -> AEADEncryptionContext

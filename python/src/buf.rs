@@ -145,7 +145,7 @@ impl BufMut {
             let r = i.addr_range();
             if !r.is_empty() && !o.is_empty() && r.start < o.end && o.start < r.end {
                 return Err(PyValueError::new_err(
-                    "out must not overlap the input buffers",
+                    "buf must not overlap the input buffers",
                 ));
             }
         }

@@ -313,23 +313,23 @@ def test_encrypt_into_decrypt_into(name):
     c = getattr(bm, name)(K16, 12)
     msg = bytes(range(100))
     out = bytearray(200)
-    assert c.encrypt_into(bytes(n), msg, out) == 112
+    assert c.encrypt_into(bytes(n), msg, None, out) == 112
     assert bytes(out[:112]) == c.encrypt(bytes(n), msg) and out[112:] == bytes(88)
     pt = np.zeros(100, dtype=np.uint8)
-    assert c.decrypt_into(bytes(n), out[:112], pt) == 100 and pt.tobytes() == msg
+    assert c.decrypt_into(bytes(n), out[:112], None, pt) == 100 and pt.tobytes() == msg
     with pytest.raises(ValueError, match="at least 112"):
-        c.encrypt_into(bytes(n), msg, bytearray(111))
+        c.encrypt_into(bytes(n), msg, None, bytearray(111))
     with pytest.raises(ValueError, match="at least 100"):
-        c.decrypt_into(bytes(n), out[:112], bytearray(99))
+        c.decrypt_into(bytes(n), out[:112], None, bytearray(99))
     with pytest.raises(TypeError, match="writable"):
-        c.encrypt_into(bytes(n), msg, bytes(112))
+        c.encrypt_into(bytes(n), msg, None, bytes(112))
     shared = bytearray(300)
     view = memoryview(shared)
     with pytest.raises(ValueError, match="overlap"):
-        c.encrypt_into(bytes(n), view[:100], view[50:162])
+        c.encrypt_into(bytes(n), view[:100], None, view[50:162])
     bad = bytearray(out[:112])
     bad[0] ^= 1
     dest = bytearray(b"\xff" * 100)
     with pytest.raises(bm.InvalidTag):
-        c.decrypt_into(bytes(n), bad, dest)
+        c.decrypt_into(bytes(n), bad, None, dest)
     assert dest == bytes(100)  # no unauthenticated plaintext left behind

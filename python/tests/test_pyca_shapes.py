@@ -32,9 +32,9 @@ def test_ocb1_takes_none_or_empty_associated_data():
         assert ocb.decrypt(n, ct, ad) == msg
         assert ocb.decrypt(nonce=n, data=ct, associated_data=ad) == msg
     out = bytearray(len(ct))
-    assert ocb.encrypt_into(n, msg, out, None) == len(ct) and out == ct
+    assert ocb.encrypt_into(n, msg, None, out) == len(ct) and out == ct
     pt = bytearray(len(msg))
-    assert ocb.decrypt_into(n, ct, pt, b"") == len(msg) and pt == msg
+    assert ocb.decrypt_into(n, ct, b"", pt) == len(msg) and pt == msg
 
 
 @pytest.mark.parametrize("call", ["encrypt", "decrypt", "encrypt_into", "decrypt_into"])
@@ -42,16 +42,16 @@ def test_ocb1_refuses_associated_data_naming_cwc(call):
     ocb = bm.OCB1(K16)
     n = bytes(16)
     ct = ocb.encrypt(n, b"x" * 20)
-    args = {
-        "encrypt": (n, b"x" * 20),
-        "decrypt": (n, ct),
-        "encrypt_into": (n, b"x" * 20, bytearray(36)),
-        "decrypt_into": (n, ct, bytearray(20)),
+    args, kwargs = {
+        "encrypt": ((n, b"x" * 20), {}),
+        "decrypt": ((n, ct), {}),
+        "encrypt_into": ((n, b"x" * 20), {"buf": bytearray(36)}),
+        "decrypt_into": ((n, ct), {"buf": bytearray(20)}),
     }[call]
     with pytest.raises(ValueError, match="CWC"):
-        getattr(ocb, call)(*args, associated_data=b"header")
+        getattr(ocb, call)(*args, associated_data=b"header", **kwargs)
     with pytest.raises(TypeError):
-        getattr(ocb, call)(*args, associated_data=3)
+        getattr(ocb, call)(*args, associated_data=3, **kwargs)
 
 
 def test_pyca_keyword_names():
@@ -237,3 +237,27 @@ def test_encryptor_arguments():
     ct = enc.update(b"abc") + enc.finalize()
     assert bm.CWC(K16).decrypt(bytes(11), ct + enc.tag, b"hdr") == b"abc"
     assert not hasattr(bm.OCB1(K16), "decryptor")  # on-line decryption: hazmat only
+
+
+def test_into_calls_take_pyca_order_and_names():
+    """``encrypt_into(nonce, data, associated_data, buf)`` and
+    ``decrypt_into`` likewise, as cryptography's AEAD classes take them: a
+    call ported from ``AESGCM`` writes into ``buf`` and authenticates
+    ``associated_data``. (With the old order, ``out`` before
+    ``associated_data``, that call wrote the ciphertext into the associated
+    data's buffer and authenticated ``buf``.)"""
+    cwc = bm.CWC(K16)
+    n, msg = bytes(11), b"attack at dawn"
+    ad = bytearray(b"header")
+    buf = bytearray(len(msg) + 16)
+    assert cwc.encrypt_into(n, msg, ad, buf) == len(buf)
+    assert ad == b"header" and bytes(buf) == cwc.encrypt(n, msg, b"header")
+    pt = bytearray(len(msg))
+    assert cwc.decrypt_into(nonce=n, data=buf, associated_data=ad, buf=pt) == len(msg)
+    assert pt == msg
+    ocb = bm.OCB1(K16)
+    out = bytearray(len(msg) + 16)
+    assert ocb.encrypt_into(nonce=bytes(16), data=msg, associated_data=None, buf=out) == len(out)
+    assert bytes(out) == ocb.encrypt(bytes(16), msg)
+    with pytest.raises(TypeError):
+        ocb.encrypt_into(bytes(16), msg, bytearray(len(msg) + 16))  # buf is required

@@ -26,25 +26,25 @@ def test_overlap_is_refused_first(name):
     view[200 : 200 + len(ct)] = ct
     cases = [
         # out too small and overlapping data
-        lambda: c.encrypt_into(bytes(n), view[:100], view[50:60]),
-        lambda: c.decrypt_into(bytes(n), view[200:316], view[300:310]),
+        lambda: c.encrypt_into(bytes(n), view[:100], None, view[50:60]),
+        lambda: c.decrypt_into(bytes(n), view[200:316], None, view[300:310]),
         # a wrong nonce that overlaps out
-        lambda: c.encrypt_into(view[:5], bytes(100), view[:200]),
+        lambda: c.encrypt_into(view[:5], bytes(100), None, view[:200]),
         # out overlapping only the tag of the ciphertext
-        lambda: c.decrypt_into(bytes(n), view[200:316], view[310:]),
+        lambda: c.decrypt_into(bytes(n), view[200:316], None, view[310:]),
         # out overlapping the nonce alone
-        lambda: c.encrypt_into(view[0:n], bytes(10), view[n - 1 : n + 40]),
+        lambda: c.encrypt_into(view[0:n], bytes(10), None, view[n - 1 : n + 40]),
     ]
     if name == "CWC":
-        cases.append(lambda: c.encrypt_into(bytes(n), bytes(10), view[:100], view[90:120]))
-        cases.append(lambda: c.decrypt_into(bytes(n), bytes(ct), view[:100], view[99:100]))
+        cases.append(lambda: c.encrypt_into(bytes(n), bytes(10), view[90:120], view[:100]))
+        cases.append(lambda: c.decrypt_into(bytes(n), bytes(ct), view[99:100], view[:100]))
     for call in cases:
         with pytest.raises(ValueError, match="overlap"):
             call()
     # adjacent but disjoint: fine
-    assert c.encrypt_into(view[0:n], view[n : n + 10], view[n + 10 : n + 10 + 26]) == 26
+    assert c.encrypt_into(view[0:n], view[n : n + 10], None, view[n + 10 : n + 10 + 26]) == 26
     # an empty input never overlaps
-    assert c.encrypt_into(bytes(n), view[50:50], view[:16]) == 16
+    assert c.encrypt_into(bytes(n), view[50:50], None, view[:16]) == 16
 
 
 def test_no_r0_on_the_main_classes():
