@@ -520,49 +520,6 @@ fn bench_refuses_an_unknown_mode_before_printing() {
     }
 }
 
-/// `--force -o LINK`, LINK a symbolic link to a file, replaces the file the
-/// link names and keeps the link, as `age -o`, `openssl enc -out` and `cp`
-/// write through it. Before, the link itself was replaced by the output
-/// (the file it named kept its old contents).
-#[test]
-fn force_through_a_symbolic_link_replaces_its_target() {
-    let d = dir_with_key();
-    let dir = d.path();
-    std::fs::write(dir.join("in"), b"new contents").unwrap();
-    std::fs::create_dir(dir.join("sub")).unwrap();
-    std::fs::write(dir.join("sub/target"), b"old").unwrap();
-    std::os::unix::fs::symlink("sub/target", dir.join("link")).unwrap();
-    ok(&run(
-        dir,
-        &["seal", "--key-file", "k", "--force", "-o", "link", "in"],
-    ));
-    let meta = std::fs::symlink_metadata(dir.join("link")).unwrap();
-    assert!(meta.file_type().is_symlink(), "the link was replaced");
-    assert_eq!(
-        &std::fs::read(dir.join("sub/target")).unwrap()[..8],
-        b"blkmodes"
-    );
-    ok(&run(
-        dir,
-        &["open", "--key-file", "k", "--force", "-o", "link", "link"],
-    ));
-    assert!(
-        std::fs::symlink_metadata(dir.join("link"))
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
-    assert_eq!(
-        std::fs::read(dir.join("sub/target")).unwrap(),
-        b"new contents"
-    );
-    let tmp: Vec<_> = std::fs::read_dir(dir.join("sub"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(tmp, ["target"]);
-}
-
 /// `open F.bm` without --key-file, F.bm sealed with a key file: told to
 /// give --key-file at once, not first asked for a passphrase that does not
 /// exist (with no terminal, the error was "cannot ask for a passphrase").

@@ -149,14 +149,6 @@ impl Output {
                 sync: false,
             });
         }
-        // `--force` through a symbolic link to a file replaces that file
-        // and keeps the link, as `cp`, `age -o` and `openssl enc -out`
-        // write through it (a dangling link is replaced like a file).
-        let resolved = match std::fs::symlink_metadata(dest) {
-            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(dest).ok(),
-            _ => None,
-        };
-        let dest = resolved.as_deref().unwrap_or(dest);
         let dir = match dest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
