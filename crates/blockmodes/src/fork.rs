@@ -3,9 +3,9 @@
 //!
 //! Two users: the thread RNG (`rng`: a thread's generator remembers the
 //! stamp it was seeded under and reseeds when [`stamp`] returns another
-//! one), and the multi-core paths (`par::install`: a child that inherits
-//! rayon's started global pool, whose threads do not exist in it, runs on
-//! a pool of its own). Three detectors, cheapest first:
+//! one), and the multi-core paths (`par::install`: a child forked after
+//! its parent ran them, whose inherited global pool has no threads in it,
+//! runs them on a pool of its own). Three detectors, cheapest first:
 //!
 //! * **fork generation** (Linux, Android, Apple, the BSDs, Solaris and
 //!   illumos): a process-wide counter that a `pthread_atfork` child handler

@@ -68,33 +68,55 @@ use std::time::{Duration, Instant};
 use crate::arith::gf128::{Block, xor_in_place};
 use crate::fork::PerProcess;
 
-/// This process's pool for the multi-core paths: `None` (rayon's global
-/// pool) in the first process that runs one of them; in a process forked
-/// from it, a pool of its own. `fork()` copies only the calling thread: a
-/// child that inherits a started global pool inherits its queues but not
-/// its threads, and its first parallel call would wait for them for ever
-/// (as Python's `os.fork` and `multiprocessing` make children).
-static POOL: PerProcess<Option<rayon::ThreadPool>> = PerProcess::new();
+/// This process's pool for the multi-core paths ([`Pool`]). `fork()`
+/// copies only the calling thread: a child that inherits a started global
+/// pool inherits its queues but not its threads, and its first parallel
+/// call would wait for them for ever (as Python's `os.fork` and
+/// `multiprocessing` make children).
+static POOL: PerProcess<Pool> = PerProcess::new();
+
+/// Where this process runs the multi-core paths.
+enum Pool {
+    /// rayon's global pool: in the first process that runs one of them.
+    Global,
+    /// A pool of its own: in a process forked from one that ran them.
+    Own(rayon::ThreadPool),
+    /// On the calling thread: a forked process that could not start one.
+    Serial,
+}
+
+fn pool() -> &'static Pool {
+    POOL.get(|inherited| match inherited {
+        false => Pool::Global,
+        true => rayon::ThreadPoolBuilder::new()
+            .build()
+            .map_or(Pool::Serial, Pool::Own),
+    })
+}
 
 /// Run `f`, whose rayon calls then go to this process's pool ([`POOL`]).
-/// Every multi-core path enters rayon through this (or [`threads`]). If a
-/// forked child cannot start threads, it is left on the inherited global
-/// pool, as before.
+/// Every multi-core path enters rayon through this, after [`threads`]
+/// said there is more than one thread.
+///
+/// A process forked after its parent ran one of these paths gets a pool
+/// of its own; one forked after the *application* started rayon's global
+/// pool for its own work, before any of these paths ran, is not told
+/// apart from the first process (its rayon calls, ours included, find no
+/// threads there).
 pub(crate) fn install<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    let pool = POOL.get(|inherited| {
-        inherited
-            .then(|| rayon::ThreadPoolBuilder::new().build().ok())
-            .flatten()
-    });
-    match pool {
-        Some(pool) => pool.install(f),
-        None => f(),
+    match pool() {
+        Pool::Own(pool) => pool.install(f),
+        Pool::Global | Pool::Serial => f(),
     }
 }
 
-/// `rayon::current_num_threads()` of this process's pool ([`install`]).
+/// The threads of this process's pool (1 where it runs on the caller).
 pub(crate) fn threads() -> usize {
-    install(rayon::current_num_threads)
+    match pool() {
+        Pool::Global => rayon::current_num_threads(),
+        Pool::Own(pool) => pool.current_num_threads(),
+        Pool::Serial => 1,
+    }
 }
 
 /// `work(r_1) xor work(r_2) xor ...` over runs `r_1, r_2, ...` that
@@ -115,6 +137,9 @@ pub(crate) fn xor_runs(
 ) -> Block {
     if len == 0 {
         return [0; 16];
+    }
+    if threads() <= 1 {
+        return work(0..len);
     }
     install(|| xor_runs_here(len, align, min, &work))
 }
