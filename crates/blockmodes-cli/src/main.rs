@@ -320,8 +320,9 @@ struct IoArgs {
     #[arg(long, value_name = "FILE", group = "secret")]
     passphrase_file: Option<PathBuf>,
     /// Read the passphrase from the first line of file descriptor N (as
-    /// openssl's `-pass fd:N`), e.g. `3< pass.txt`. With 0, the input is
-    /// the rest of standard input, after that line.
+    /// openssl's `-pass fd:N`), e.g. `3< pass.txt`. With 0, `seal`'s input
+    /// is the rest of standard input, after that line (`open` takes 0 only
+    /// with the sealed file given by name).
     #[arg(long, value_name = "N", group = "secret")]
     passphrase_fd: Option<u32>,
     /// Take the passphrase from environment variable VAR (as openssl's

@@ -95,13 +95,22 @@ impl SecretSource {
                 passphrase(first_line(&text), &p.display().to_string())
             }
             SecretSource::PassphraseFd(0) => {
-                // Standard input is read through the process's one buffered
-                // handle, from which the input is read next: the data after
-                // the passphrase line follows, from a file as from a pipe.
-                let mut text = Zeroizing::new(Vec::new());
-                read_first_line(&mut std::io::stdin().lock(), &mut text).map_err(|e| {
+                // A duplicate of descriptor 0, read a byte at a time with no
+                // buffer: it shares the file offset, so the input read next
+                // from standard input starts after the passphrase line (from
+                // a file as from a pipe), and no buffer keeps a copy of the
+                // line (standard input's own would, unwiped, until exit).
+                use std::os::fd::AsFd;
+                let cannot = |e: std::io::Error| {
                     Failure::usage(format!("--passphrase-fd 0: cannot read it: {e}"))
-                })?;
+                };
+                let mut fd0 = std::io::stdin()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map(std::fs::File::from)
+                    .map_err(cannot)?;
+                let mut text = Zeroizing::new(Vec::new());
+                read_first_line(&mut fd0, &mut text).map_err(cannot)?;
                 passphrase(first_line(&text), "file descriptor 0")
             }
             SecretSource::PassphraseFd(fd) => {
@@ -317,6 +326,15 @@ fn read_header(input: &mut dyn Read) -> CliResult<Vec<u8>> {
 
 /// `blockmodes open`.
 pub fn open(o: &Options) -> CliResult<()> {
+    // The header is read before the passphrase: the two cannot share
+    // standard input in that order (`seal` reads the passphrase first).
+    if matches!(o.secret, SecretSource::PassphraseFd(0))
+        && o.input.as_deref().is_none_or(|p| p == Path::new("-"))
+    {
+        return Err(Failure::usage(
+            "--passphrase-fd 0 with the sealed file on standard input: give the passphrase on another descriptor (--passphrase-fd 3 3< FILE) or the sealed file by name",
+        ));
+    }
     let (mut input, size, in_name) = open_input(o.input.as_deref())?;
     if !to_file(o) {
         check_input_is_not_stdout(o.input.as_deref())?;

@@ -450,6 +450,25 @@ fn passphrase_fd_0_is_consumed_from_a_file_as_from_a_pipe() {
         .unwrap();
     ok(&o);
     assert_eq!(String::from_utf8_lossy(&o.stdout), "the data\n");
+    // `open` reads the header first: with the sealed file on standard
+    // input, descriptor 0 cannot also give the passphrase (it was parsed as
+    // the header: "not a sealed file"). Refused, naming the option; by name
+    // the file opens with the passphrase on descriptor 0.
+    let mut both = b"pass phrase\n".to_vec();
+    both.extend(std::fs::read(dir.join("s.bm")).unwrap());
+    let o = common::run_stdin(dir, &["open", "--passphrase-fd", "0"], &both);
+    fails(
+        &o,
+        2,
+        "--passphrase-fd 0 with the sealed file on standard input",
+    );
+    let o = common::run_stdin(
+        dir,
+        &["open", "--passphrase-fd", "0", "s.bm"],
+        b"pass phrase\n",
+    );
+    ok(&o);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "the data\n");
 }
 
 /// An image on standard input that ends in a partial sector, written to
