@@ -45,7 +45,11 @@ impl From<Failure> for Stop {
                 message,
                 errno: Some(code),
             } => Stop::Io(std::io::Error::from_raw_os_error(code), message),
-            Failure::Io { message, .. } => Stop::Usage(message),
+            // Without an error number (a short write, say): `OSError` all
+            // the same, with errno 0.
+            Failure::Io { message, .. } => {
+                Stop::Io(std::io::Error::other(message.clone()), message)
+            }
         }
     }
 }

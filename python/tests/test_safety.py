@@ -16,7 +16,7 @@ K16, K32 = bytes(16), bytes(32)
 def test_overlap_is_refused_first(name):
     """The overlap check comes before every other check on the arguments
     (it compares the raw address ranges before any slice is made): an
-    overlapping ``out`` is reported even when it is also too small or the
+    overlapping ``buf`` is reported even when it is also too small or the
     nonce is wrong."""
     c = getattr(bm, name)(K16)
     n = 16 if name == "OCB1" else 11
@@ -25,14 +25,14 @@ def test_overlap_is_refused_first(name):
     ct = c.encrypt(bytes(n), bytes(100))
     view[200 : 200 + len(ct)] = ct
     cases = [
-        # out too small and overlapping data
+        # buf too small and overlapping data
         lambda: c.encrypt_into(bytes(n), view[:100], None, view[50:60]),
         lambda: c.decrypt_into(bytes(n), view[200:316], None, view[300:310]),
-        # a wrong nonce that overlaps out
+        # a wrong nonce that overlaps buf
         lambda: c.encrypt_into(view[:5], bytes(100), None, view[:200]),
-        # out overlapping only the tag of the ciphertext
+        # buf overlapping only the tag of the ciphertext
         lambda: c.decrypt_into(bytes(n), view[200:316], None, view[310:]),
-        # out overlapping the nonce alone
+        # buf overlapping the nonce alone
         lambda: c.encrypt_into(view[0:n], bytes(10), None, view[n - 1 : n + 40]),
     ]
     if name == "CWC":
