@@ -563,3 +563,41 @@ fn a_key_file_seal_is_not_asked_for_a_passphrase() {
     );
     assert!(!dir.join("out").exists());
 }
+
+/// `-o /proc/self/fd/2` (a descriptor's name) with standard error appended
+/// to a regular file, and --force: refused with one line, the file kept
+/// (a temporary file renamed over such a name would replace the link, in
+/// `/dev` as root for `/dev/stderr`; writing in place would clobber what
+/// `2>>log` appends to). Before, the temporary file could not be made in
+/// `/proc/self/fd` and the message said so.
+#[test]
+fn a_descriptor_name_on_a_regular_file_is_refused_as_output() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("in"), b"data").unwrap();
+    std::fs::write(dir.join("log"), b"keep\n").unwrap();
+    let log = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("log"))
+        .unwrap();
+    let o = bin()
+        .current_dir(dir)
+        .args([
+            "seal",
+            "--key-file",
+            "k",
+            "--force",
+            "-o",
+            "/proc/self/fd/2",
+            "in",
+        ])
+        .stdin(Stdio::null())
+        .stderr(log)
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+    let log = std::fs::read_to_string(dir.join("log")).unwrap();
+    assert!(log.starts_with("keep\n"), "{log:?}");
+    assert!(log.contains("names a file descriptor"), "{log:?}");
+    assert_eq!(log.lines().count(), 2, "{log:?}");
+}

@@ -76,6 +76,19 @@ enum Kind {
     InPlace,
 }
 
+/// Whether `dest` is a name of one of this process's file descriptors
+/// (`/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/self/fd/N`, `/proc/thread-self/fd/N`).
+fn names_a_descriptor(dest: &Path) -> bool {
+    let Some(s) = dest.to_str() else {
+        return false;
+    };
+    matches!(s, "/dev/stdin" | "/dev/stdout" | "/dev/stderr")
+        || ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"]
+            .iter()
+            .any(|p| s.starts_with(p))
+}
+
 /// Tell how `dest` is written, refusing what cannot be: an existing regular
 /// file (or dangling link) without `force`, a directory, a block device
 /// without `force`.
@@ -95,6 +108,16 @@ fn kind(dest: &Path, force: bool) -> CliResult<Kind> {
     if ft.is_dir() {
         return Err(Failure::usage(format!(
             "output {} is a directory",
+            dest.display()
+        )));
+    }
+    if ft.is_file() && names_a_descriptor(dest) {
+        // Renaming a temporary file over `/dev/stderr` or `/dev/fd/N` would
+        // replace that link (in `/dev`, as root) or fail, never write the
+        // descriptor's file; writing it in place would clobber what a
+        // `2>>log` appends to.
+        return Err(Failure::usage(format!(
+            "output {} names a file descriptor open on a regular file: give that file's own name, or - for standard output",
             dest.display()
         )));
     }
