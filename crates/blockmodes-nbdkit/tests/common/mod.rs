@@ -120,7 +120,8 @@ impl Geometry {
     }
 }
 
-/// The ciphers `blockmodes disk` offers (EME2 once it derives a key for it).
+/// The ciphers `blockmodes disk` derives a key for (all of them, EME2
+/// included).
 pub fn offered(geometries: &[Geometry]) -> Vec<Geometry> {
     geometries
         .iter()
