@@ -601,3 +601,26 @@ fn a_descriptor_name_on_a_regular_file_is_refused_as_output() {
     assert!(log.contains("names a file descriptor"), "{log:?}");
     assert_eq!(log.lines().count(), 2, "{log:?}");
 }
+
+/// `--force -o LINK`, LINK a symbolic link to a file: the link itself is
+/// replaced by the output and the file it named is left alone (following
+/// it, as `cp` does, would let a link planted in a shared directory by
+/// another user direct our output over a file of theirs choosing; the
+/// kernel's `protected_symlinks` guard applies to opens, not to a rename).
+#[test]
+fn force_replaces_a_symbolic_link_not_its_target() {
+    let d = dir_with_key();
+    let dir = d.path();
+    std::fs::write(dir.join("in"), b"new contents").unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/target"), b"old").unwrap();
+    std::os::unix::fs::symlink("sub/target", dir.join("link")).unwrap();
+    ok(&run(
+        dir,
+        &["seal", "--key-file", "k", "--force", "-o", "link", "in"],
+    ));
+    let meta = std::fs::symlink_metadata(dir.join("link")).unwrap();
+    assert!(meta.file_type().is_file(), "the link is now the output");
+    assert_eq!(&std::fs::read(dir.join("link")).unwrap()[..8], b"blkmodes");
+    assert_eq!(std::fs::read(dir.join("sub/target")).unwrap(), b"old");
+}

@@ -78,7 +78,8 @@ enum Kind {
 
 /// Whether `dest` is a name of one of this process's file descriptors
 /// (`/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
-/// `/proc/self/fd/N`, `/proc/thread-self/fd/N`).
+/// `/proc/self/fd/N`, `/proc/thread-self/fd/N`; not a path below a
+/// directory's descriptor, `/dev/fd/3/x`).
 fn names_a_descriptor(dest: &Path) -> bool {
     let Some(s) = dest.to_str() else {
         return false;
@@ -86,7 +87,8 @@ fn names_a_descriptor(dest: &Path) -> bool {
     matches!(s, "/dev/stdin" | "/dev/stdout" | "/dev/stderr")
         || ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"]
             .iter()
-            .any(|p| s.starts_with(p))
+            .filter_map(|p| s.strip_prefix(p))
+            .any(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Tell how `dest` is written, refusing what cannot be: an existing regular
@@ -95,6 +97,17 @@ fn names_a_descriptor(dest: &Path) -> bool {
 fn kind(dest: &Path, force: bool) -> CliResult<Kind> {
     if std::fs::symlink_metadata(dest).is_err() {
         return Ok(Kind::Regular);
+    }
+    // A descriptor's name open on a regular file, or on nothing (a closed
+    // descriptor: a dangling link): renaming a temporary file over it would
+    // replace that link (in `/dev`, as root) or fail, never write the
+    // descriptor's file; writing it in place would clobber what a `2>>log`
+    // appends to.
+    if names_a_descriptor(dest) && std::fs::metadata(dest).ok().is_none_or(|m| m.is_file()) {
+        return Err(Failure::usage(format!(
+            "output {} names a file descriptor that is closed or open on a regular file: give the file's own name",
+            dest.display()
+        )));
     }
     let Ok(meta) = std::fs::metadata(dest) else {
         // A dangling symbolic link: replaced like a file.
@@ -108,16 +121,6 @@ fn kind(dest: &Path, force: bool) -> CliResult<Kind> {
     if ft.is_dir() {
         return Err(Failure::usage(format!(
             "output {} is a directory",
-            dest.display()
-        )));
-    }
-    if ft.is_file() && names_a_descriptor(dest) {
-        // Renaming a temporary file over `/dev/stderr` or `/dev/fd/N` would
-        // replace that link (in `/dev`, as root) or fail, never write the
-        // descriptor's file; writing it in place would clobber what a
-        // `2>>log` appends to.
-        return Err(Failure::usage(format!(
-            "output {} names a file descriptor open on a regular file: give that file's own name, or - for standard output",
             dest.display()
         )));
     }
@@ -305,7 +308,9 @@ impl Write for Output {
         match self {
             Output::Stdout(s) => s.write(buf),
             Output::InPlace { file, .. } => file.write(buf),
-            Output::File { tmp, .. } => tmp.write(buf),
+            // Through the `File`: `NamedTempFile`'s own `Write` wraps every
+            // error with its path, which loses the OS error number.
+            Output::File { tmp, .. } => tmp.as_file_mut().write(buf),
         }
     }
 
@@ -313,7 +318,7 @@ impl Write for Output {
         match self {
             Output::Stdout(s) => s.write_all(buf),
             Output::InPlace { file, .. } => file.write_all(buf),
-            Output::File { tmp, .. } => tmp.write_all(buf),
+            Output::File { tmp, .. } => tmp.as_file_mut().write_all(buf),
         }
     }
 
@@ -321,7 +326,7 @@ impl Write for Output {
         match self {
             Output::Stdout(s) => s.flush(),
             Output::InPlace { file, .. } => file.flush(),
-            Output::File { tmp, .. } => tmp.flush(),
+            Output::File { tmp, .. } => tmp.as_file_mut().flush(),
         }
     }
 }
