@@ -2,8 +2,8 @@
 the default on Linux before Python 3.14) can use the multi-core paths
 after the parent did: they ran on rayon's global pool, whose threads do not
 exist in the child, and the child's first large PMAC, XECB-MAC, pXCBC or
-sector call waited for them forever. The library now gives a child that
-inherits a started pool a pool of its own (`blockmodes` `par::install`)."""
+sector call waited for them forever. The library now gives a child forked
+after its parent ran them a pool of its own (`blockmodes` `par::install`)."""
 
 from __future__ import annotations
 

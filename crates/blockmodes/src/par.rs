@@ -1,6 +1,7 @@
 //! The threaded sums of the parallel MACs (PMAC's Σ, XECB-MAC's w): the xor
 //! of one 16-byte value per block of a message, the blocks shared out in
-//! runs among the calling thread and rayon's global pool.
+//! runs among the calling thread and this process's pool (rayon's global
+//! pool, or in a forked child one of its own: [`install`]).
 //!
 //! The calling thread works from the first moment: the pool's threads are
 //! asked to join (one `spawn` each, inside [`rayon::in_place_scope`], which
@@ -121,7 +122,7 @@ pub(crate) fn threads() -> usize {
 
 /// `work(r_1) xor work(r_2) xor ...` over runs `r_1, r_2, ...` that
 /// partition `0..len`, computed by the calling thread and up to
-/// `rayon::current_num_threads() - 1` pool threads. Every run but the
+/// [`threads`]`() - 1` pool threads. Every run but the
 /// last starts and ends on a multiple of `align` (a kernel's group of
 /// blocks); which runs the partition has depends on the order in which
 /// the threads take them ([`Ends`]), so `work` must give the xor of

@@ -466,9 +466,10 @@ impl<C: BlockCipher128, T: TagSize<P>, P: TagPolicy> Pmac<C, T, P> {
     }
 
     #[cfg(feature = "rayon")]
-    /// `PMAC_K(M)` computed on several threads (rayon's global pool) when
-    /// `data` has at least [`PARALLEL_THRESHOLD`] bytes, and by
-    /// [`mac`](Self::mac) below it. Equal to [`mac`](Self::mac) in every case.
+    /// `PMAC_K(M)` computed on several threads (rayon's global pool; in a
+    /// forked child a pool of its own) when `data` has at least
+    /// [`PARALLEL_THRESHOLD`] bytes, and by [`mac`](Self::mac) below it.
+    /// Equal to [`mac`](Self::mac) in every case.
     /// (`mac_par`: the threaded form of a call, as XECB-MAC's `mac_par` and
     /// `verify_par`.) The first call in a process starts rayon's global
     /// pool, which took 0.15-0.25 ms on a 2-core VM, more than a 1 MiB
