@@ -203,6 +203,42 @@ def test_kdf_limits_are_checked_ints(tmp_path, call):
     run(max_kdf_memory_mib=0, max_kdf_passes=2**32 - 1)  # a key file needs no KDF
 
 
+def test_a_write_error_keeps_its_errno(tmp_path):
+    """A write that fails (here past a file-size limit: EFBIG) is an OSError
+    with the operating system's errno, as for ``open()``: the temporary
+    file's own writer used to wrap the error and lose it (errno 0)."""
+    import sys
+    import textwrap
+
+    src = tmp_path / "m"
+    src.write_bytes(bytes(65536))
+    script = textwrap.dedent(
+        """
+        import errno, resource, signal, sys
+        from blockmodes import files
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        for limit, call in (
+            (4096, lambda: files.seal_file(sys.argv[1], sys.argv[2], key=bytes(range(32)))),
+            (10, lambda: files.write_key_file(sys.argv[3])),
+        ):
+            hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+            try:
+                call()
+                print("no error")
+            except OSError as e:
+                print(errno.errorcode.get(e.errno, e.errno))
+        """
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", script, str(src), str(tmp_path / "m.bm"), str(tmp_path / "k")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.stdout.split() == ["EFBIG", "EFBIG"], (r.stdout, r.stderr)
+
+
 def test_output_io_errors_are_oserror(tmp_path):
     """An output that cannot be created (here: its directory is missing) is
     an OSError with its errno, as ``open(path, "wb")`` raises, not a
