@@ -3,6 +3,7 @@
 //! not appear in the output in decimal or hex, nor values derived from them
 //! (the output is checked to be short and free of digits where it prints no
 //! field).
+#![cfg(all(feature = "std", feature = "rayon", feature = "getrandom"))] // written for the default features
 
 use blockmodes::hazmat::gf128::GrayOffsets;
 use blockmodes::sector::Sectors;
